@@ -1,0 +1,35 @@
+# announced: build, run and test. `make run` and `make test` are the two commands in the README.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+SWIFT ?= swift
+AUDIO ?= auto
+
+# Debian packages the build and tests need.
+DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng socat pkg-config util-linux
+
+.PHONY: all deps build release run test clean
+
+all: build
+
+## deps: install the Debian packages that are missing (uses sudo when not root)
+deps:
+	@scripts/install-deps.sh $(DEBIAN_PACKAGES)
+
+build:
+	$(SWIFT) build
+
+release:
+	$(SWIFT) build -c release --product announced
+
+## run: install what is missing, build, start the daemon and make it speak an announcement
+run: deps release
+	@AUDIO=$(AUDIO) scripts/demo.sh .build/release
+
+## test: the whole test suite (unit and integration, against the real daemon)
+test:
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --num-workers 2
+
+clean:
+	rm -rf .build

@@ -1,0 +1,44 @@
+public import AnnounceProtocol
+
+/// A connection's number, unique for the daemon's lifetime.
+public typealias ClientID = UInt64
+
+/// Where the dispatcher sends the lines of one connection. Called on the main actor, once per
+/// dispatcher turn with every line of that turn, in order; must not block.
+public protocol EventSink: AnyObject, Sendable {
+    /// Sends `events` to the client, in order.
+    func deliver(_ events: [Event])
+}
+
+/// A connected client, as the server introduces it to the dispatcher.
+public struct ClientRegistration: Sendable {
+    /// The connection's number.
+    public var id: ClientID
+    /// The peer's process id, from SO_PEERCRED, when known: names the client `pid:N` until `hello`.
+    public var pid: Int32?
+    /// Where its lines go.
+    public var sink: any EventSink
+
+    /// Creates a registration.
+    public init(id: ClientID, pid: Int32?, sink: any EventSink) {
+        self.id = id
+        self.pid = pid
+        self.sink = sink
+    }
+}
+
+/// The dispatcher's record of a connected client.
+struct ClientState {
+    let registration: ClientRegistration
+    var name: String?
+    var topics: Set<Topic> = []
+    /// The screen's elements, from the last `screen-changed` or `layout-changed` with `elements`.
+    var screen: [Element] = []
+
+    /// The name in `speech` events: from `hello`, else `pid:N`.
+    var displayName: String {
+        if let name { return name }
+        if let pid = registration.pid { return "pid:\(pid)" }
+        return "client:\(registration.id)"
+    }
+}

@@ -1,0 +1,172 @@
+import AnnounceProtocol
+
+/// What a speech post will say and do, worked out before anything changes.
+struct PostPlan {
+    var text: String?
+    var focusTarget: Element?
+    var screen: [Element]?
+}
+
+extension Dispatcher {
+    /// Accepts a speech post made on the main thread: validates it, queues it and schedules it.
+    func accept(_ post: SpeechPost, id: RequestID?, from client: ClientID) -> PostAdmission {
+        let plan: PostPlan
+        let voice: ResolvedVoice
+        do {
+            voice = try resolveVoice(post.options)
+            plan = try self.plan(post, client: client, language: voice.language)
+        } catch {
+            var error = error
+            error.id = id
+            send(error.event, to: client)
+            return .rejected(error)
+        }
+        guard activePosts[client, default: 0] < configuration.maxPendingPerClient else {
+            drop(id: id, client: client, reason: .queueFull)
+            return .dropped(.queueFull)
+        }
+
+        let seq = nextSeq
+        nextSeq += 1
+        if let screen = plan.screen { clients[client]?.screen = screen }
+        if let target = plan.focusTarget { moveFocus(to: FocusCursor(client: client, element: target.id)) }
+        let options = post.options
+        let utterance = Utterance(
+            seq: seq, text: plan.text ?? "", ssml: options.ssml, voice: voice.name,
+            rate: options.rate ?? defaults.rate, pitch: options.pitch ?? defaults.pitch,
+            volume: options.volume ?? defaults.volume, punctuation: options.punctuation ?? defaults.punctuation,
+            spell: options.spell, earcon: post.kind == .screenChanged && configuration.earcons
+        )
+        let record = PostRecord(
+            seq: seq, id: id, client: client, clientName: clients[client]?.displayName ?? "client:\(client)",
+            options: options, utterance: utterance
+        )
+        activePosts[client, default: 0] += 1
+        if let id { send(.queued(id: id, seq: seq), to: client) }
+
+        if post.kind == .screenChanged {
+            interruptSpeaking(reason: .interrupted)
+            let discarded = pending.removeAll { $0.postClass != .high }
+            for old in discarded { finish(old, .failure(reason: .interrupted, spokenChars: 0)) }
+        }
+        if shuttingDown {
+            finish(record, .failure(reason: .shutdown, spokenChars: 0))
+        } else if defaults.muted {
+            finish(record, .failure(reason: .muted, spokenChars: 0))
+        } else if plan.text == nil {
+            finish(record, .success)
+        } else {
+            if record.interrupts { interruptSpeaking(reason: .interrupted) }
+            if let replaced = pending.insert(record) {
+                finish(replaced, .failure(reason: .interrupted, spokenChars: 0))
+            }
+        }
+        return .queued(seq: seq)
+    }
+
+    /// Works out the text, focus and screen of a post; throws `text-too-long` for an element whose
+    /// spoken text is over the limit.
+    func plan(_ post: SpeechPost, client: ClientID, language: String?) throws(RequestError) -> PostPlan {
+        var plan = PostPlan(screen: post.elements)
+        let screen = post.elements ?? clients[client]?.screen ?? []
+        switch post.subject {
+        case .text(let text):
+            plan.text = text
+        case .element(let element):
+            let full = completed(element, from: screen)
+            plan.focusTarget = full
+            plan.text = full.spokenText(language: language)
+        case .none:
+            if post.kind == .screenChanged, let first = post.elements?.inReadingOrder().first {
+                plan.focusTarget = first
+                plan.text = first.spokenText(language: language)
+            }
+        }
+        if let text = plan.text {
+            if text.isBlank {
+                plan.text = nil
+            } else {
+                try DecodingLimits(maxTextChars: configuration.maxTextChars).checkLength(text, field: "element")
+            }
+        }
+        return plan
+    }
+
+    /// An element posted with only its `id` takes the rest from the screen's element of that id.
+    func completed(_ element: Element, from screen: [Element]) -> Element {
+        guard element.label == nil, element.value == nil, element.traits.isEmpty, element.hint == nil,
+            let known = screen.first(where: { $0.id == element.id })
+        else { return element }
+        return known
+    }
+
+    /// Moves the focus cursor, telling the owners (`focused`, `unfocused`) and `focus` subscribers.
+    func moveFocus(to cursor: FocusCursor?) {
+        let old = focus
+        guard old != cursor else { return }
+        focus = cursor
+        if let old { send(.unfocused(element: old.element), to: old.client) }
+        if let cursor { send(.focused(element: cursor.element), to: cursor.client) }
+        for (id, state) in clients where state.topics.contains(.focus) {
+            outbox[id, default: []].append(.focusChanged(from: old?.element, to: cursor?.element, owner: cursor?.client == id))
+        }
+    }
+
+    // MARK: Voices
+
+    struct ResolvedVoice {
+        var name: String
+        var language: String?
+    }
+
+    /// The voice a post speaks with: its `voice`, else one for its `lang`, else the default.
+    func resolveVoice(_ options: SpeechOptions) throws(RequestError) -> ResolvedVoice {
+        if let voice = options.voice {
+            guard knowsVoice(voice) else { throw RequestError(.invalid, unknownVoiceMessage(voice, field: "voice")) }
+            return ResolvedVoice(name: voice, language: options.lang ?? language(ofVoice: voice))
+        }
+        if let lang = options.lang {
+            return ResolvedVoice(name: voice(forLanguage: lang) ?? defaults.voice, language: lang)
+        }
+        return ResolvedVoice(name: defaults.voice, language: language(ofVoice: defaults.voice))
+    }
+
+    var voices: [VoiceDescription] { backend?.voices ?? [] }
+
+    /// True when the backend has the voice (a `+variant` suffix is allowed); any name is accepted
+    /// when the backend lists no voices.
+    public func knowsVoice(_ name: String) -> Bool {
+        description(ofVoice: name) != nil || voices.isEmpty
+    }
+
+    func description(ofVoice name: String) -> VoiceDescription? {
+        let base = (name.split(separator: "+", maxSplits: 1).first.map(String.init) ?? name).lowercased()
+        return voices.first { $0.name.lowercased() == base } ?? voices.first { $0.languages.contains(base) }
+    }
+
+    func language(ofVoice name: String) -> String {
+        description(ofVoice: name)?.languages.first ?? (name.split(separator: "+").first.map(String.init) ?? name)
+    }
+
+    /// A voice for a BCP 47 tag: one that lists it, else one for its primary subtag.
+    func voice(forLanguage tag: String) -> String? {
+        let lower = tag.lowercased().replacingUnderscores()
+        if let exact = voices.first(where: { $0.languages.contains(lower) }) { return exact.name }
+        let primary = TraitNames.primarySubtag(lower)
+        let candidates = primary == "zh" ? ["cmn", "zh"] : [primary]
+        for candidate in candidates {
+            if let match = voices.first(where: { $0.languages.contains(candidate) || $0.name.lowercased() == candidate }) {
+                return match.name
+            }
+        }
+        return nil
+    }
+
+    func unknownVoiceMessage(_ voice: String, field: String) -> String {
+        "`\(field)` names the unknown voice \"\(voice)\"; `espeak-ng --voices` lists the voices (use the name in its \"File\" column without the folder, e.g. \"en-us\", \"de\", \"cmn\")"
+    }
+}
+
+extension String {
+    func replacingUnderscores() -> String { String(map { $0 == "_" ? "-" : $0 }) }
+}

@@ -1,0 +1,194 @@
+public import AnnounceProtocol
+
+extension Dispatcher {
+    /// Handles the lines of one read, in order.
+    func receive(_ lines: [Result<RequestLine, RequestError>], from client: ClientID) {
+        for line in lines {
+            switch line {
+            case .failure(let error):
+                send(error.event, to: client)
+            case .success(let request):
+                handle(request, from: client)
+            }
+        }
+    }
+
+    func handle(_ line: RequestLine, from client: ClientID) {
+        let id = line.id
+        switch line.request {
+        case .speech(let post) where !post.options.isMainThread:
+            // `submit` posts these from a background thread; one that reaches the main queue
+            // anyway is still a post made off the main thread.
+            drop(id: id, client: client, reason: .offMain)
+        case .speech(let post):
+            _ = accept(post, id: id, from: client)
+        case .hello(let name):
+            if let name, !name.isBlank { clients[client]?.name = name }
+            reply(id, to: client, ["daemon": "announced", "version": .string(configuration.version), "protocol": .integer(Int64(protocolVersion))])
+        case .status:
+            reply(id, to: client, statusReport.jsonObject)
+        case .stop:
+            cancelAll(reason: .cancelled)
+            reply(id, to: client)
+        case .cancel(let target):
+            if cancel(target, of: client) {
+                reply(id, to: client)
+            } else {
+                send(.error(id: id, code: .notFound, message: "no post with id \(target) of this connection is pending or speaking"), to: client)
+            }
+        case .set(let change):
+            switch apply(change) {
+            case .success: reply(id, to: client)
+            case .failure(let error): send(.error(id: id, code: error.code, message: error.message), to: client)
+            }
+        case .subscribe(let topics):
+            clients[client]?.topics.formUnion(topics)
+            reply(id, to: client)
+        }
+    }
+
+    func reply(_ id: RequestID?, to client: ClientID, _ fields: JSONObject = JSONObject()) {
+        guard let id else { return }
+        send(.ok(id: id, fields: fields), to: client)
+    }
+
+    /// The daemon's state, as `status` answers.
+    public var statusReport: StatusReport {
+        StatusReport(
+            running: !defaults.muted, muted: defaults.muted, speaking: speaking != nil, pending: pending.count,
+            voice: defaults.voice, rate: defaults.rate, pitch: defaults.pitch, volume: defaults.volume,
+            audio: backend?.outputDescription ?? "none", clients: clients.count, focus: focus?.element,
+            uptimeSeconds: Int((ContinuousClock.now - startTime).components.seconds), version: configuration.version
+        )
+    }
+
+    // MARK: Control
+
+    /// Ends every pending post and the speaking one with `reason`.
+    func cancelAll(reason: FinishReason) {
+        for post in pending.removeAll(where: { _ in true }) {
+            finish(post, .failure(reason: reason, spokenChars: 0))
+        }
+        interruptSpeaking(reason: reason, evenIfHigh: true)
+    }
+
+    /// Cancels the post `target` of `client`; false when it is neither pending nor speaking.
+    func cancel(_ target: RequestID, of client: ClientID) -> Bool {
+        if let current = speaking, current.client == client, current.id == target {
+            interruptSpeaking(reason: .cancelled, evenIfHigh: true)
+            return true
+        }
+        let removed = pending.removeAll { $0.client == client && $0.id == target }
+        for post in removed { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
+        return !removed.isEmpty
+    }
+
+    func apply(_ change: SettingsChange) -> Result<Void, RequestError> {
+        if let voice = change.voice, !knowsVoice(voice) {
+            return .failure(RequestError(.invalid, unknownVoiceMessage(voice, field: "voice")))
+        }
+        let before = defaults
+        if let voice = change.voice { defaults.voice = voice }
+        if let rate = change.rate { defaults.rate = rate }
+        if let pitch = change.pitch { defaults.pitch = pitch }
+        if let volume = change.volume { defaults.volume = volume }
+        if let muted = change.muted { defaults.muted = muted }
+        if defaults.muted && !before.muted { cancelAll(reason: .cancelled) }
+        if defaults != before { broadcast(.statusChanged(statusReport), topic: .status) }
+        return .success(())
+    }
+
+    /// Replaces the speech defaults (a configuration reload); subscribers hear `status-changed`.
+    public func updateDefaults(voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation) {
+        transaction { dispatcher in
+            let before = dispatcher.defaults
+            dispatcher.defaults.voice = voice
+            dispatcher.defaults.rate = rate
+            dispatcher.defaults.pitch = pitch
+            dispatcher.defaults.volume = volume
+            dispatcher.defaults.punctuation = punctuation
+            if dispatcher.defaults != before { dispatcher.broadcast(.statusChanged(dispatcher.statusReport), topic: .status) }
+        }
+    }
+
+    /// Ends every post with `shutdown` and waits until the speaking one has stopped. Posts made
+    /// after this also end `shutdown`.
+    public func shutdown() async {
+        transaction { dispatcher in
+            dispatcher.shuttingDown = true
+            dispatcher.cancelAll(reason: .shutdown)
+        }
+        await waitUntilIdle()
+    }
+
+    // MARK: Ending posts
+
+    /// Asks the backend to stop the speaking post; its terminal line follows when it has stopped.
+    func interruptSpeaking(reason: FinishReason, evenIfHigh: Bool = false) {
+        guard let current = speaking, current.endReason == nil else { return }
+        if current.postClass == .high && !evenIfHigh { return }
+        current.endReason = reason
+        backend?.abort(seq: current.seq)
+    }
+
+    /// Sends a post's terminal line to its client and `speech` subscribers.
+    func finish(_ post: PostRecord, _ termination: Termination) {
+        activePosts[post.client, default: 1] -= 1
+        if activePosts[post.client] == 0 { activePosts[post.client] = nil }
+        if let id = post.id { send(.finished(id: id, seq: post.seq, termination: termination), to: post.client) }
+        broadcast(.speech(.finished(seq: post.seq, client: post.clientName, termination: termination)), topic: .speech)
+    }
+
+    /// Reports a post that was never queued.
+    func drop(id: RequestID?, client: ClientID, reason: DropReason) {
+        if let id { send(.dropped(id: id, reason: reason), to: client) }
+        let name = clients[client]?.displayName ?? "client:\(client)"
+        broadcast(.speech(.dropped(client: name, reason: reason)), topic: .speech)
+    }
+
+    // MARK: Backend events
+
+    /// Handles one event of the speech backend.
+    func handle(_ event: SpeechBackendEvent) {
+        guard let current = speaking, current.seq == event.seq else {
+            logger.debug("ignored a backend event for a post that is not speaking", metadata: ["seq": "\(event.seq)"])
+            return
+        }
+        switch event {
+        case .started:
+            current.started = true
+            if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text), to: current.client) }
+            broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text)), topic: .speech)
+        case .word(_, let offset, let length):
+            if current.wantsWords, let id = current.id {
+                send(.word(id: id, seq: current.seq, offset: offset, length: length), to: current.client)
+            }
+        case .mark(_, let name):
+            if let id = current.id { send(.mark(id: id, seq: current.seq, name: name), to: current.client) }
+        case .finished(_, let outcome):
+            speaking = nil
+            finish(current, termination(of: current, outcome))
+        }
+    }
+
+    func termination(of post: PostRecord, _ outcome: SpeechOutcome) -> Termination {
+        switch outcome {
+        case .completed:
+            return .success
+        case .aborted(let spoken):
+            return .failure(reason: post.endReason ?? .interrupted, spokenChars: min(spoken, post.textLength))
+        case .failed(let message, let spoken):
+            logger.error("speech failed", metadata: ["seq": "\(post.seq)", "message": "\(message)"])
+            return .failure(reason: .error, spokenChars: min(spoken, post.textLength), message: message)
+        }
+    }
+}
+
+extension SpeechBackendEvent {
+    /// The sequence number of the utterance the event is about.
+    public var seq: UInt64 {
+        switch self {
+        case .started(let seq), .word(let seq, _, _), .mark(let seq, _), .finished(let seq, _): return seq
+        }
+    }
+}

@@ -1,0 +1,236 @@
+public import AnnounceProtocol
+import Dispatch
+public import Logging
+import Glibc
+
+/// Runs a piece of dispatcher work on a later turn of the main queue.
+public typealias TurnScheduler = @Sendable (@escaping @MainActor @Sendable () -> Void) -> Void
+
+/// The one place that decides what is spoken, in what order, and what every client is told.
+///
+/// It lives on the main actor (the daemon's main queue), like UIKit's accessibility notifications:
+/// connections hand it what they read with ``submit(_:from:)``, the speech backend reports
+/// progress, and everything else happens here, one turn at a time. Starting the next post is
+/// always deferred to a later turn, so everything that arrives together is decided together.
+@MainActor
+public final class Dispatcher {
+    nonisolated let logger: Logger
+    nonisolated let mainThread: pthread_t
+    let configuration: DispatcherConfiguration
+    let scheduleTurn: TurnScheduler
+    private(set) var backend: (any SpeechBackend)?
+    var defaults: SpeechDefaults
+    var clients: [ClientID: ClientState] = [:]
+    /// Posts pending or speaking, per connection, for `max_pending_per_client`.
+    var activePosts: [ClientID: Int] = [:]
+    var speaking: PostRecord?
+    var pending = PendingList()
+    var nextSeq: UInt64 = 1
+    var focus: FocusCursor?
+    var turnScheduled = false
+    var shuttingDown = false
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var clientIdleWaiters: [ClientID: [CheckedContinuation<Void, Never>]] = [:]
+    var outbox: [ClientID: [Event]] = [:]
+    let startTime = ContinuousClock.now
+
+    /// Creates the dispatcher. Call on the main thread; attach a backend before posts arrive.
+    ///
+    /// - Parameter scheduleTurn: how later turns are scheduled; the main queue by default.
+    public init(
+        configuration: DispatcherConfiguration = DispatcherConfiguration(),
+        logger: Logger = Logger(label: "announced.dispatcher"),
+        scheduleTurn: @escaping TurnScheduler = Dispatcher.mainQueueTurn
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.scheduleTurn = scheduleTurn
+        self.mainThread = pthread_self()
+        self.defaults = SpeechDefaults(
+            voice: configuration.voice, rate: configuration.rate, pitch: configuration.pitch,
+            volume: configuration.volume, punctuation: configuration.punctuation
+        )
+    }
+
+    /// Schedules `work` on the main queue, after everything already queued there.
+    public nonisolated static let mainQueueTurn: TurnScheduler = { work in
+        DispatchQueue.main.async { MainActor.assumeIsolated { work() } }
+    }
+
+    /// Connects the speech backend. Its events must be passed to ``handle(_:)`` on the main actor,
+    /// in order; ``backendEventHandler`` does that.
+    public func attach(_ backend: any SpeechBackend) {
+        self.backend = backend
+    }
+
+    /// A handler for the backend's events: hops each to the main queue, in order, and handles it.
+    public nonisolated var backendEventHandler: @Sendable (SpeechBackendEvent) -> Void {
+        let scheduleTurn = self.scheduleTurn
+        return { [weak self] event in
+            scheduleTurn { self?.transaction { $0.handle(event) } }
+        }
+    }
+
+    // MARK: Connections
+
+    /// A connection opened.
+    public func connect(_ registration: ClientRegistration) {
+        transaction { $0.clients[registration.id] = ClientState(registration: registration) }
+    }
+
+    /// A connection closed. Its posts play on; their lines are discarded.
+    public func disconnect(_ client: ClientID) {
+        transaction { dispatcher in
+            dispatcher.clients[client] = nil
+            if dispatcher.focus?.client == client { dispatcher.moveFocus(to: nil) }
+        }
+    }
+
+    /// Hands the dispatcher the requests of one read of a connection (or a decoding error for a
+    /// line), in order. Call from the connection's own thread.
+    ///
+    /// Posts marked with a `thread` other than `"main"` are posted from here, off the main
+    /// thread, where ``post(_:id:from:)`` drops them; their `dropped` lines may therefore come
+    /// before the answers to earlier lines of the same read. Everything else reaches the main
+    /// queue in one turn, so it is decided together.
+    public nonisolated func submit(_ lines: [Result<RequestLine, RequestError>], from client: ClientID) {
+        var forMain: [Result<RequestLine, RequestError>] = []
+        forMain.reserveCapacity(lines.count)
+        for line in lines {
+            if case .success(let request) = line, case .speech(let post) = request.request, !post.options.isMainThread {
+                postFromBackground(post, id: request.id, from: client)
+            } else {
+                forMain.append(line)
+            }
+        }
+        guard !forMain.isEmpty else { return }
+        scheduleTurn { [weak self] in
+            self?.transaction { $0.receive(forMain, from: client) }
+        }
+    }
+
+    /// Posts a marked-off-main post from a thread that is not the main thread.
+    nonisolated func postFromBackground(_ post: SpeechPost, id: RequestID?, from client: ClientID) {
+        if isMainThread {
+            DispatchQueue.global().async { self.post(post, id: id, from: client) }
+        } else {
+            self.post(post, id: id, from: client)
+        }
+    }
+
+    /// The dispatcher's entry point for a speech post. Like UIKit's `UIAccessibility.post`, it
+    /// must be called on the main thread: a post made on any other thread is dropped, logged, and
+    /// reported to its client as `dropped` with reason `off-main`.
+    @discardableResult
+    public nonisolated func post(_ post: SpeechPost, id: RequestID?, from client: ClientID) -> PostAdmission {
+        guard isMainThread else {
+            logger.notice("dropped a post made off the main thread", metadata: ["client": "\(client)", "id": "\(id.map(\.description) ?? "none")"])
+            scheduleTurn { [weak self] in
+                self?.transaction { $0.drop(id: id, client: client, reason: .offMain) }
+            }
+            return .dropped(.offMain)
+        }
+        return MainActor.assumeIsolated {
+            var admission = PostAdmission.dropped(.offMain)
+            transaction { admission = $0.accept(post, id: id, from: client) }
+            return admission
+        }
+    }
+
+    /// True on the process's main thread.
+    nonisolated var isMainThread: Bool { pthread_equal(pthread_self(), mainThread) != 0 }
+
+    // MARK: Turns
+
+    /// Runs `body`, then sends the lines it produced and schedules the next start if needed.
+    func transaction(_ body: (Dispatcher) -> Void) {
+        body(self)
+        scheduleStartIfNeeded()
+        flushOutbox()
+        resumeIdleWaitersIfIdle()
+    }
+
+    func scheduleStartIfNeeded() {
+        guard speaking == nil, !pending.isEmpty, !turnScheduled else { return }
+        turnScheduled = true
+        scheduleTurn { [weak self] in
+            self?.transaction { $0.startNext() }
+        }
+    }
+
+    func startNext() {
+        turnScheduled = false
+        guard speaking == nil, let next = pending.popNext() else { return }
+        speaking = next
+        guard let backend else {
+            finish(next, .failure(reason: .error, spokenChars: 0, message: "no speech backend is attached"))
+            speaking = nil
+            return
+        }
+        backend.speak(next.utterance)
+    }
+
+    /// Queues `event` for `client`; sent at the end of the turn.
+    func send(_ event: Event, to client: ClientID) {
+        guard clients[client] != nil else { return }
+        outbox[client, default: []].append(event)
+    }
+
+    /// Queues `event` for every client subscribed to `topic`.
+    func broadcast(_ event: Event, topic: Topic) {
+        for (id, state) in clients where state.topics.contains(topic) {
+            outbox[id, default: []].append(event)
+        }
+    }
+
+    func flushOutbox() {
+        guard !outbox.isEmpty else { return }
+        let batches = outbox
+        outbox = [:]
+        for (client, events) in batches {
+            clients[client]?.registration.sink.deliver(events)
+        }
+    }
+
+    /// Waits until nothing is speaking or pending.
+    public func waitUntilIdle() async {
+        if speaking == nil && pending.isEmpty { return }
+        await withCheckedContinuation { idleWaiters.append($0) }
+    }
+
+    /// Waits until none of `client`'s posts is pending or speaking: a client that has finished
+    /// sending has had every answer once this returns.
+    public func waitUntilIdle(client: ClientID) async {
+        if activePosts[client, default: 0] == 0 { return }
+        await withCheckedContinuation { clientIdleWaiters[client, default: []].append($0) }
+    }
+
+    func resumeIdleWaitersIfIdle() {
+        if !clientIdleWaiters.isEmpty {
+            for (client, waiters) in clientIdleWaiters where activePosts[client, default: 0] == 0 {
+                clientIdleWaiters[client] = nil
+                for waiter in waiters { waiter.resume() }
+            }
+        }
+        guard speaking == nil, pending.isEmpty, !idleWaiters.isEmpty else { return }
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+/// What became of a speech post handed to the dispatcher.
+public enum PostAdmission: Sendable, Hashable {
+    /// Queued with this sequence number.
+    case queued(seq: UInt64)
+    /// Dropped before it was queued.
+    case dropped(DropReason)
+    /// Invalid; never queued.
+    case rejected(RequestError)
+}
+
+/// Which element has the focus, and whose it is.
+struct FocusCursor: Hashable {
+    let client: ClientID
+    let element: String
+}

@@ -1,0 +1,101 @@
+public import AnnounceProtocol
+
+/// How an utterance's punctuation is spoken: the wire's `punctuation` option.
+public typealias PunctuationMode = Punctuation
+
+/// One piece of speech, ready for the synthesizer: everything the dispatcher decided is in here.
+public struct Utterance: Sendable, Hashable {
+    /// The daemon-wide sequence number of the post this utterance speaks.
+    public var seq: UInt64
+    /// Exactly the text handed to the synthesizer (SSML when `ssml` is true).
+    public var text: String
+    /// `text` is SSML.
+    public var ssml: Bool
+    /// The espeak-ng voice name, e.g. `en`, `de`, `cmn`.
+    public var voice: String
+    /// Words per minute, 80...450.
+    public var rate: Int
+    /// Pitch, 0...100.
+    public var pitch: Int
+    /// Volume, 0...200 (100 is normal).
+    public var volume: Int
+    /// How punctuation is spoken.
+    public var punctuation: PunctuationMode
+    /// Speak the text character by character.
+    public var spell: Bool
+    /// Play the screen-change earcon before the speech.
+    public var earcon: Bool
+
+    /// Creates an utterance.
+    public init(
+        seq: UInt64, text: String, ssml: Bool = false, voice: String, rate: Int = 175,
+        pitch: Int = 50, volume: Int = 100, punctuation: PunctuationMode = .none, spell: Bool = false,
+        earcon: Bool = false
+    ) {
+        self.seq = seq
+        self.text = text
+        self.ssml = ssml
+        self.voice = voice
+        self.rate = rate
+        self.pitch = pitch
+        self.volume = volume
+        self.punctuation = punctuation
+        self.spell = spell
+        self.earcon = earcon
+    }
+}
+
+/// How the backend ended an utterance.
+public enum SpeechOutcome: Sendable, Hashable {
+    /// Every sample was played.
+    case completed
+    /// Stopped early by `abort`; `spokenChars` counts the Unicode scalars of `text` already played.
+    case aborted(spokenChars: Int)
+    /// Synthesis or the audio output failed; `spokenChars` as for `aborted`.
+    case failed(message: String, spokenChars: Int)
+}
+
+/// What a speech backend reports about an utterance, in this order: `started`, any `word` and
+/// `mark`, then exactly one `finished`. An utterance aborted before its audio began reports
+/// `finished` without `started`.
+public enum SpeechBackendEvent: Sendable, Hashable {
+    /// The first audio of the utterance reached the audio output.
+    case started(seq: UInt64)
+    /// Playback reached a word; `offset` and `length` are in Unicode scalars of the text.
+    case word(seq: UInt64, offset: Int, length: Int)
+    /// Playback reached an SSML `<mark name="..."/>`.
+    case mark(seq: UInt64, name: String)
+    /// The utterance ended.
+    case finished(seq: UInt64, outcome: SpeechOutcome)
+}
+
+/// The synthesizer and audio output behind the dispatcher. The dispatcher hands it one
+/// utterance at a time and waits for `finished` before handing the next.
+///
+/// Implementations must not block the caller: `speak` and `abort` are called on the main actor.
+/// Events are delivered through the handler given to the backend, on any thread, in order.
+public protocol SpeechBackend: AnyObject, Sendable {
+    /// Starts speaking `utterance` as soon as possible.
+    func speak(_ utterance: Utterance)
+    /// Stops the utterance `seq` as soon as possible, discarding audio not yet played. Does
+    /// nothing if that utterance already finished.
+    func abort(seq: UInt64)
+    /// A short description of the audio output in use, e.g. `null`, `wav:/tmp/out`, `pulse`.
+    var outputDescription: String { get }
+    /// The voices this backend can speak with.
+    var voices: [VoiceDescription] { get }
+}
+
+/// A voice the backend offers.
+public struct VoiceDescription: Sendable, Hashable {
+    /// The name to select it with, e.g. `en-us`.
+    public var name: String
+    /// The languages it speaks, lower-case BCP 47 tags, best first, e.g. `["en-us", "en"]`.
+    public var languages: [String]
+
+    /// Creates a voice description.
+    public init(name: String, languages: [String]) {
+        self.name = name
+        self.languages = languages
+    }
+}

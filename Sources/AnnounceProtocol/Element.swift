@@ -1,0 +1,170 @@
+/// An accessibility trait of an element, as named on the wire.
+public enum Trait: String, Sendable, Hashable, CaseIterable {
+    /// A button.
+    case button
+    /// A link.
+    case link
+    /// A heading.
+    case header
+    /// A search field.
+    case searchField = "search-field"
+    /// An image.
+    case image
+    /// Currently selected.
+    case selected
+    /// Plays its own sound when activated.
+    case playsSound = "plays-sound"
+    /// A keyboard key.
+    case keyboardKey = "keyboard-key"
+    /// Static text that cannot change.
+    case staticText = "static-text"
+    /// Summarizes the screen when it appears.
+    case summaryElement = "summary-element"
+    /// Not enabled: spoken as "dimmed".
+    case notEnabled = "not-enabled"
+    /// Updates its label or value often.
+    case updatesFrequently = "updates-frequently"
+    /// Can be adjusted up and down.
+    case adjustable
+    /// A toggle: spoken as "switch button".
+    case toggle
+    /// A tab bar.
+    case tabBar = "tab-bar"
+}
+
+/// One user interface element, as VoiceOver sees it.
+public struct Element: Sendable, Hashable {
+    /// Unique within the posting connection's screen.
+    public var id: String
+    /// What the element is ("Share"): no control type, no final period.
+    public var label: String?
+    /// Its current value ("45 percent").
+    public var value: String?
+    /// Its traits, in the order given.
+    public var traits: [Trait]
+    /// What activating it does ("Opens the sharing sheet.").
+    public var hint: String?
+    /// Higher is read first within a screen's `elements`; ties keep array order.
+    public var sortPriority: Double?
+
+    /// Creates an element.
+    public init(
+        id: String, label: String? = nil, value: String? = nil, traits: [Trait] = [],
+        hint: String? = nil, sortPriority: Double? = nil
+    ) {
+        self.id = id
+        self.label = label
+        self.value = value
+        self.traits = traits
+        self.hint = hint
+        self.sortPriority = sortPriority
+    }
+}
+
+extension Element {
+    /// The element as a JSON object.
+    public var json: JSONValue {
+        var object = JSONObject()
+        object.append("id", .string(id))
+        if let label { object.append("label", .string(label)) }
+        if let value { object.append("value", .string(value)) }
+        if !traits.isEmpty { object.append("traits", .array(traits.map { .string($0.rawValue) })) }
+        if let hint { object.append("hint", .string(hint)) }
+        if let sortPriority { object.append("sort_priority", .number(sortPriority)) }
+        return .object(object)
+    }
+
+    /// Reads an element object; `field` names it in error messages (e.g. `element`, `elements[2]`).
+    public init(json: JSONValue, field: String) throws(FieldError) {
+        guard let object = json.objectValue else {
+            throw FieldError(field: field, problem: "must be an object, not \(json.typeName)")
+        }
+        guard let idValue = object["id"] else { throw FieldError(field: "\(field).id", problem: "is required") }
+        guard let id = idValue.stringValue, !id.isEmpty else {
+            throw FieldError(field: "\(field).id", problem: "must be a non-empty string")
+        }
+        self.id = id
+        self.label = try object.optionalString("label", in: field)
+        self.value = try object.optionalString("value", in: field)
+        self.hint = try object.optionalString("hint", in: field)
+        if let traits = object["traits"], !traits.isNull {
+            guard let array = traits.arrayValue else {
+                throw FieldError(field: "\(field).traits", problem: "must be an array of strings")
+            }
+            self.traits = try array.map { (item: JSONValue) throws(FieldError) -> Trait in
+                guard let name = item.stringValue else {
+                    throw FieldError(field: "\(field).traits", problem: "must be an array of strings")
+                }
+                guard let trait = Trait(rawValue: name) else {
+                    let known = Trait.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw FieldError(field: "\(field).traits", problem: "has unknown trait \"\(name)\" (known: \(known))")
+                }
+                return trait
+            }
+        } else {
+            self.traits = []
+        }
+        if let priority = object["sort_priority"], !priority.isNull {
+            guard let number = priority.doubleValue else {
+                throw FieldError(field: "\(field).sort_priority", problem: "must be a number")
+            }
+            self.sortPriority = number
+        } else {
+            self.sortPriority = nil
+        }
+    }
+}
+
+/// A field with a wrong type or value: becomes an `invalid` error naming the field.
+public struct FieldError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The field's name, with its path (`element.traits`).
+    public var field: String
+    /// What is wrong with it.
+    public var problem: String
+
+    /// Creates a field error.
+    public init(field: String, problem: String) {
+        self.field = field
+        self.problem = problem
+    }
+
+    /// "`field` problem".
+    public var description: String { "`\(field)` \(problem)" }
+}
+
+extension JSONObject {
+    func optionalString(_ key: String, in parent: String? = nil) throws(FieldError) -> String? {
+        guard let value = self[key], !value.isNull else { return nil }
+        guard let string = value.stringValue else {
+            let name = parent.map { "\($0).\(key)" } ?? key
+            throw FieldError(field: name, problem: "must be a string, not \(value.typeName)")
+        }
+        return string
+    }
+
+    func optionalBool(_ key: String) throws(FieldError) -> Bool? {
+        guard let value = self[key], !value.isNull else { return nil }
+        guard let bool = value.boolValue else {
+            throw FieldError(field: key, problem: "must be true or false, not \(value.typeName)")
+        }
+        return bool
+    }
+
+    func optionalInt(_ key: String, range: ClosedRange<Int>) throws(FieldError) -> Int? {
+        guard let value = self[key], !value.isNull else { return nil }
+        guard let integer = value.integerValue, let int = Int(exactly: integer), range.contains(int) else {
+            throw FieldError(field: key, problem: "must be an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return int
+    }
+
+    func optionalEnum<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(FieldError) -> T?
+    where T.RawValue == String {
+        guard let value = self[key], !value.isNull else { return nil }
+        guard let string = value.stringValue, let result = T(rawValue: string) else {
+            let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+            throw FieldError(field: key, problem: "must be one of \(allowed)")
+        }
+        return result
+    }
+}

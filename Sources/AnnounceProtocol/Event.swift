@@ -1,0 +1,144 @@
+/// Why a speech post ended without being spoken to the end.
+public enum FinishReason: String, Sendable, Hashable, CaseIterable {
+    /// Preempted by another post, or discarded by `screen-changed`.
+    case interrupted
+    /// Ended by `stop` or `cancel` (or by muting while it spoke).
+    case cancelled
+    /// Speech is off: ended at once, never started.
+    case muted
+    /// The daemon is shutting down.
+    case shutdown
+    /// Synthesis or audio failed; the line has a `message`.
+    case error
+}
+
+/// Why a post was never queued.
+public enum DropReason: String, Sendable, Hashable, CaseIterable {
+    /// Posted from a thread other than the main thread.
+    case offMain = "off-main"
+    /// The connection already had `max_pending_per_client` posts pending.
+    case queueFull = "queue-full"
+}
+
+/// How a speech post that was queued ended.
+public enum Termination: Sendable, Hashable {
+    /// Spoken to the end.
+    case success
+    /// Ended early: why, how many characters of its text were spoken, and for `error` a message.
+    case failure(reason: FinishReason, spokenChars: Int, message: String? = nil)
+
+    /// True when spoken to the end.
+    public var success: Bool {
+        if case .success = self { return true }
+        return false
+    }
+}
+
+/// What a `speech` subscription event reports.
+public enum SpeechActivity: Sendable, Hashable {
+    /// A post's audio began.
+    case started(seq: UInt64, client: String, text: String)
+    /// A post ended.
+    case finished(seq: UInt64, client: String, termination: Termination)
+    /// A post was dropped before it was queued.
+    case dropped(client: String, reason: DropReason)
+}
+
+/// The daemon's state, as `status` answers and `status-changed` reports it.
+public struct StatusReport: Sendable, Hashable {
+    /// Speech is on (not muted).
+    public var running: Bool
+    /// Speech is muted.
+    public var muted: Bool
+    /// A post is speaking now.
+    public var speaking: Bool
+    /// Posts waiting.
+    public var pending: Int
+    /// The default voice.
+    public var voice: String
+    /// The default rate.
+    public var rate: Int
+    /// The default pitch.
+    public var pitch: Int
+    /// The default volume.
+    public var volume: Int
+    /// The audio output in use.
+    public var audio: String
+    /// Connected clients.
+    public var clients: Int
+    /// The focused element's id, if any.
+    public var focus: String?
+    /// Seconds since the daemon started.
+    public var uptimeSeconds: Int
+    /// The daemon's version.
+    public var version: String
+
+    /// Creates a status report.
+    public init(
+        running: Bool, muted: Bool, speaking: Bool, pending: Int, voice: String, rate: Int, pitch: Int,
+        volume: Int, audio: String, clients: Int, focus: String?, uptimeSeconds: Int, version: String
+    ) {
+        self.running = running
+        self.muted = muted
+        self.speaking = speaking
+        self.pending = pending
+        self.voice = voice
+        self.rate = rate
+        self.pitch = pitch
+        self.volume = volume
+        self.audio = audio
+        self.clients = clients
+        self.focus = focus
+        self.uptimeSeconds = uptimeSeconds
+        self.version = version
+    }
+}
+
+/// A line from the daemon to a client.
+public enum Event: Sendable, Hashable {
+    /// The dispatcher accepted a post.
+    case queued(id: RequestID, seq: UInt64)
+    /// The post's first audio reached the output; `text` is what the synthesizer was given.
+    case started(id: RequestID, seq: UInt64, text: String)
+    /// A word began (offset and length in Unicode scalars of `text`).
+    case word(id: RequestID, seq: UInt64, offset: Int, length: Int)
+    /// An SSML mark was reached.
+    case mark(id: RequestID, seq: UInt64, name: String)
+    /// The post ended.
+    case finished(id: RequestID, seq: UInt64, termination: Termination)
+    /// The post was never queued.
+    case dropped(id: RequestID, reason: DropReason)
+    /// The request was invalid (or the connection is about to close, for `line-too-long` and `forbidden`).
+    case error(id: RequestID?, code: ErrorCode, message: String)
+    /// A control request succeeded; `fields` holds what it answers (`hello`, `status`).
+    case ok(id: RequestID, fields: JSONObject)
+    /// Subscription: speech was muted or unmuted, or defaults changed.
+    case statusChanged(StatusReport)
+    /// Subscription: the focus cursor moved; `owner` tells whether `to` is the receiver's element.
+    case focusChanged(from: String?, to: String?, owner: Bool)
+    /// Subscription: a post of any client started, finished or was dropped.
+    case speech(SpeechActivity)
+    /// One of this connection's elements got the focus.
+    case focused(element: String)
+    /// One of this connection's elements lost the focus.
+    case unfocused(element: String)
+
+    /// The request id this line answers, if any.
+    public var requestID: RequestID? {
+        switch self {
+        case .queued(let id, _), .started(let id, _, _), .word(let id, _, _, _), .mark(let id, _, _),
+            .finished(let id, _, _), .dropped(let id, _), .ok(let id, _):
+            return id
+        case .error(let id, _, _): return id
+        case .statusChanged, .focusChanged, .speech, .focused, .unfocused: return nil
+        }
+    }
+
+    /// True for the lines that end a speech post: `finished`, `dropped` and `error`.
+    public var isTerminal: Bool {
+        switch self {
+        case .finished, .dropped, .error: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,113 @@
+extension RequestLine {
+    /// Decodes one line (without its `\n`; a trailing `\r` is tolerated) into a request, or the
+    /// error the daemon answers with. The error carries the line's `id` when it had a valid one.
+    public static func decode(line bytes: some Collection<UInt8>, limits: DecodingLimits = DecodingLimits()) -> Result<RequestLine, RequestError> {
+        var slice = Array(bytes)
+        if slice.last == UInt8(ascii: "\r") { slice.removeLast() }
+        let json: JSONValue
+        do {
+            json = try JSONParser.parse(slice)
+        } catch {
+            return .failure(RequestError(.badJSON, "the line is not valid JSON: \(error)"))
+        }
+        return decode(json: json, limits: limits)
+    }
+
+    /// Decodes a parsed JSON line into a request, or the error the daemon answers with.
+    public static func decode(json: JSONValue, limits: DecodingLimits = DecodingLimits()) -> Result<RequestLine, RequestError> {
+        guard let object = json.objectValue else {
+            return .failure(RequestError(.notObject, "each line must be a JSON object, not \(json.typeName)"))
+        }
+        var id: RequestID?
+        if let rawID = object["id"], !rawID.isNull {
+            guard let valid = RequestID(json: rawID) else {
+                return .failure(RequestError(.invalid, "`id` must be a string or an integer, not \(rawID.typeName)"))
+            }
+            id = valid
+        }
+        guard let opValue = object["op"] else {
+            return .failure(RequestError(.missingOp, "the request has no `op`; use one of \(knownOps)", id: id))
+        }
+        guard let op = opValue.stringValue else {
+            return .failure(RequestError(.invalid, "`op` must be a string, not \(opValue.typeName)", id: id))
+        }
+        do throws(RequestError) {
+            let request = try decodeRequest(op: op, object: object, limits: limits)
+            return .success(RequestLine(id: id, request))
+        } catch {
+            var withID = error
+            withID.id = id
+            return .failure(withID)
+        }
+    }
+
+    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "cancel", "set", "subscribe"])
+        .joined(separator: ", ")
+
+    static func decodeRequest(op: String, object: JSONObject, limits: DecodingLimits) throws(RequestError) -> Request {
+        if let kind = PostKind(rawValue: op) {
+            return .speech(try decodePost(kind: kind, object: object, limits: limits))
+        }
+        do throws(FieldError) {
+            switch op {
+            case "hello":
+                return .hello(client: try object.optionalString("client"))
+            case "status":
+                return .status
+            case "stop":
+                return .stop
+            case "cancel":
+                guard let target = object["target"], !target.isNull else {
+                    throw FieldError(field: "target", problem: "is required: the id of the post to cancel")
+                }
+                guard let id = RequestID(json: target) else {
+                    throw FieldError(field: "target", problem: "must be a string or an integer")
+                }
+                return .cancel(target: id)
+            case "set":
+                return .set(try decodeSettings(object))
+            case "subscribe":
+                return .subscribe(try decodeTopics(object))
+            default:
+                break
+            }
+        } catch {
+            throw RequestError(.invalid, error.description)
+        }
+        throw RequestError(.unknownOp, "unknown op \"\(op)\"; use one of \(knownOps)")
+    }
+
+    static func decodeSettings(_ object: JSONObject) throws(FieldError) -> SettingsChange {
+        let change = SettingsChange(
+            muted: try object.optionalBool("muted"),
+            voice: try object.optionalString("voice"),
+            rate: try object.optionalInt("rate", range: SpeechRanges.rate),
+            pitch: try object.optionalInt("pitch", range: SpeechRanges.pitch),
+            volume: try object.optionalInt("volume", range: SpeechRanges.volume)
+        )
+        if let voice = change.voice, voice.isEmpty { throw FieldError(field: "voice", problem: "must not be empty") }
+        return change
+    }
+
+    static func decodeTopics(_ object: JSONObject) throws(FieldError) -> [Topic] {
+        guard let events = object["events"], let array = events.arrayValue else {
+            throw FieldError(field: "events", problem: "must be an array of \"status\", \"focus\", \"speech\"")
+        }
+        return try array.map { (item: JSONValue) throws(FieldError) -> Topic in
+            guard let name = item.stringValue, let topic = Topic(rawValue: name) else {
+                throw FieldError(field: "events", problem: "may hold only \"status\", \"focus\", \"speech\"")
+            }
+            return topic
+        }
+    }
+}
+
+/// The valid ranges of the numeric speech options.
+public enum SpeechRanges {
+    /// `rate`, words per minute.
+    public static let rate = 80...450
+    /// `pitch`.
+    public static let pitch = 0...100
+    /// `volume`.
+    public static let volume = 0...200
+}

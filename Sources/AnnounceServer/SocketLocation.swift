@@ -1,0 +1,76 @@
+import Glibc
+
+/// Where the daemon's socket lives, in the protocol's order: the `--socket` flag, the config
+/// file's `socket`, `ANNOUNCED_SOCKET`, `$XDG_RUNTIME_DIR/announced/announced.sock`, then
+/// `/tmp/announced-<uid>/announced.sock`.
+public enum SocketLocation {
+    /// The socket path for the given flag and config values and environment.
+    public static func resolve(flag: String?, config: String?, environment: [String: String]) -> String {
+        if let flag, !flag.isEmpty { return flag }
+        if let config, !config.isEmpty { return config }
+        if let env = environment["ANNOUNCED_SOCKET"], !env.isEmpty { return env }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            return runtime + "/announced/announced.sock"
+        }
+        return "/tmp/announced-\(getuid())/announced.sock"
+    }
+
+    /// The directory part of a path (`.` when there is none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let dir = String(path[..<slash])
+        return dir.isEmpty ? "/" : dir
+    }
+}
+
+/// Why the daemon cannot serve its socket. Each message says what to do next.
+public struct SocketSetupError: Error, CustomStringConvertible {
+    /// The one-line reason.
+    public var description: String
+}
+
+/// Prepares the filesystem for binding the socket: the parent directory (created 0700) and any
+/// socket file already there (replaced when stale, refused when a daemon answers on it).
+enum SocketPreparation {
+    static func prepare(path: String) throws(SocketSetupError) {
+        guard path.utf8.count < 108 else {
+            throw SocketSetupError(description: "the socket path \(path) is longer than the 107 bytes a Unix socket allows; choose a shorter one with --socket")
+        }
+        let dir = SocketLocation.directory(of: path)
+        var info = stat()
+        if stat(dir, &info) != 0 {
+            if mkdir(dir, 0o700) != 0 && errno != EEXIST {
+                throw SocketSetupError(description: "cannot create the socket directory \(dir): \(String(cString: strerror(errno))); create it or choose another path with --socket")
+            }
+        } else if (info.st_mode & S_IFMT) != S_IFDIR {
+            throw SocketSetupError(description: "\(dir) is not a directory; choose another socket path with --socket")
+        }
+        if lstat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+                throw SocketSetupError(description: "\(path) exists and is not a socket; remove it or choose another path with --socket")
+            }
+            if isLive(path) {
+                throw SocketSetupError(description: "another announced is already serving \(path); stop it first (announcectl status shows it) or choose another path with --socket")
+            }
+            unlink(path)
+        }
+    }
+
+    /// True when something accepts connections on the socket at `path`.
+    static func isLive(_ path: String) -> Bool {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
+    }
+}

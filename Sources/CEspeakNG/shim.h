@@ -1,0 +1,4 @@
+#ifndef ANNOUNCED_CESPEAKNG_SHIM_H
+#define ANNOUNCED_CESPEAKNG_SHIM_H
+#include <espeak-ng/speak_lib.h>
+#endif

@@ -1,0 +1,68 @@
+import AnnounceCore
+import AnnounceProtocol
+import AnnounceServer
+import ArgumentParser
+import Foundation
+import Logging
+import ServiceLifecycle
+import SpeechSynthesis
+
+/// `announced`: the speech announcement daemon.
+@main
+struct Announced: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "announced",
+        abstract: "Speaks short announcements for apps and scripts, and tells each one how it ended.",
+        discussion: """
+            Clients talk newline-delimited JSON on a Unix socket (see docs/protocol.md). \
+            SIGTERM or SIGINT ends every post with `shutdown`, removes the socket and exits 0.
+            """,
+        version: version
+    )
+
+    @Option(help: ArgumentHelp("The Unix socket to serve.", valueName: "path"))
+    var socket: String?
+
+    @Option(help: ArgumentHelp("The configuration file.", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Where audio goes: auto, pulse, alsa, null or wav:DIR.", valueName: "output"))
+    var audio: AudioOutputChoice?
+
+    @Option(help: ArgumentHelp("The default espeak-ng voice, e.g. en-us, de, cmn.", valueName: "name"))
+    var voice: String?
+
+    @Option(help: ArgumentHelp("The default rate in words per minute (80-450).", valueName: "wpm"))
+    var rate: Int?
+
+    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
+    var logLevel: String?
+
+    func validate() throws {
+        if let rate, !SpeechRanges.rate.contains(rate) {
+            throw ValidationError("--rate must be between 80 and 450 words per minute")
+        }
+        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
+        }
+    }
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let level = Logger.Level(rawValue: logLevel ?? environment["ANNOUNCED_LOG_LEVEL"] ?? "info") ?? .info
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "announced")
+        do {
+            try await Daemon(options: self, environment: environment, logger: logger).run()
+        } catch let error as StartupError {
+            FileHandle.standardError.write(Data("announced: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

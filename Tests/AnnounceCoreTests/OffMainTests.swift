@@ -1,0 +1,43 @@
+@testable import AnnounceCore
+import AnnounceProtocol
+import Dispatch
+import Testing
+
+@MainActor
+@Suite("UIKit's main-thread rule")
+struct OffMainTests {
+    @Test("a post made from a background thread is dropped, logged and reported off-main")
+    func backgroundPostDropped() async {
+        let h = Harness()
+        let dispatcher = h.dispatcher
+        let admission = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: dispatcher.post(.announce("From a worker"), id: 5, from: 1))
+            }
+        }
+        #expect(admission == .dropped(.offMain))
+        h.turns.run()
+        #expect(h.sink(1).lines == [#"{"event":"dropped","id":5,"reason":"off-main"}"#])
+        #expect(h.backend.spoken.isEmpty)
+    }
+
+    @Test("the same post made on the main thread is queued")
+    func mainThreadPostQueued() {
+        let h = Harness()
+        #expect(h.dispatcher.post(.announce("On main"), id: 5, from: 1) == .queued(seq: 1))
+        h.turns.run()
+        #expect(h.backend.spokenTexts == ["On main"])
+    }
+
+    @Test("submit posts lines marked thread: background from a background thread")
+    func submitMarkedBackground() async {
+        let h = Harness()
+        let line = RequestLine.decode(line: Array(#"{"op":"announce","id":3,"text":"x","thread":"worker"}"#.utf8))
+        h.dispatcher.submit([line], from: 1)
+        while h.sink(1).received.isEmpty {
+            h.turns.run()
+            await Task.yield()
+        }
+        #expect(h.sink(1).received == [.dropped(id: 3, reason: .offMain)])
+    }
+}

@@ -1,0 +1,115 @@
+@testable import AnnounceCore
+import AnnounceProtocol
+import Synchronization
+
+/// Runs dispatcher turns only when the test says so, so every step is deterministic.
+final class ManualTurns: Sendable {
+    private let queue = Mutex<[@MainActor @Sendable () -> Void]>([])
+
+    var scheduler: TurnScheduler {
+        { work in self.queue.withLock { $0.append(work) } }
+    }
+
+    /// Runs scheduled turns, including the ones they schedule, until none is left.
+    @MainActor func run() {
+        while true {
+            let work = queue.withLock { queue -> [@MainActor @Sendable () -> Void] in
+                defer { queue.removeAll() }
+                return queue
+            }
+            if work.isEmpty { return }
+            for item in work { item() }
+        }
+    }
+}
+
+/// A speech backend that only records what it is asked; the test plays the engine's part.
+final class FakeBackend: SpeechBackend {
+    private let state = Mutex<(spoken: [Utterance], aborted: [UInt64])>(([], []))
+    let outputDescription = "fake"
+    let voices = [
+        VoiceDescription(name: "en-us", languages: ["en-us", "en"]),
+        VoiceDescription(name: "de", languages: ["de"]),
+        VoiceDescription(name: "fr-fr", languages: ["fr-fr", "fr"]),
+        VoiceDescription(name: "es", languages: ["es"]),
+        VoiceDescription(name: "cmn", languages: ["cmn", "zh"]),
+    ]
+
+    func speak(_ utterance: Utterance) { state.withLock { $0.spoken.append(utterance) } }
+    func abort(seq: UInt64) { state.withLock { $0.aborted.append(seq) } }
+
+    var spoken: [Utterance] { state.withLock { $0.spoken } }
+    var spokenTexts: [String] { spoken.map(\.text) }
+    var aborted: [UInt64] { state.withLock { $0.aborted } }
+}
+
+/// Records the lines a connection would receive.
+final class RecordingSink: EventSink {
+    private let events = Mutex<[Event]>([])
+    func deliver(_ events: [Event]) { self.events.withLock { $0.append(contentsOf: events) } }
+    var received: [Event] { events.withLock { $0 } }
+    var lines: [String] { received.map(\.json.jsonText) }
+    func clear() { events.withLock { $0.removeAll() } }
+
+    /// The terminal line of request `id`, if it came.
+    func terminal(_ id: RequestID) -> Event? { received.first { $0.requestID == id && $0.isTerminal } }
+    func lines(for id: RequestID) -> [Event] { received.filter { $0.requestID == id } }
+}
+
+/// A dispatcher with a fake engine, manual turns and two connected clients (1 and 2).
+@MainActor
+struct Harness {
+    let turns = ManualTurns()
+    let backend = FakeBackend()
+    let dispatcher: Dispatcher
+    let sinks = [RecordingSink(), RecordingSink(), RecordingSink()]
+
+    init(configure: (inout DispatcherConfiguration) -> Void = { _ in }) {
+        var configuration = DispatcherConfiguration()
+        configure(&configuration)
+        dispatcher = Dispatcher(configuration: configuration, scheduleTurn: turns.scheduler)
+        dispatcher.attach(backend)
+        for (index, sink) in sinks.enumerated() {
+            dispatcher.connect(ClientRegistration(id: ClientID(index + 1), pid: 100 + Int32(index), sink: sink))
+        }
+    }
+
+    func sink(_ client: ClientID) -> RecordingSink { sinks[Int(client) - 1] }
+
+    /// Sends request lines as one read of `client`, and runs the turns that follow.
+    func send(_ jsonLines: String..., from client: ClientID = 1) {
+        let batch = jsonLines.map { RequestLine.decode(line: Array($0.utf8)) }
+        dispatcher.receiveForTest(batch, from: client)
+        turns.run()
+    }
+
+    /// The engine reports the current utterance started.
+    func engineStarts() {
+        guard let seq = dispatcher.speaking?.seq else { return }
+        dispatcher.transaction { $0.handle(.started(seq: seq)) }
+        turns.run()
+    }
+
+    /// The engine reports the current utterance ended.
+    func engineFinishes(_ outcome: SpeechOutcome = .completed) {
+        guard let seq = dispatcher.speaking?.seq else { return }
+        dispatcher.transaction { $0.handle(.finished(seq: seq, outcome: outcome)) }
+        turns.run()
+    }
+
+    /// The engine honours the aborts it was asked for: the speaking post ends aborted.
+    func engineAborts(spokenChars: Int = 0) { engineFinishes(.aborted(spokenChars: spokenChars)) }
+
+    var speakingText: String? { dispatcher.speaking?.utterance.text }
+}
+
+extension Dispatcher {
+    /// One read of `client`, as `submit` hands it to the main queue.
+    func receiveForTest(_ lines: [Result<RequestLine, RequestError>], from client: ClientID) {
+        transaction { $0.receive(lines, from: client) }
+    }
+}
+
+func announce(_ id: Int, _ text: String, _ extra: String = "") -> String {
+    #"{"op":"announce","id":\#(id),"text":"\#(text)"\#(extra)}"#
+}

@@ -1,0 +1,120 @@
+import AnnounceProtocol
+import Foundation
+import Glibc
+import Testing
+
+@Suite("Daemon: process, socket file and signals")
+struct ProcessTests {
+    @Test("SIGTERM ends every post with shutdown, flushes the lines, removes the socket and exits 0")
+    func sigterm() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        client.send(announce(1, "A long announcement that is still speaking when the daemon is told to stop"), announce(2, "Waiting", #","queue":true"#))
+        client.waitFor("started", id: 1)
+        let status = daemon.stop(signal: SIGTERM)
+        #expect(status == 0)
+        let first = try #require(client.waitForTerminal(id: 1))
+        #expect(first["reason"] == .string("shutdown"))
+        #expect(client.waitForTerminal(id: 2)?["reason"] == .string("shutdown"))
+        #expect(client.waitForEOF())
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test("SIGINT is a graceful stop too")
+    func sigint() throws {
+        let daemon = try DaemonProcess()
+        #expect(daemon.stop(signal: SIGINT) == 0)
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    }
+
+    @Test("the socket directory is 0700 and the socket 0600")
+    func modes() throws {
+        let daemon = try DaemonProcess()
+        var info = stat()
+        #expect(stat(daemon.socketPath, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o600)
+        #expect((info.st_mode & S_IFMT) == S_IFSOCK)
+        #expect(stat(URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().path, &info) == 0)
+        #expect(info.st_mode & 0o777 == 0o700)
+    }
+
+    @Test("a stale socket file is replaced; a live one makes a second daemon exit 1 with a reason")
+    func staleAndLive() throws {
+        let first = try DaemonProcess()
+        let path = first.socketPath
+        kill(first.process.processIdentifier, SIGKILL)  // leaves its socket file behind
+        first.process.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: path))
+
+        let second = try DaemonProcess(socketPath: path)
+        let client = try second.connect()
+        client.send(#"{"op":"status","id":1}"#)
+        #expect(client.waitFor("ok", id: 1) != nil)
+
+        let third = try DaemonProcess(socketPath: path, waitForReady: false)
+        #expect(third.waitForExit() == 1)
+        let message = third.stderrText()
+        #expect(message.contains("already serving"), "\(message)")
+        #expect(message.split(separator: "\n").count == 1, "one line: \(message)")
+        let again = try second.connect()
+        again.send(#"{"op":"status","id":2}"#)
+        #expect(again.waitFor("ok", id: 2) != nil, "the live daemon keeps serving")
+    }
+
+    @Test("the socket path comes from ANNOUNCED_SOCKET, then XDG_RUNTIME_DIR")
+    func socketPathFromEnvironment() throws {
+        let runtime = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        let daemon = try DaemonProcess(socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": ""])
+        #expect(FileManager.default.fileExists(atPath: runtime.path + "/announced/announced.sock"))
+        daemon.stop()
+        let explicit = runtime.path + "/env.sock"
+        let second = try DaemonProcess(socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": explicit])
+        #expect(FileManager.default.fileExists(atPath: explicit))
+        second.stop()
+    }
+
+    @Test("a peer of another uid gets forbidden and is disconnected", .enabled(if: getuid() == 0, "needs root to connect as another user"))
+    func forbiddenPeer() throws {
+        let directory = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        chmod(directory.path, 0o755)
+        let path = directory.path + "/open.sock"
+        let daemon = try DaemonProcess(socketPath: path)
+        chmod(path, 0o666)  // let the other user reach the socket: SO_PEERCRED must still refuse it
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "5", "-", "UNIX-CONNECT:\(path)"]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        input.fileHandleForWriting.write(Data(#"{"op":"status","id":1}"#.utf8 + [10]))
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(#""code":"forbidden""#) == true, "\(lines)")
+        let own = try daemon.connect()
+        own.send(#"{"op":"status","id":1}"#)
+        #expect(own.waitFor("ok", id: 1) != nil)
+    }
+
+    @Test("bad command-line values exit 2 with a usage message")
+    func usage() throws {
+        let daemon = try DaemonProcess(arguments: ["--rate", "5"], waitForReady: false)
+        #expect(daemon.waitForExit() != 0)
+        #expect(daemon.stderrText().contains("--rate"))
+    }
+
+    @Test("a client that sends and closes its side still gets every answer (socat style)")
+    func halfClose() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        client.send(announce(1, "Download complete"))
+        client.finishSending()
+        #expect(client.waitForEOF(timeout: 30))
+        #expect(client.lines(id: 1).map { $0.event ?? "" } == ["queued", "started", "finished"])
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Glibc
+import Testing
+
+/// A real `announced` process on a private socket, started for one test.
+final class DaemonProcess {
+    let directory: URL
+    let socketPath: String
+    let wavDirectory: String
+    let process = Process()
+    private let stderrPipe = Pipe()
+
+    /// The folder holding the built executables (the test bundle's own folder).
+    static var binDirectory: URL {
+        URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+            .deletingLastPathComponent()
+    }
+
+    static var executable: URL { binDirectory.appendingPathComponent("announced") }
+
+    /// A fresh temporary folder.
+    static func makeTemporaryDirectory() -> URL {
+        let url = URL(fileURLWithPath: "/tmp").appendingPathComponent("announced-test-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Starts the daemon and returns once it has told NOTIFY_SOCKET `READY=1`.
+    init(
+        arguments extra: [String] = [], audio: String? = nil, socketPath: String? = nil,
+        environment: [String: String] = [:], waitForReady: Bool = true
+    ) throws {
+        directory = Self.makeTemporaryDirectory()
+        self.socketPath = socketPath ?? directory.appendingPathComponent("run/announced.sock").path
+        wavDirectory = directory.appendingPathComponent("wav").path
+        let notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
+        process.executableURL = Self.executable
+        process.arguments = ["--socket", self.socketPath, "--audio", audio ?? "wav:\(wavDirectory)", "--log-level", "debug"] + extra
+        var env = ProcessInfo.processInfo.environment
+        env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        env["NOTIFY_SOCKET"] = notify.path
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardError = stderrPipe
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        if waitForReady {
+            guard notify.waitForReady(timeout: 30) else {
+                process.terminate()
+                throw DaemonError.notReady(stderr: stderrText())
+            }
+        }
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Connects a new client.
+    func connect() throws -> LineClient { try LineClient(path: socketPath) }
+
+    /// Sends `signal` and waits for the process to exit; returns its status.
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM) -> Int32 {
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Waits for the process to exit by itself; returns its status.
+    func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Everything the daemon wrote to stderr (after it exited).
+    func stderrText() -> String {
+        String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    }
+
+    /// The samples of `DIR/<seq>.wav`.
+    func wavSamples(seq: Int) throws -> [Int16] {
+        try WAVFile.samples(at: URL(fileURLWithPath: wavDirectory).appendingPathComponent("\(seq).wav"))
+    }
+}
+
+enum DaemonError: Error, CustomStringConvertible {
+    case notReady(stderr: String)
+    var description: String {
+        switch self {
+        case .notReady(let stderr): return "the daemon did not become ready; its stderr:\n\(stderr)"
+        }
+    }
+}
+
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+final class NotifyListener {
+    let path: String
+    let fd: Int32
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un.make(path: path)
+        unlink(path)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    }
+
+    deinit { close(fd) }
+
+    /// Waits for a datagram containing `READY=1`.
+    func waitForReady(timeout: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ms = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
+            guard poll(&pfd, 1, ms) > 0 else { continue }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count > 0, String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") {
+                return true
+            }
+        }
+        return false
+    }
+}
+
+extension sockaddr_un {
+    static func make(path: String) -> sockaddr_un {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
+        }
+        return address
+    }
+}
+
+/// Reads 16-bit mono PCM WAV files.
+enum WAVFile {
+    static func samples(at url: URL) throws -> [Int16] {
+        let data = try Data(contentsOf: url)
+        guard data.count >= 44, data.prefix(4) == Data("RIFF".utf8) else { throw CocoaError(.fileReadCorruptFile) }
+        var offset = 12
+        while offset + 8 <= data.count {
+            let id = String(decoding: data[offset..<offset + 4], as: UTF8.self)
+            let size = Int(data[offset + 4]) | Int(data[offset + 5]) << 8 | Int(data[offset + 6]) << 16 | Int(data[offset + 7]) << 24
+            if id == "data" {
+                let start = offset + 8
+                let end = min(data.count, start + size)
+                return stride(from: start, to: end - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
+            }
+            offset += 8 + size
+        }
+        throw CocoaError(.fileReadCorruptFile)
+    }
+
+    /// The samples without leading and trailing zeros.
+    static func trimmed(_ samples: [Int16]) -> ArraySlice<Int16> {
+        guard let first = samples.firstIndex(where: { $0 != 0 }), let last = samples.lastIndex(where: { $0 != 0 }) else { return [] }
+        return samples[first...last]
+    }
+}
