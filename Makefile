@@ -6,7 +6,7 @@ SWIFT ?= swift
 AUDIO ?= auto
 
 # Debian packages the build and tests need.
-DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng socat pkg-config util-linux
+DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux
 
 .PHONY: all deps build release run test clean
 

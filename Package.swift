@@ -11,6 +11,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "announced", targets: ["announced"]),
+        .executable(name: "announcectl", targets: ["announcectl"]),
+        .library(name: "AnnounceClient", targets: ["AnnounceClient"]),
         .library(name: "AnnounceProtocol", targets: ["AnnounceProtocol"]),
     ],
     dependencies: [
@@ -18,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
     ],
     targets: [
         // Wire types: JSON lines in both directions. No NIO, no Foundation, so clients stay light.
@@ -33,10 +36,58 @@ let package = Package(
             pkgConfig: "espeak-ng",
             providers: [.apt(["libespeak-ng-dev"])]
         ),
+        .systemLibrary(
+            name: "CPulseSimple",
+            pkgConfig: "libpulse-simple",
+            providers: [.apt(["libpulse-dev"])]
+        ),
+        .systemLibrary(
+            name: "CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
         // espeak-ng on one dedicated thread, and the audio outputs it plays through.
         .target(
             name: "SpeechSynthesis",
-            dependencies: ["CEspeakNG", "AnnounceCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "CEspeakNG", "CPulseSimple", "CALSA", "AnnounceCore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The daemon's configuration: file, environment and flags, layered.
+        .target(
+            name: "DaemonConfiguration",
+            dependencies: [
+                "AnnounceProtocol",
+                .product(name: "Configuration", package: "swift-configuration"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The Swift client library: `await announcer.announce("Saved")`.
+        .target(
+            name: "AnnounceClient",
+            dependencies: [
+                "AnnounceProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The command line for people and scripts.
+        .executableTarget(
+            name: "announcectl",
+            dependencies: [
+                "AnnounceClient", "AnnounceProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The seed article's task timer, on announced.
+        .executableTarget(
+            name: "TaskTimer",
+            dependencies: ["AnnounceClient"],
+            path: "Examples/TaskTimer",
             swiftSettings: strictSwift
         ),
         // The Unix socket server: framing, peer credentials, systemd notify and activation.
@@ -54,7 +105,7 @@ let package = Package(
         .executableTarget(
             name: "announced",
             dependencies: [
-                "AnnounceCore", "AnnounceServer", "SpeechSynthesis",
+                "AnnounceCore", "AnnounceServer", "SpeechSynthesis", "DaemonConfiguration",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -64,9 +115,15 @@ let package = Package(
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "AnnounceCore"], swiftSettings: strictSwift),
+        .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["AnnounceProtocol"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "ClientTests",
+            dependencies: ["AnnounceClient", "AnnounceProtocol"],
             swiftSettings: strictSwift
         ),
     ]
