@@ -116,14 +116,10 @@ let package = Package(
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "AnnounceCore"], swiftSettings: strictSwift),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
+        // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["AnnounceProtocol"],
-            swiftSettings: strictSwift
-        ),
-        .testTarget(
-            name: "ClientTests",
-            dependencies: ["AnnounceClient", "AnnounceProtocol"],
+            dependencies: ["AnnounceProtocol", "AnnounceClient"],
             swiftSettings: strictSwift
         ),
     ]
