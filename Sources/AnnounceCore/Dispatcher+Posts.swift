@@ -21,7 +21,8 @@ extension Dispatcher {
             send(error.event, to: client)
             return .rejected(error)
         }
-        guard activePosts[client, default: 0] < configuration.maxPendingPerClient else {
+        let speakingOwn = speaking?.client == client ? 1 : 0
+        guard activePosts[client, default: 0] - speakingOwn < configuration.maxPendingPerClient else {
             drop(id: id, client: client, reason: .queueFull)
             return .dropped(.queueFull)
         }

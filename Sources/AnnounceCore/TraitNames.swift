@@ -18,7 +18,7 @@ public enum TraitNames {
         case "de": return german
         case "fr": return french
         case "es": return spanish
-        case "zh", "cmn": return chinese
+        case "zh", "cmn", "yue": return chinese
         default: return english
         }
     }

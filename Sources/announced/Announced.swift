@@ -40,6 +40,25 @@ struct Announced: AsyncParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String?
 
+    /// Parses the command line and runs; usage errors exit 2, like announcectl's.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if let daemon = command as? Announced {
+                try await daemon.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Self.exit(withError: ExitCode(2))
+            }
+            exit(withError: error)
+        }
+    }
+
     func validate() throws {
         if let rate, !SpeechRanges.rate.contains(rate) {
             throw ValidationError("--rate must be between 80 and 450 words per minute")

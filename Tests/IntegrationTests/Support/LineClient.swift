@@ -8,6 +8,8 @@ final class LineClient {
     private var buffer: [UInt8] = []
     private(set) var received: [JSONValue] = []
     private(set) var sawEOF = false
+    /// Indices of `received` lines already returned by a `waitFor`.
+    private var matched = Set<Int>()
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -62,12 +64,20 @@ final class LineClient {
         }
     }
 
-    /// Reads lines until one matches; returns it, or nil on timeout or end of stream.
+    /// The first line matching `predicate` that no earlier `waitFor` returned, among the lines
+    /// already read or, reading on, the next ones; nil on timeout or end of stream.
     @discardableResult
     func waitFor(timeout: Double = 20, _ predicate: (JSONValue) -> Bool) -> JSONValue? {
+        if let index = received.indices.first(where: { !matched.contains($0) && predicate(received[$0]) }) {
+            matched.insert(index)
+            return received[index]
+        }
         let deadline = Date().addingTimeInterval(timeout)
         while let line = nextLine(timeout: max(0, deadline.timeIntervalSinceNow)) {
-            if predicate(line) { return line }
+            if predicate(line) {
+                matched.insert(received.count - 1)
+                return line
+            }
         }
         return nil
     }

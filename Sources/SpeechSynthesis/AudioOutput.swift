@@ -1,0 +1,39 @@
+/// Where synthesized speech goes: a sound device, a file or nothing.
+///
+/// The speech engine calls an output only from its own synthesis thread, one utterance at a time:
+/// `begin`, any number of `write` calls, possibly `discard`, `waitForPlayout` until everything
+/// written has been played, then `end`. Samples are signed 16-bit mono at the rate given to
+/// `begin`.
+///
+/// `write` paces the caller in real time: it returns once no more than about one device buffer
+/// (≈20 ms) of audio is still unplayed, so the engine holds only a few milliseconds of audio ahead
+/// of the listener and can stop at once. A PulseAudio output maps this onto `pa_simple_write`,
+/// `pa_simple_get_latency` and `pa_simple_flush`; an ALSA output onto `snd_pcm_writei`,
+/// `snd_pcm_delay` and `snd_pcm_drop`.
+public protocol AudioOutput: AnyObject, CustomStringConvertible {
+    /// A short description for logs and the `status` request, e.g. `null`, `wav:/tmp/out`.
+    var description: String { get }
+
+    /// Starts the audio of the utterance `seq`, whose samples come at `sampleRate` frames per
+    /// second. Resets `playedFrames` to 0.
+    func begin(seq: UInt64, sampleRate: Int) throws
+
+    /// Queues `samples` for playback and blocks while more than the device buffer is unplayed.
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws
+
+    /// The frames of the current utterance that have actually been played so far.
+    var playedFrames: Int { get }
+
+    /// Waits until every frame written has been played, or until `timeout` has passed,
+    /// whichever comes first. Returns true when everything has been played.
+    ///
+    /// The engine calls this in short steps so that it can notice an abort in between.
+    func waitForPlayout(timeout: Duration) throws -> Bool
+
+    /// Drops the audio not yet played, at once: the utterance was interrupted.
+    /// Afterwards `playedFrames` no longer grows.
+    func discard()
+
+    /// Ends the current utterance: everything written was played or discarded.
+    func end() throws
+}

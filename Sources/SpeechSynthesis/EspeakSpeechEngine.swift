@@ -1,0 +1,51 @@
+public import AnnounceCore
+public import Logging
+
+/// The espeak-ng speech backend: synthesizes utterances and plays them through an audio output.
+///
+/// espeak-ng can be initialized only once per process and is not thread-safe, so every engine
+/// shares one process-wide synthesis thread, started by the first engine and kept until the
+/// process exits. Several engines may exist (each with its own output and event handler, e.g. in
+/// tests); they speak one utterance at a time, in the order `speak` was called.
+///
+/// Events are delivered on the synthesis thread, in order: `started` when the first audio
+/// reaches the output, `word` and `mark` when playback reaches them, then exactly one
+/// `finished`. The one exception is an utterance aborted while still queued: its
+/// `finished(.aborted(spokenChars: 0))` is delivered at once, on the thread that called `abort`.
+public final class EspeakSpeechEngine: SpeechBackend {
+    /// The output description, e.g. `null` or `wav:/tmp/out`.
+    public let outputDescription: String
+    /// The voices espeak-ng offers, by the names `Utterance.voice` accepts.
+    public let voices: [VoiceDescription]
+    /// The synthesizer's sample rate in Hz.
+    public let sampleRate: Int
+    private let session: EngineSession
+    private let worker: EspeakWorker
+
+    /// Creates an engine that plays through `output` and reports through `eventHandler`.
+    ///
+    /// The engine takes over `output`: from now on it is used only on the synthesis thread.
+    /// - Throws: `SpeechSynthesisError` when espeak-ng cannot be initialized, e.g. because its
+    ///   data (the espeak-ng-data package) is not installed.
+    public init(
+        output: any AudioOutput, logger: Logger,
+        eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void
+    ) throws {
+        worker = try EspeakWorker.shared.get()
+        outputDescription = output.description
+        voices = worker.voices
+        sampleRate = worker.sampleRate
+        session = EngineSession(output: output, logger: logger, eventHandler: eventHandler)
+    }
+
+    /// Queues `utterance`; returns at once.
+    public func speak(_ utterance: Utterance) {
+        worker.enqueue(SpeechJob(utterance: utterance, session: session))
+    }
+
+    /// Stops the utterance `seq`: at once when it is playing (unplayed audio is dropped), or by
+    /// removing it from the queue. Returns at once; does nothing if `seq` already finished.
+    public func abort(seq: UInt64) {
+        worker.abort(seq: seq, session: session)
+    }
+}

@@ -1,0 +1,42 @@
+import AnnounceCore
+import CEspeakNG
+
+/// Reads espeak-ng's voice list. Synthesis thread only.
+enum EspeakVoices {
+    /// The voices espeak-ng offers. A voice's name is its file name, lower-cased (`en-us`, `de`,
+    /// `cmn`), which `espeak_SetVoiceByName` accepts; its languages come from the voice's
+    /// language list, best first, lower-cased.
+    static func list() -> [VoiceDescription] {
+        guard let list = espeak_ListVoices(nil) else { return [] }
+        var voices: [VoiceDescription] = []
+        var index = 0
+        while let voice = list[index] {
+            index += 1
+            guard let identifier = voice.pointee.identifier.map({ String(cString: $0) }) else { continue }
+            let name = String(identifier.split(separator: "/").last ?? Substring(identifier)).lowercased()
+            let languages = parseLanguages(voice.pointee.languages)
+            voices.append(VoiceDescription(name: name, languages: languages.isEmpty ? [name] : languages))
+        }
+        return voices.sorted { $0.name < $1.name }
+    }
+
+    /// espeak's language list: repeated (priority byte, NUL-terminated name), ended by a NUL.
+    private static func languageEntries(_ pointer: UnsafePointer<CChar>?) -> [(priority: Int, name: String)] {
+        guard var cursor = pointer else { return [] }
+        var result: [(priority: Int, name: String)] = []
+        while cursor.pointee != 0 {
+            let priority = Int(UInt8(bitPattern: cursor.pointee))
+            let name = String(cString: cursor + 1)
+            result.append((priority, name.lowercased()))
+            cursor += name.utf8.count + 2
+        }
+        return result
+    }
+
+    private static func parseLanguages(_ pointer: UnsafePointer<CChar>?) -> [String] {
+        let entries = languageEntries(pointer)
+        return entries.enumerated()
+            .sorted { ($0.element.priority, $0.offset) < ($1.element.priority, $1.offset) }
+            .map(\.element.name)
+    }
+}

@@ -1,0 +1,202 @@
+import AnnounceCore
+import CEspeakNG
+import Logging
+
+/// One utterance in flight on the synthesis thread: feeds the output in small slices, turns
+/// espeak's word and mark events into backend events as playback reaches them, and ends with
+/// exactly one `finished`.
+final class SynthesisRun {
+    /// Why the run stopped early.
+    enum Stop: Equatable {
+        case aborted
+        case failed(String)
+    }
+
+    /// A word or mark waiting for playback to reach its frame.
+    private struct Marker {
+        enum Kind {
+            case word(offset: Int, length: Int)
+            case mark(String)
+        }
+        var frame: Int
+        var kind: Kind
+    }
+
+    let job: SpeechJob
+    let map: TextPositionMap
+    var stop: Stop?
+    private let output: any AudioOutput
+    private let emit: @Sendable (SpeechBackendEvent) -> Void
+    private let seq: UInt64
+    /// About 10 ms: the abort flag is checked between slices.
+    private let sliceFrames: Int
+    private var framesWritten = 0
+    /// The frame at which espeak's own audio starts (after the earcon).
+    private var speechStart = 0
+    private var started = false
+    private var markers: [Marker] = []
+    private var nextMarker = 0
+    private var lastPlayedWordOffset = 0
+    /// espeak word events seen so far.
+    private var wordEventCount = 0
+    /// Where the last word queued ends: words starting before it are dropped.
+    private var collectedWordsEnd = 0
+
+    init(job: SpeechJob, sampleRate: Int, map: TextPositionMap) {
+        self.job = job
+        self.map = map
+        output = job.session.output
+        emit = job.session.eventHandler
+        seq = job.utterance.seq
+        sliceFrames = max(1, sampleRate / 100)
+    }
+
+    /// Marks where espeak's audio begins: its event sample numbers count from here.
+    func beginSpeech() {
+        speechStart = framesWritten
+    }
+
+    /// The synthesis callback: collects events, feeds samples. False stops synthesis.
+    func handle(samples: UnsafeMutablePointer<Int16>?, count: Int, events: UnsafeMutablePointer<espeak_EVENT>?) -> Bool {
+        guard stop == nil else { return false }
+        if var event = events {
+            while event.pointee.type != espeakEVENT_LIST_TERMINATED {
+                collect(event.pointee)
+                event += 1
+            }
+        }
+        if let samples, count > 0 {
+            return feed(UnsafeBufferPointer(start: samples, count: count))
+        }
+        return true
+    }
+
+    /// Writes samples to the output in slices, checking for an abort between them.
+    /// False when the run stopped.
+    func feed(_ samples: UnsafeBufferPointer<Int16>) -> Bool {
+        var start = 0
+        while start < samples.count {
+            if job.isAbortRequested {
+                stop = .aborted
+                return false
+            }
+            let end = min(samples.count, start + sliceFrames)
+            let slice = UnsafeBufferPointer(rebasing: samples[start..<end])
+            do {
+                try output.write(slice)
+            } catch {
+                stop = .failed("\(error)")
+                return false
+            }
+            framesWritten += slice.count
+            if !started {
+                started = true
+                emit(.started(seq: seq))
+            }
+            deliverMarkers(upTo: output.playedFrames)
+            start = end
+        }
+        return true
+    }
+
+    /// Waits for playout (unless stopped), then reports the outcome.
+    func finish() {
+        if stop == nil { drain() }
+        switch stop {
+        case nil:
+            deliverMarkers(upTo: .max)
+            do {
+                try output.end()
+            } catch {
+                fail("\(error)")
+                return
+            }
+            if !started { emit(.started(seq: seq)) }
+            job.session.logger.debug("completed", metadata: ["seq": "\(seq)"])
+            emit(.finished(seq: seq, outcome: .completed))
+        case .aborted:
+            output.discard()
+            deliverMarkers(upTo: output.playedFrames)
+            endAfterStop()
+            job.session.logger.debug("aborted", metadata: ["seq": "\(seq)", "spokenChars": "\(lastPlayedWordOffset)"])
+            emit(.finished(seq: seq, outcome: .aborted(spokenChars: lastPlayedWordOffset)))
+        case .failed(let message):
+            fail(message)
+        }
+    }
+
+    private func fail(_ message: String) {
+        output.discard()
+        endAfterStop()
+        job.session.logger.error("speech failed", metadata: ["seq": "\(seq)", "error": "\(message)"])
+        emit(.finished(seq: seq, outcome: .failed(message: message, spokenChars: lastPlayedWordOffset)))
+    }
+
+    private func endAfterStop() {
+        do {
+            try output.end()
+        } catch {
+            job.session.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
+        }
+    }
+
+    /// Waits, in short abort-aware steps, until the output has played every frame.
+    private func drain() {
+        while true {
+            if job.isAbortRequested {
+                stop = .aborted
+                return
+            }
+            do {
+                let done = try output.waitForPlayout(timeout: .milliseconds(10))
+                deliverMarkers(upTo: output.playedFrames)
+                if done { return }
+            } catch {
+                stop = .failed("\(error)")
+                return
+            }
+        }
+    }
+
+    /// Queues espeak's word and mark events at the frame where their audio starts.
+    private func collect(_ event: espeak_EVENT) {
+        let frame = speechStart + Int(event.sample)
+        switch event.type {
+        case espeakEVENT_WORD:
+            let ordinal = wordEventCount
+            wordEventCount += 1
+            guard
+                let range = map.wordRange(
+                    textPosition: Int(event.text_position), length: Int(event.length), ordinal: ordinal)
+            else { return }
+            // espeak reports the second and later words of one it expands ("42" is "forty two",
+            // "déjà vu" a dictionary phrase) one character into the first: not a word of the text.
+            guard range.offset >= collectedWordsEnd else { return }
+            collectedWordsEnd = range.offset + range.length
+            markers.append(Marker(frame: frame, kind: .word(offset: range.offset, length: range.length)))
+        case espeakEVENT_MARK:
+            guard let name = event.id.name else { return }
+            markers.append(Marker(frame: frame, kind: .mark(String(cString: name))))
+        default:
+            return
+        }
+    }
+
+    /// Reports, in order, the queued events whose frame playback has reached.
+    private func deliverMarkers(upTo playedFrames: Int) {
+        while nextMarker < markers.count, markers[nextMarker].frame <= playedFrames {
+            switch markers[nextMarker].kind {
+            case .word(let offset, let length):
+                lastPlayedWordOffset = offset
+                emit(.word(seq: seq, offset: offset, length: length))
+            case .mark(let name):
+                emit(.mark(seq: seq, name: name))
+            }
+            nextMarker += 1
+        }
+        if nextMarker > 256 {
+            markers.removeFirst(nextMarker)
+            nextMarker = 0
+        }
+    }
+}

@@ -1,0 +1,106 @@
+/// The text handed to espeak-ng, and how its character positions map back to the utterance text.
+///
+/// espeak-ng reports a word's `text_position` 1-based, counted in Unicode scalars (not bytes) of
+/// the text it was given (SSML tags included), and its `length` in scalars. When spelling, espeak
+/// gets a rewritten text, so positions go through `originalIndex`.
+struct TextPositionMap {
+    /// What espeak-ng synthesizes.
+    let synthesizedText: String
+    /// Whether `synthesizedText` is SSML.
+    let isSSML: Bool
+    /// The scalars of the utterance's own text.
+    private let original: [Unicode.Scalar]
+    /// For each scalar of `synthesizedText`, the index of the original scalar it came from;
+    /// nil when they are the same text.
+    private let originalIndex: [Int]?
+    /// When spelling: the range of each spelled (non-whitespace) character, in order.
+    private let spelledCharacters: [(offset: Int, length: Int)]
+
+    /// The text of an utterance as given.
+    init(text: String, ssml: Bool) {
+        synthesizedText = text
+        isSSML = ssml
+        original = Array(text.unicodeScalars)
+        originalIndex = nil
+        spelledCharacters = []
+    }
+
+    /// Spells `text`: each character becomes an SSML `say-as characters` element, separated by
+    /// spaces, so espeak-ng reports one word per character. Whitespace becomes a plain pause.
+    init(spelling text: String) {
+        original = Array(text.unicodeScalars)
+        var output = "<speak>"
+        var map = Array(repeating: 0, count: output.unicodeScalars.count)
+        var index = 0
+        var characters: [(offset: Int, length: Int)] = []
+        for character in text {
+            let count = character.unicodeScalars.count
+            defer { index += count }
+            let piece: String
+            if character.isWhitespace {
+                piece = " "
+            } else {
+                var escaped = ""
+                for scalar in character.unicodeScalars {
+                    switch scalar {
+                    case "&": escaped += "&amp;"
+                    case "<": escaped += "&lt;"
+                    case ">": escaped += "&gt;"
+                    case "\"": escaped += "&quot;"
+                    default: escaped.unicodeScalars.append(scalar)
+                    }
+                }
+                characters.append((index, count))
+                piece = "<say-as interpret-as=\"characters\">\(escaped)</say-as> "
+            }
+            output += piece
+            map += Array(repeating: index, count: piece.unicodeScalars.count)
+        }
+        output += "</speak>"
+        map += Array(repeating: original.count, count: "</speak>".unicodeScalars.count)
+        synthesizedText = output
+        isSSML = true
+        originalIndex = map
+        spelledCharacters = characters
+    }
+
+    /// The word range in the utterance text for the `ordinal`-th (0-based) espeak word event, or
+    /// nil for the spurious events espeak-ng sometimes emits (zero length).
+    ///
+    /// Ranges that start on whitespace are moved to the word that follows, and cut words are
+    /// extended to the end of their letters. When spelling, espeak reports exactly one word per
+    /// `say-as` element but places the events of symbols at the next character, so the
+    /// `ordinal`-th event is the `ordinal`-th spelled character.
+    func wordRange(textPosition: Int, length: Int, ordinal: Int) -> (offset: Int, length: Int)? {
+        if originalIndex != nil {
+            return ordinal < spelledCharacters.count ? spelledCharacters[ordinal] : nil
+        }
+        guard length > 0 else { return nil }
+        var start = min(max(0, textPosition - 1), original.count)
+        var end = min(original.count, start + length)
+        while start < original.count, original[start].properties.isWhitespace {
+            start += 1
+            end = min(original.count, end + 1)
+        }
+        guard start < original.count else { return nil }
+        while end < original.count, end > start, Self.isWordScalar(original[end - 1]), Self.isWordScalar(original[end]) {
+            end += 1
+        }
+        return (start, max(1, end - start))
+    }
+
+    /// The offset in the utterance text for an espeak mark event's 1-based `text_position`.
+    func originalOffset(textPosition: Int) -> Int {
+        let index = max(0, textPosition - 1)
+        guard let originalIndex else { return min(index, original.count) }
+        guard index < originalIndex.count else { return original.count }
+        return originalIndex[index]
+    }
+
+    /// The length of the utterance text in Unicode scalars.
+    var originalLength: Int { original.count }
+
+    private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+    }
+}

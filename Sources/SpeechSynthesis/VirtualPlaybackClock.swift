@@ -1,0 +1,107 @@
+import Foundation
+
+/// A virtual sound device: frames play in real time from the moment they are written.
+///
+/// The clock is anchored at the first write. Played frames are
+/// `min(written, anchorFrames + elapsed × rate)`. When the writer falls behind and everything
+/// written has been played, the next write re-anchors the clock at its own time, so playback
+/// resumes from there instead of catching up at once.
+struct VirtualPlaybackClock {
+    /// How much unplayed audio the device holds before `write` blocks: 20 ms.
+    static let bufferDuration: Duration = .milliseconds(20)
+
+    private let clock = ContinuousClock()
+    private(set) var sampleRate = 22_050
+    private(set) var writtenFrames = 0
+    private var anchor: ContinuousClock.Instant?
+    private var anchorFrames = 0
+    private var stoppedFrames: Int?
+
+    /// The frames the device holds before `write` blocks.
+    var bufferFrames: Int { Self.frames(in: Self.bufferDuration, rate: sampleRate) }
+
+    /// Starts an utterance: nothing written, nothing played.
+    mutating func reset(sampleRate: Int) {
+        self.sampleRate = max(1, sampleRate)
+        writtenFrames = 0
+        anchor = nil
+        anchorFrames = 0
+        stoppedFrames = nil
+    }
+
+    /// The frames played by now.
+    var playedFrames: Int { played(at: clock.now) }
+
+    /// Records `count` frames written now, re-anchoring after starvation.
+    mutating func recordWrite(_ count: Int) {
+        let now = clock.now
+        if stoppedFrames != nil {
+            stoppedFrames = nil
+            anchor = nil
+        }
+        if anchor == nil || played(at: now) >= writtenFrames {
+            anchor = now
+            anchorFrames = writtenFrames
+        }
+        writtenFrames += count
+    }
+
+    /// Blocks while more than the device buffer is unplayed.
+    func waitForBufferSpace() {
+        while true {
+            let target = writtenFrames - bufferFrames
+            guard played(at: clock.now) < target else { return }
+            sleep(until: instant(whenPlayed: target))
+        }
+    }
+
+    /// Blocks until everything written has played or `timeout` has passed; true if all played.
+    func waitForPlayout(timeout: Duration) -> Bool {
+        let deadline = clock.now + timeout
+        while played(at: clock.now) < writtenFrames {
+            let now = clock.now
+            guard now < deadline else { return false }
+            sleep(until: min(deadline, instant(whenPlayed: writtenFrames)))
+        }
+        return true
+    }
+
+    /// Drops what has not been played; returns the frames that were played.
+    @discardableResult
+    mutating func discard() -> Int {
+        let played = playedFrames
+        writtenFrames = played
+        stoppedFrames = played
+        anchor = nil
+        anchorFrames = played
+        return played
+    }
+
+    private func played(at now: ContinuousClock.Instant) -> Int {
+        if let stoppedFrames { return stoppedFrames }
+        guard let anchor else { return writtenFrames }
+        let elapsed = Self.frames(in: now - anchor, rate: sampleRate)
+        return min(writtenFrames, anchorFrames + elapsed)
+    }
+
+    private func instant(whenPlayed frames: Int) -> ContinuousClock.Instant {
+        let anchor = anchor ?? clock.now
+        let seconds = Double(frames - anchorFrames) / Double(sampleRate)
+        return anchor + .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
+    }
+
+    private func sleep(until instant: ContinuousClock.Instant) {
+        let interval = clock.now.duration(to: instant)
+        guard interval > .zero else { return }
+        Thread.sleep(forTimeInterval: Self.seconds(interval))
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
+    static func frames(in duration: Duration, rate: Int) -> Int {
+        Int(seconds(duration) * Double(rate))
+    }
+}

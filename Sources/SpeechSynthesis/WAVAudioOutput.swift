@@ -1,0 +1,90 @@
+import Foundation
+
+/// The `wav:DIR` output: a virtual real-time device, like `NullAudioOutput`, that also records
+/// the audio actually played of each utterance to `DIR/<seq>.wav`.
+///
+/// Files are RIFF 16-bit mono PCM at the synthesizer's sample rate. A file is created when the
+/// utterance's first sample arrives (an utterance that never produced audio leaves no file) and
+/// replaces an older file of the same name. When an utterance is interrupted, its file keeps only
+/// what had been played. Nothing is added: no padding, no gaps.
+public final class WAVAudioOutput: AudioOutput {
+    /// The directory the files go to.
+    public let directory: String
+    private var clock = VirtualPlaybackClock()
+    private var seq: UInt64 = 0
+    private var file: WAVFileWriter?
+
+    /// Creates the output, creating `directory` (and its parents) if it does not exist.
+    /// - Throws: `SpeechSynthesisError` when the directory cannot be created or is not writable.
+    public init(directory: String) throws {
+        self.directory = directory
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw SpeechSynthesisError.unusableDirectory(directory, reason: "it is a file, not a directory")
+            }
+        } else {
+            do {
+                try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw SpeechSynthesisError.unusableDirectory(directory, reason: "it could not be created (\(error))")
+            }
+        }
+        guard manager.isWritableFile(atPath: directory) else {
+            throw SpeechSynthesisError.unusableDirectory(directory, reason: "it is not writable")
+        }
+    }
+
+    /// `wav:` followed by the directory.
+    public var description: String { "wav:\(directory)" }
+
+    /// The file the utterance `seq` is recorded to.
+    public func path(forSeq seq: UInt64) -> String {
+        (directory as NSString).appendingPathComponent("\(seq).wav")
+    }
+
+    /// Starts an utterance; its file is created at the first sample.
+    public func begin(seq: UInt64, sampleRate: Int) throws {
+        file?.abandon()
+        file = nil
+        self.seq = seq
+        clock.reset(sampleRate: sampleRate)
+    }
+
+    /// Records `samples` and plays them in real time.
+    public func write(_ samples: UnsafeBufferPointer<Int16>) throws {
+        guard !samples.isEmpty else { return }
+        if file == nil {
+            file = try WAVFileWriter(path: path(forSeq: seq), sampleRate: clock.sampleRate)
+        }
+        try file?.append(samples)
+        clock.recordWrite(samples.count)
+        clock.waitForBufferSpace()
+    }
+
+    /// The frames of the current utterance played so far.
+    public var playedFrames: Int { clock.playedFrames }
+
+    /// Waits until everything written has played or `timeout` passed.
+    public func waitForPlayout(timeout: Duration) throws -> Bool {
+        clock.waitForPlayout(timeout: timeout)
+    }
+
+    /// Drops the unplayed audio; the file keeps only what was played.
+    public func discard() {
+        let played = clock.discard()
+        do {
+            try file?.truncate(toFrames: played)
+        } catch {
+            // Reported again by `end`, which rewrites the header of whatever is left.
+        }
+    }
+
+    /// Ends the utterance: fixes the header sizes and closes the file.
+    public func end() throws {
+        defer { file = nil }
+        try file?.truncate(toFrames: clock.playedFrames)
+        try file?.finish()
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import SpeechSynthesis
+
+struct AudioOutputTests {
+    @Test func wavOutputCreatesItsDirectory() throws {
+        let directory = TestAudio.temporaryDirectory() + "/nested/deeper"
+        let output = try WAVAudioOutput(directory: directory)
+        #expect(output.description == "wav:\(directory)")
+        var isDirectory: ObjCBool = false
+        #expect(FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) && isDirectory.boolValue)
+    }
+
+    @Test func wavOutputRejectsAFileAsDirectory() throws {
+        let file = TestAudio.temporaryDirectory() + "/plain"
+        #expect(FileManager.default.createFile(atPath: file, contents: Data()))
+        let error = #expect(throws: SpeechSynthesisError.self) { try WAVAudioOutput(directory: file) }
+        #expect(error?.message.contains("not a directory") == true)
+    }
+
+    @Test func wavOutputWritesNoFileWithoutAudio() throws {
+        let directory = TestAudio.temporaryDirectory()
+        let output = try WAVAudioOutput(directory: directory)
+        try output.begin(seq: 3, sampleRate: 22_050)
+        output.discard()
+        try output.end()
+        #expect(!FileManager.default.fileExists(atPath: output.path(forSeq: 3)))
+    }
+
+    @Test func discardKeepsOnlyPlayedFrames() throws {
+        let directory = TestAudio.temporaryDirectory()
+        let output = try WAVAudioOutput(directory: directory)
+        try output.begin(seq: 4, sampleRate: 8_000)
+        let samples = [Int16](repeating: 1000, count: 8_000)  // one second
+        try samples.withUnsafeBufferPointer { try output.write($0) }
+        // The write returned once all but the 20 ms device buffer was played.
+        #expect(output.playedFrames >= 8_000 - 8_000 / 50 - 8)
+        #expect(output.playedFrames < 8_000)
+        output.discard()
+        let played = output.playedFrames
+        try output.end()
+        let data = try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 4)))
+        #expect(data.count == 44 + played * 2)
+        #expect(TestAudio.pcm(fromWAV: data)?.samples.count == played)
+    }
+
+    @Test func nullOutputResumesAfterStarvationWithoutCatchingUp() throws {
+        let output = NullAudioOutput()
+        try output.begin(seq: 1, sampleRate: 1_000)
+        let tenMilliseconds = [Int16](repeating: 0, count: 10)
+        try tenMilliseconds.withUnsafeBufferPointer { try output.write($0) }
+        #expect(try output.waitForPlayout(timeout: .seconds(5)))
+        #expect(output.playedFrames == 10)
+        // Starved: the next audio starts playing when it is written, not in the past.
+        try tenMilliseconds.withUnsafeBufferPointer { try output.write($0) }
+        #expect(output.playedFrames < 20)
+        #expect(try output.waitForPlayout(timeout: .seconds(5)))
+        #expect(output.playedFrames == 20)
+    }
+}
