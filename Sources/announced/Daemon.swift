@@ -29,7 +29,7 @@ struct Daemon {
         )
         serverConfiguration.limits = DecodingLimits(maxTextChars: dispatcherConfiguration.maxTextChars)
 
-        let output = try makeOutput(options.audio ?? .auto)
+        let output = try AudioOutputFactory(logger: logger).makeOutput(options.audio ?? .auto)
         let dispatcher = await MainActor.run {
             Dispatcher(configuration: dispatcherConfiguration, logger: Logger(label: "announced.dispatcher"))
         }
@@ -64,24 +64,6 @@ struct Daemon {
             throw StartupError(description: error.description)
         } catch {
             throw StartupError(description: "cannot serve \(socketPath): \(error)")
-        }
-    }
-
-    func makeOutput(_ choice: AudioOutputChoice) throws -> any AudioOutput {
-        switch choice {
-        case .null:
-            return NullAudioOutput()
-        case .wav(let directory):
-            do {
-                return try WAVAudioOutput(directory: directory)
-            } catch {
-                throw StartupError(description: "cannot write WAV files to \(directory): \(error)")
-            }
-        case .auto:
-            logger.warning("no audio output is available yet in this build: speech is synthesized but not heard; use --audio wav:DIR to record it")
-            return NullAudioOutput()
-        case .pulse, .alsa:
-            throw StartupError(description: "the \(choice) output is not available in this build; use --audio null or wav:DIR")
         }
     }
 }
