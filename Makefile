@@ -8,7 +8,7 @@ AUDIO ?= auto
 # Debian packages the build and tests need.
 DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux
 
-.PHONY: all deps build release run test clean
+.PHONY: all deps build release run test bench clean
 
 all: build
 
@@ -30,6 +30,11 @@ run: deps release
 test:
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2
+
+## bench: latency, throughput and memory figures (release build, daemon as a separate process)
+bench: deps
+	$(SWIFT) build -c release --product announced --product announced-bench
+	.build/release/announced-bench $(BENCH_ARGS)
 
 clean:
 	rm -rf .build

@@ -112,6 +112,12 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // `make bench`: latency, throughput and memory figures against the daemon process.
+        .executableTarget(
+            name: "announced-bench",
+            dependencies: ["CEspeakNG"],
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "AnnounceCore"], swiftSettings: strictSwift),

@@ -28,7 +28,8 @@ final class SynthesisRun {
     private let output: any AudioOutput
     private let emit: @Sendable (SpeechBackendEvent) -> Void
     private let seq: UInt64
-    /// About 10 ms: the abort flag is checked between slices.
+    /// About 5 ms: the abort flag is checked between slices, so an interruption silences the
+    /// output within about 5 ms plus what the device already holds.
     private let sliceFrames: Int
     private var framesWritten = 0
     /// The frame at which espeak's own audio starts (after the earcon).
@@ -48,7 +49,7 @@ final class SynthesisRun {
         output = job.session.output
         emit = job.session.eventHandler
         seq = job.utterance.seq
-        sliceFrames = max(1, sampleRate / 100)
+        sliceFrames = max(1, sampleRate / 200)
     }
 
     /// Marks where espeak's audio begins: its event sample numbers count from here.

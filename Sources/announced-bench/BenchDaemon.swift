@@ -1,0 +1,59 @@
+import Foundation
+import Glibc
+
+/// The daemon under test: a separate process on a private socket.
+final class BenchDaemon {
+    let process = Process()
+    let socketPath: String
+    let directory: String
+    /// Nanoseconds from `exec` to `READY=1` on NOTIFY_SOCKET.
+    private(set) var startNanoseconds: UInt64 = 0
+
+    init(executable: String, audio: String = "null", extra: [String] = []) throws {
+        directory = "/tmp/announced-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        mkdir(directory, 0o700)
+        socketPath = directory + "/announced.sock"
+        let notifyPath = directory + "/notify"
+        let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(notify) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in notifyPath.utf8.enumerated() { raw[index] = byte }
+        }
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--socket", socketPath, "--audio", audio, "--log-level", "error"] + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment["NOTIFY_SOCKET"] = notifyPath
+        environment["XDG_CONFIG_HOME"] = directory + "/config"
+        process.environment = environment
+        let started = now()
+        try process.run()
+        var pfd = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
+        guard poll(&pfd, 1, 30_000) > 0 else { throw BenchError("the daemon did not send READY=1 within 30 s") }
+        startNanoseconds = now() - started
+    }
+
+    func stop() {
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        rmdir(directory + "/config")
+        unlink(directory + "/notify")
+        rmdir(directory)
+    }
+
+    var residentMiB: Double { announced_bench.residentMiB(pid: process.processIdentifier) }
+
+    func connect() throws -> BenchClient {
+        guard let client = BenchClient(path: socketPath) else { throw BenchError("cannot connect to \(socketPath)") }
+        return client
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

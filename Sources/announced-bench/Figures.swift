@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+
+/// The benchmark's figures, each against the daemon as a separate process on a real socket.
+struct Figures {
+    let executable: String
+    let samples: Int
+    let millionPosts: Int
+
+    /// 1. Socket write → `started`, idle daemon (or with `busy` other connections posting).
+    func startLatency(busy: Int) throws -> Figure {
+        let daemon = try BenchDaemon(executable: executable)
+        defer { daemon.stop() }
+        let stop = Atomic<Bool>(false)
+        var threads: [Thread] = []
+        let done = DispatchGroup()
+        for index in 0..<busy {
+            let client = try daemon.connect()
+            done.enter()
+            let thread = Thread {
+                var n = 0
+                while !stop.load(ordering: .relaxed) {
+                    n += 1
+                    client.send(#"{"op":"announce","id":\#(n),"text":"busy \#(index)","priority":"low"}"#)
+                    client.send(#"{"op":"cancel","id":"c\#(n)","target":\#(n)}"#)
+                    client.waitFor(#""id":"c\#(n)""#)
+                }
+                done.leave()
+            }
+            thread.start()
+            threads.append(thread)
+        }
+        let client = try daemon.connect()
+        var figure = Figure(name: busy == 0 ? "1. write → started (idle)" : "1. write → started (\(busy) busy connections)")
+        for id in 0..<samples {
+            let start = now()
+            client.send(#"{"op":"announce","id":\#(id),"text":"Saved"}"#)
+            guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else { throw BenchError("lost the connection") }
+            figure.add(nanoseconds: started - start)
+            // Cancel it and wait until it has stopped, so the next sample starts on an idle daemon.
+            client.send(#"{"op":"cancel","target":\#(id)}"#)
+            client.waitFor(#""event":"finished""#, #""id":\#(id),"#)
+        }
+        stop.store(true, ordering: .relaxed)
+        daemon.stop()
+        done.wait()
+        return figure
+    }
+
+    /// 2. An interrupting post: write → old post's terminal line, and → new post's `started`.
+    func interruption() throws -> (Figure, Figure) {
+        let daemon = try BenchDaemon(executable: executable)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        var ended = Figure(name: "2. interrupt: write → old post's terminal line")
+        var started = Figure(name: "2. interrupt: write → new post's started")
+        client.send(#"{"op":"announce","id":0,"text":"A long sentence that keeps speaking while it is interrupted, again and again."}"#)
+        client.waitFor(#""event":"started""#, #""id":0,"#)
+        for id in 1...samples {
+            let start = now()
+            client.send(#"{"op":"announce","id":\#(id),"text":"A long sentence that keeps speaking while it is interrupted, again and again."}"#)
+            guard let old = client.waitFor(#""event":"finished""#, #""id":\#(id - 1),"#),
+                let new = client.waitFor(#""event":"started""#, #""id":\#(id),"#)
+            else { throw BenchError("lost the connection") }
+            ended.add(nanoseconds: old - start)
+            started.add(nanoseconds: new - start)
+        }
+        return (ended, started)
+    }
+
+    /// 3. Completion: last sample played → terminal line, for a post of known length.
+    func completion(text: String, audioSeconds: Double) throws -> Figure {
+        let daemon = try BenchDaemon(executable: executable)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        var figure = Figure(name: "3. last sample played → finished")
+        let count = max(20, samples / 4)
+        for id in 0..<count {
+            client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
+            guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#),
+                let finished = client.waitFor(#""event":"finished""#, #""id":\#(id),"#)
+            else { throw BenchError("lost the connection") }
+            let played = UInt64(audioSeconds * 1e9)
+            figure.add(nanoseconds: finished - started > played ? finished - started - played : 0)
+        }
+        return figure
+    }
+
+    /// 4. Throughput: posts per second accepted and answered (each gets queued and a terminal
+    /// line), over `connections` connections sending `posts` interrupting posts in all.
+    func throughput(posts: Int, connections: Int) throws -> (postsPerSecond: Double, rssMiB: Double, daemon: BenchDaemon?) {
+        let daemon = try BenchDaemon(executable: executable)
+        let perConnection = posts / connections
+        let clients = try (0..<connections).map { _ in try daemon.connect() }
+        let group = DispatchGroup()
+        let start = now()
+        let finish = Mutex<UInt64>(0)
+        for client in clients {
+            group.enter()
+            Thread {
+                var batch: [UInt8] = []
+                for id in 0..<perConnection {
+                    batch.append(contentsOf: #"{"op":"announce","id":\#(id),"text":"n"}"#.utf8)
+                    batch.append(10)
+                    if batch.count > 32_768 {
+                        client.send(batch)
+                        batch.removeAll(keepingCapacity: true)
+                    }
+                }
+                client.send(batch)
+            }.start()
+            Thread {
+                var terminals = 0
+                while terminals < perConnection, let line = client.readLine() {
+                    if line.contains(#""event":"finished""#) || line.contains(#""event":"dropped""#) { terminals += 1 }
+                }
+                let end = now()
+                finish.withLock { $0 = max($0, end) }
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        let seconds = Double(finish.withLock { $0 } - start) / 1e9
+        return (Double(perConnection * connections) / seconds, daemon.residentMiB, daemon)
+    }
+
+    /// 5. Memory: idle, with 1,000 connections, and after a million posts.
+    func memory() throws -> (idle: Double, connections: Double, afterMillion: Double, afterMillionIdle: Double) {
+        let daemon = try BenchDaemon(executable: executable)
+        defer { daemon.stop() }
+        let idle = daemon.residentMiB
+        var clients: [BenchClient] = []
+        for id in 0..<1000 {
+            let client = try daemon.connect()
+            client.send(#"{"op":"hello","id":\#(id),"client":"c\#(id)"}"#)
+            clients.append(client)
+        }
+        for client in clients { client.waitFor(#""event":"ok""#) }
+        let withConnections = daemon.residentMiB
+        clients.removeAll()
+        let (_, rss, throughputDaemon) = try throughput(posts: millionPosts, connections: 1)
+        let afterIdle: Double
+        if let throughputDaemon {
+            let idleClient = try throughputDaemon.connect()
+            idleClient.send(#"{"op":"status","id":1}"#)
+            idleClient.waitFor(#""event":"ok""#)
+            afterIdle = throughputDaemon.residentMiB
+            throughputDaemon.stop()
+        } else {
+            afterIdle = .nan
+        }
+        return (idle, withConnections, rss, afterIdle)
+    }
+
+    /// 6. Start: exec → READY=1 (the socket is served before READY is sent).
+    func startup() throws -> Figure {
+        var figure = Figure(name: "6. exec → serving (READY=1)")
+        for _ in 0..<samples {
+            let daemon = try BenchDaemon(executable: executable)
+            figure.add(nanoseconds: daemon.startNanoseconds)
+            daemon.stop()
+        }
+        return figure
+    }
+}

@@ -1,0 +1,60 @@
+import Glibc
+
+/// Monotonic time in nanoseconds.
+func now() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) * 1_000_000_000 + UInt64(spec.tv_nsec)
+}
+
+/// Samples of one figure, in milliseconds.
+struct Figure {
+    var name: String
+    var values: [Double] = []
+    var unit = "ms"
+
+    mutating func add(nanoseconds: UInt64) { values.append(Double(nanoseconds) / 1e6) }
+
+    func percentile(_ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
+        return sorted[Swift.min(Swift.max(rank, 0), sorted.count - 1)]
+    }
+
+    var p50: Double { percentile(50) }
+    var p99: Double { percentile(99) }
+    var max: Double { values.max() ?? .nan }
+}
+
+/// Formats a number with a fixed number of decimals.
+func format(_ value: Double, _ decimals: Int = 3) -> String {
+    guard value.isFinite else { return "-" }
+    var text = String(Int((value * pow(10, Double(decimals))).rounded()))
+    let negative = text.hasPrefix("-")
+    if negative { text.removeFirst() }
+    while text.count <= decimals { text = "0" + text }
+    let split = text.index(text.endIndex, offsetBy: -decimals)
+    let result = decimals == 0 ? text : text[..<split] + "." + text[split...]
+    return (negative ? "-" : "") + result
+}
+
+/// Pads to a width, left-aligned.
+func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+}
+
+/// The resident set size of a process, in MiB, from /proc.
+func residentMiB(pid: Int32) -> Double {
+    guard let file = fopen("/proc/\(pid)/status", "r") else { return .nan }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, 256, file) != nil {
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if text.hasPrefix("VmRSS:") {
+            let digits = text.filter(\.isNumber)
+            return (Double(digits) ?? .nan) / 1024
+        }
+    }
+    return .nan
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Glibc
+
+// announced-bench: the figures of Benchmarks/README.md, against the daemon as a separate,
+// release-built process on a real socket. Usage:
+//   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
+
+let arguments = CommandLine.arguments
+func option(_ name: String) -> String? {
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+let quick = arguments.contains("--quick")
+let samples = Int(option("--samples") ?? "") ?? (quick ? 50 : 200)
+let millionPosts = Int(option("--posts") ?? "") ?? (quick ? 100_000 : 1_000_000)
+let executable = option("--daemon")
+    ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("announced").path
+
+func machine() -> String {
+    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+        .split(separator: "\n").first { $0.hasPrefix("model name") }?
+        .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
+    #if DEBUG
+    let configuration = "debug"
+    #else
+    let configuration = "release"
+    #endif
+    return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu); bench built \(configuration); daemon \(executable)"
+}
+
+print("announced benchmark — \(machine())")
+print("samples per figure: \(samples); posts for the memory figure: \(millionPosts)\n")
+
+let figures = Figures(executable: executable, samples: samples, millionPosts: millionPosts)
+let text = "Download complete"
+guard let floor = EspeakFloor.measure(text: text, samples: samples) else {
+    print("espeak-ng could not start in this process (is espeak-ng-data installed?)")
+    exit(1)
+}
+let audioSeconds = Double(EspeakFloor.totalSamples / samples) / 22050
+
+var rows: [(Figure, String)] = []
+do {
+    rows.append((floor, "the floor"))
+    rows.append((try figures.startLatency(busy: 0), "p50 ≤ 1, p99 ≤ 3"))
+    rows.append((try figures.startLatency(busy: 10), ""))
+    rows.append((try figures.startLatency(busy: 100), "p99 ≤ 10"))
+    let (ended, started) = try figures.interruption()
+    rows.append((ended, ""))
+    rows.append((started, ""))
+    rows.append((try figures.completion(text: text, audioSeconds: audioSeconds), "≤ 15"))
+    rows.append((try figures.startup(), "≤ 50"))
+
+    print(pad("figure", 52) + pad("p50", 10) + pad("p99", 10) + pad("max", 10) + pad("p50 − floor", 13) + "target (ms)")
+    for (figure, target) in rows {
+        let distance = figure.name.hasPrefix("7.") ? "" : format(figure.p50 - floor.p50)
+        print(pad(figure.name, 52) + pad(format(figure.p50), 10) + pad(format(figure.p99), 10) + pad(format(figure.max), 10) + pad(distance, 13) + target)
+    }
+
+    let one = try figures.throughput(posts: max(10_000, millionPosts / 10), connections: 1)
+    one.daemon?.stop()
+    let hundred = try figures.throughput(posts: 100_000, connections: 100)
+    hundred.daemon?.stop()
+    print("\n4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)) (target ≥ 50000); 100 connections \(format(hundred.postsPerSecond, 0))")
+    let memory = try figures.memory()
+    print("5. RSS MiB: idle \(format(memory.idle, 1)); 1,000 connections \(format(memory.connections, 1)); after \(millionPosts) posts \(format(memory.afterMillion, 1)), then idle \(format(memory.afterMillionIdle, 1)) (target: idle ≤ 20, flat within 5%)")
+
+    let idle = rows[1].0
+    print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(rows[4].0.p50)) ms, completion \(format(rows[6].0.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, start \(format(rows[7].0.p50)) ms")
+} catch {
+    print("benchmark failed: \(error)")
+    exit(1)
+}
