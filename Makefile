@@ -33,7 +33,8 @@ test:
 
 ## bench: latency, throughput and memory figures (release build, daemon as a separate process)
 bench: deps
-	$(SWIFT) build -c release --product announced --product announced-bench
+	$(SWIFT) build -c release --product announced
+	$(SWIFT) build -c release --product announced-bench
 	.build/release/announced-bench $(BENCH_ARGS)
 
 clean:
