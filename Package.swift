@@ -118,6 +118,20 @@ let package = Package(
             dependencies: ["CEspeakNG"],
             swiftSettings: strictSwift
         ),
+        // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those
+        // flags they replay corpus files, so CI keeps them building.
+        .executableTarget(
+            name: "FuzzRequestDecoder",
+            dependencies: ["AnnounceProtocol", "AnnounceCore"],
+            path: "Fuzz/RequestDecoder",
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "FuzzEspeakText",
+            dependencies: ["CEspeakNG"],
+            path: "Fuzz/EspeakText",
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "AnnounceCore"], swiftSettings: strictSwift),

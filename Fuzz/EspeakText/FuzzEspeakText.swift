@@ -1,0 +1,52 @@
+import CEspeakNG
+import Glibc
+
+/// espeak-ng, set up once as the daemon sets it up (synchronous mode, 60 ms buffers, no exit on
+/// missing data); the callback discards the audio.
+let espeakReady: Bool = {
+    guard espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 60, nil, espeakINITIALIZE_DONT_EXIT) > 0 else { return false }
+    espeak_SetSynthCallback { _, _, _ in 0 }
+    return espeak_SetVoiceByName("en-us") == EE_OK
+}()
+
+/// libFuzzer's entry point: the first byte picks plain text or SSML, punctuation and spelling
+/// the way a post's options would; the rest is the text, synthesized by the real espeak-ng.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzEspeakText(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard espeakReady, let data, size > 1 else { return 0 }
+    let mode = data[0]
+    var text = Array(UnsafeBufferPointer(start: data + 1, count: min(size - 1, 8192 * 4)))
+    text.append(0)
+    let punctuation = [espeakPUNCT_NONE, espeakPUNCT_ALL, espeakPUNCT_SOME][Int(mode & 3) % 3]
+    espeak_SetParameter(espeakPUNCTUATION, Int32(punctuation.rawValue), 0)
+    var flags = UInt32(espeakCHARS_UTF8)
+    if mode & 4 != 0 { flags |= UInt32(espeakSSML) }
+    text.withUnsafeBufferPointer { buffer in
+        _ = espeak_Synth(buffer.baseAddress, buffer.count, 0, POS_CHARACTER, 0, flags, nil, nil)
+    }
+    return 0
+}
+
+#if !FUZZING
+/// Without libFuzzer: replays the files given as arguments through the same entry point.
+@main
+struct ReplayEspeakText {
+    static func main() {
+        var count = 0
+        for path in CommandLine.arguments.dropFirst() {
+            guard let file = fopen(path, "rb") else { continue }
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let read = fread(&chunk, 1, chunk.count, file)
+                if read <= 0 { break }
+                bytes.append(contentsOf: chunk[..<read])
+            }
+            fclose(file)
+            _ = bytes.withUnsafeBufferPointer { fuzzEspeakText($0.baseAddress, $0.count) }
+            count += 1
+        }
+        print("replayed \(count) inputs")
+    }
+}
+#endif

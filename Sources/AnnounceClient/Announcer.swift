@@ -1,0 +1,132 @@
+internal import Foundation
+internal import NIOCore
+internal import NIOPosix
+internal import Synchronization
+
+/// Speaks through `announced`: the Linux counterpart of `UIAccessibility.post(notification:argument:)`
+/// and the `Access.VO` helper.
+///
+/// The announcer connects to the daemon's socket on first use, shares one connection for all its
+/// requests, and connects again after the daemon restarts. No method blocks the calling thread on
+/// I/O. Each post reports how it ended as an ``AnnouncementResult``.
+///
+/// ```swift
+/// let announcer = Announcer()
+/// let result = await announcer.announce("Download complete")
+/// ```
+public final class Announcer: Sendable {
+    /// The socket this announcer talks to.
+    public let socketPath: String
+    /// The name the daemon shows for this client in `speech` events (`announcectl monitor`).
+    public let clientName: String
+
+    let state = Mutex(AnnouncerState())
+    let eventLoopGroup: any EventLoopGroup
+
+    /// Creates an announcer; it connects on first use.
+    /// - Parameters:
+    ///   - socketPath: The daemon's socket; nil finds it like `announced` does (see ``AnnouncedSocket``).
+    ///   - clientName: The name shown to other clients; nil uses the process name.
+    public init(socketPath: String? = nil, clientName: String? = nil) {
+        self.socketPath = AnnouncedSocket.path(explicit: socketPath)
+        self.clientName = clientName ?? ProcessInfo.processInfo.processName
+        self.eventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    }
+
+    deinit {
+        let (link, streams, subscribers) = state.withLock { ($0.link, $0.statusContinuations.values, $0.eventSubscribers.values) }
+        if case .connected(let channel, _) = link { channel.close(promise: nil) }
+        streams.forEach { $0.finish() }
+        subscribers.forEach { $0.continuation.finish() }
+    }
+
+    // MARK: Posts with results
+
+    /// Speaks `text` and returns how it ended. Async calls are not tied to a thread: they count
+    /// as posted from the main thread unless `options.thread` says otherwise. Cancelling the
+    /// calling task cancels the post.
+    public func announce(_ text: String, options: SpeechOptions = SpeechOptions()) async -> AnnouncementResult {
+        await post(.announce(text, options: options))
+    }
+
+    /// Sends any speech post (`announce`, `focus`, `screen-changed`, `layout-changed`) and returns
+    /// how it ended. Cancelling the calling task cancels the post.
+    public func post(_ post: SpeechPost) async -> AnnouncementResult {
+        let id = state.withLock { $0.makeID() }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                submit(post, id: id, stopsAtQueued: false) { outcome in
+                    if case .refused(let result) = outcome { continuation.resume(returning: result) }
+                }
+            }
+        } onCancel: {
+            send(.cancel(target: id), id: state.withLock { $0.makeID() }, pending: .control { _ in })
+        }
+    }
+
+    /// Sends a speech post and returns once the daemon has queued it (or refused it), without
+    /// waiting for it to be spoken: what `announcectl say` does without `--wait`.
+    public func enqueue(_ post: SpeechPost) async -> EnqueueResult {
+        let id = state.withLock { $0.makeID() }
+        return await withCheckedContinuation { continuation in
+            submit(post, id: id, stopsAtQueued: true) { continuation.resume(returning: $0) }
+        }
+    }
+
+    // MARK: UIKit-style posts
+
+    /// Speaks `text`; `completion` runs on the main queue with how it ended, at once with
+    /// ``AnnouncementResult/unavailable(_:)`` when no daemon answers (as `Access.VO.announce`
+    /// does when VoiceOver is off). Like UIKit, a call made off the main thread is dropped:
+    /// the daemon does not speak it and the result is `.dropped(.offMain)`.
+    public func announce(
+        _ text: String, options: SpeechOptions = SpeechOptions(),
+        completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
+    ) {
+        postFromCallingThread(.announce(text, options: options), completion: completion)
+    }
+
+    /// Moves the focus cursor to `element` and speaks it (label, value, traits, hint). Off the
+    /// main thread the post is dropped, as UIKit does.
+    public func focus(
+        _ element: Element, options: SpeechOptions = SpeechOptions(),
+        completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
+    ) {
+        postFromCallingThread(SpeechPost(kind: .focus, subject: .element(element), options: options), completion: completion)
+    }
+
+    /// A new screen: interrupts speech, discards what waits, then speaks `subject` (or, for
+    /// `.none`, the first of `elements`). Off the main thread the post is dropped, as UIKit does.
+    public func screenChanged(
+        _ subject: PostSubject = .none, elements: [Element]? = nil, options: SpeechOptions = SpeechOptions(),
+        completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
+    ) {
+        postFromCallingThread(SpeechPost(kind: .screenChanged, subject: subject, elements: elements, options: options), completion: completion)
+    }
+
+    /// Part of the screen changed: focuses and speaks an element, speaks a string, or with
+    /// `.none` only replaces `elements`. Off the main thread the post is dropped, as UIKit does.
+    public func layoutChanged(
+        _ subject: PostSubject = .none, elements: [Element]? = nil, options: SpeechOptions = SpeechOptions(),
+        completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
+    ) {
+        postFromCallingThread(SpeechPost(kind: .layoutChanged, subject: subject, elements: elements, options: options), completion: completion)
+    }
+
+    /// Marks the post with the calling thread, sends it, and reports its end on the main queue.
+    private func postFromCallingThread(_ post: SpeechPost, completion: (@MainActor @Sendable (AnnouncementResult) -> Void)?) {
+        var post = post
+        post.options.thread = MainThread.isCurrent ? "main" : "background"
+        let id = state.withLock { $0.makeID() }
+        submit(post, id: id, stopsAtQueued: false) { outcome in
+            guard let completion, case .refused(let result) = outcome else { return }
+            Self.onMain { completion(result) }
+        }
+    }
+
+    /// Sends a post with `id`; `deliver` gets its outcome once.
+    func submit(_ post: SpeechPost, id: RequestID, stopsAtQueued: Bool, deliver: @escaping @Sendable (EnqueueResult) -> Void) {
+        let tracker = PostTracker(stopsAtQueued: stopsAtQueued, postedCharacters: post.ownCharacters, deliver: deliver)
+        send(.speech(post), id: id, pending: .post(tracker))
+    }
+}

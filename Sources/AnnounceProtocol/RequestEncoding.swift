@@ -1,0 +1,71 @@
+extension RequestLine {
+    /// The request as a JSON object: `op`, then `id`, then the request's fields. The inverse of
+    /// ``decode(json:limits:)``; options at their defaults are left out.
+    public var json: JSONValue {
+        var object = JSONObject()
+        object.append("op", .string(request.op))
+        if let id { object.append("id", id.json) }
+        request.append(to: &object)
+        return .object(object)
+    }
+
+    /// The line's bytes, ending with `\n`.
+    public var line: [UInt8] { json.jsonLine }
+}
+
+extension Request {
+    func append(to object: inout JSONObject) {
+        switch self {
+        case .speech(let post):
+            post.append(to: &object)
+        case .hello(let client):
+            if let client { object.append("client", .string(client)) }
+        case .status, .stop:
+            break
+        case .cancel(let target):
+            object.append("target", target.json)
+        case .set(let change):
+            if let muted = change.muted { object.append("muted", .bool(muted)) }
+            if let voice = change.voice { object.append("voice", .string(voice)) }
+            if let rate = change.rate { object.append("rate", .integer(Int64(rate))) }
+            if let pitch = change.pitch { object.append("pitch", .integer(Int64(pitch))) }
+            if let volume = change.volume { object.append("volume", .integer(Int64(volume))) }
+        case .subscribe(let topics):
+            object.append("events", .array(topics.map { .string($0.rawValue) }))
+        }
+    }
+}
+
+extension SpeechPost {
+    func append(to object: inout JSONObject) {
+        switch (kind, subject) {
+        case (.announce, .text(let text)):
+            object.append("text", .string(text))
+        case (_, .text(let text)):
+            object.append("element", .string(text))
+        case (_, .element(let element)):
+            object.append("element", element.json)
+        case (_, .none):
+            object.append("element", .null)
+        }
+        if let elements { object.append("elements", .array(elements.map(\.json))) }
+        options.append(to: &object)
+    }
+}
+
+extension SpeechOptions {
+    func append(to object: inout JSONObject) {
+        if thread != "main" { object.append("thread", .string(thread)) }
+        if priority != .default { object.append("priority", .string(priority.rawValue)) }
+        if queue { object.append("queue", true) }
+        if let voice { object.append("voice", .string(voice)) }
+        if let lang { object.append("lang", .string(lang)) }
+        if let rate { object.append("rate", .integer(Int64(rate))) }
+        if let pitch { object.append("pitch", .integer(Int64(pitch))) }
+        if let volume { object.append("volume", .integer(Int64(volume))) }
+        if let punctuation { object.append("punctuation", .string(punctuation.rawValue)) }
+        if spell { object.append("spell", true) }
+        if ssml { object.append("ssml", true) }
+        if words { object.append("words", true) }
+    }
+}

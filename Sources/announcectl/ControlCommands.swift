@@ -1,0 +1,66 @@
+import AnnounceClient
+import ArgumentParser
+
+extension Announcectl {
+    /// `stop`.
+    struct Stop: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop speech and discard every waiting post.")
+        @ParentCommand var parent: Announcectl
+
+        func run() async throws {
+            do { try await parent.makeAnnouncer().stop() } catch { throw fail(error) }
+        }
+    }
+
+    /// `mute`.
+    struct Mute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn speech off for every client until unmute.")
+        @ParentCommand var parent: Announcectl
+
+        func run() async throws {
+            do { try await parent.makeAnnouncer().setMuted(true) } catch { throw fail(error) }
+        }
+    }
+
+    /// `unmute`.
+    struct Unmute: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Turn speech back on.")
+        @ParentCommand var parent: Announcectl
+
+        func run() async throws {
+            do { try await parent.makeAnnouncer().setMuted(false) } catch { throw fail(error) }
+        }
+    }
+
+    /// `set`: the daemon's defaults until it restarts.
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Change the default voice, rate, pitch or volume until the daemon restarts.")
+        @ParentCommand var parent: Announcectl
+
+        @Option(help: "An espeak-ng voice, e.g. en-us, de, cmn.")
+        var voice: String?
+
+        @Option(help: "Words per minute, 80 to 450.")
+        var rate: Int?
+
+        @Option(help: "Pitch, 0 to 100.")
+        var pitch: Int?
+
+        @Option(help: "Volume, 0 to 200.")
+        var volume: Int?
+
+        func validate() throws {
+            if voice == nil && rate == nil && pitch == nil && volume == nil {
+                throw ValidationError("give at least one of --voice, --rate, --pitch, --volume")
+            }
+            if let rate, !SpeechRanges.rate.contains(rate) { throw ValidationError("--rate must be between 80 and 450") }
+            if let pitch, !SpeechRanges.pitch.contains(pitch) { throw ValidationError("--pitch must be between 0 and 100") }
+            if let volume, !SpeechRanges.volume.contains(volume) { throw ValidationError("--volume must be between 0 and 200") }
+        }
+
+        func run() async throws {
+            let change = SettingsChange(voice: voice, rate: rate, pitch: pitch, volume: volume)
+            do { try await parent.makeAnnouncer().change(change) } catch { throw fail(error) }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import AnnounceClient
+import ArgumentParser
+
+extension Announcectl {
+    /// `monitor [--json]`: a live caption view.
+    struct Monitor: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every post of every client, and status and focus changes, until interrupted.",
+            discussion: "Human lines look like `mail #41 started: 3 new messages` and `mail #41 spoken: 3 new messages`. The first line is the current status."
+        )
+        @ParentCommand var parent: Announcectl
+
+        @Flag(help: "Print the daemon's event lines as they come.")
+        var json = false
+
+        func run() async throws {
+            let announcer = parent.makeAnnouncer()
+            if json {
+                let events = announcer.events([.status, .focus, .speech])
+                do { _ = try await announcer.status() } catch { throw fail(error) }
+                for await event in events { printLine(event.json.jsonText) }
+                return
+            }
+            let events = announcer.events([.focus, .speech])
+            do { _ = try await announcer.status() } catch { throw fail(error) }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await status in announcer.statusChanges() {
+                        switch status {
+                        case .available(let report): printLine("status: " + StatusText.line(report))
+                        case .unavailable: printLine("status: announced is not reachable at \(announcer.socketPath); waiting for it to start")
+                        }
+                    }
+                }
+                group.addTask {
+                    var captions = Captions()
+                    for await event in events {
+                        if let line = captions.line(for: event) { printLine(line) }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Turns `speech` and `focus-changed` events into caption lines, remembering each post's text.
+struct Captions {
+    private var texts: [UInt64: String] = [:]
+
+    mutating func line(for event: Event) -> String? {
+        switch event {
+        case .speech(.started(let seq, let client, let text)):
+            texts[seq] = text
+            return "\(client) #\(seq) started: \(text)"
+        case .speech(.finished(let seq, let client, let termination)):
+            let text = texts.removeValue(forKey: seq)
+            let result = AnnouncementResult(termination, totalCharacters: text?.unicodeScalars.count ?? 0)
+            let words: String
+            switch result {
+            case .failed(let message): words = "failed (\(message))"
+            case .interrupted(let spoken, _) where text == nil: words = "interrupted after \(spoken) characters"
+            default: words = result.description
+            }
+            return "\(client) #\(seq) \(words)" + (text.map { ": \($0)" } ?? " (never started)")
+        case .speech(.dropped(let client, let reason)):
+            return "\(client) \(AnnouncementResult.dropped(reason).description)"
+        case .focusChanged(let from, let to, _):
+            return "focus: \(from ?? "none") -> \(to ?? "none")"
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,53 @@
+import AnnounceClient
+import ArgumentParser
+
+extension Announcectl {
+    /// `status [--json]`.
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show whether speech is on, what is speaking and the defaults.")
+        @ParentCommand var parent: Announcectl
+
+        @Flag(help: "Print the status as one JSON line.")
+        var json = false
+
+        func run() async throws {
+            let announcer = parent.makeAnnouncer()
+            let report: StatusReport
+            do { report = try await announcer.status() } catch { throw fail(error) }
+            if json {
+                print(JSONValue.object(report.jsonObject).jsonText)
+            } else {
+                print(StatusText.block(report, socketPath: announcer.socketPath))
+            }
+        }
+    }
+}
+
+/// Status reports in words.
+enum StatusText {
+    /// A short aligned block, one fact per line.
+    static func block(_ report: StatusReport, socketPath: String) -> String {
+        let rows: [(String, String)] = [
+            ("speech", report.muted ? "muted" : "on"),
+            ("speaking", report.speaking ? "yes" : "no"),
+            ("pending", "\(report.pending)"),
+            ("voice", report.voice),
+            ("rate", "\(report.rate) words per minute"),
+            ("pitch", "\(report.pitch)"),
+            ("volume", "\(report.volume)"),
+            ("audio", report.audio),
+            ("clients", "\(report.clients)"),
+            ("focus", report.focus ?? "none"),
+            ("uptime", "\(report.uptimeSeconds) s"),
+            ("version", report.version),
+            ("socket", socketPath),
+        ]
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+    }
+
+    /// One line: "speech on: voice en-us, rate 175, pitch 50, volume 100".
+    static func line(_ report: StatusReport) -> String {
+        "\(report.muted ? "speech muted" : "speech on"): voice \(report.voice), rate \(report.rate), pitch \(report.pitch), volume \(report.volume)"
+    }
+}

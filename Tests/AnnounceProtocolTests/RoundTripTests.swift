@@ -1,0 +1,124 @@
+import AnnounceProtocol
+import Testing
+
+private let status = StatusReport(
+    running: false, muted: true, speaking: false, pending: 2, voice: "en-us", rate: 175, pitch: 50,
+    volume: 100, audio: "wav", clients: 3, focus: "save", uptimeSeconds: 12, version: "0.1.0")
+
+private let saveButton = Element(
+    id: "save", label: "Save", value: "draft", traits: [.button, .notEnabled], hint: "Saves the document.", sortPriority: 2.5)
+
+/// One of each event kind, with both id types and every termination.
+private let events: [Event] = [
+    .queued(id: 7, seq: 41),
+    .started(id: "a\"b", seq: 41, text: "Save, button.\nSaves ✓"),
+    .word(id: 7, seq: 41, offset: 5, length: 6),
+    .mark(id: 7, seq: 41, name: "m1"),
+    .finished(id: 7, seq: 41, termination: .success),
+    .finished(id: 7, seq: 41, termination: .failure(reason: .interrupted, spokenChars: 12)),
+    .finished(id: 7, seq: 41, termination: .failure(reason: .error, spokenChars: 0, message: "audio failed")),
+    .dropped(id: 7, reason: .offMain),
+    .dropped(id: "x", reason: .queueFull),
+    .error(id: 7, code: .invalid, message: "`rate` must be an integer"),
+    .error(id: nil, code: .badJSON, message: "the line is not valid JSON"),
+    .ok(id: 1, fields: ["daemon": "announced", "protocol": .integer(1)]),
+    .ok(id: 2, fields: [:]),
+    .statusChanged(status),
+    .focusChanged(from: nil, to: "b", owner: true),
+    .focusChanged(from: "a", to: nil, owner: false),
+    .speech(.started(seq: 41, client: "mail", text: "3 new messages")),
+    .speech(.finished(seq: 41, client: "mail", termination: .failure(reason: .muted, spokenChars: 0))),
+    .speech(.finished(seq: 42, client: "pid:12", termination: .success)),
+    .speech(.dropped(client: "mail", reason: .offMain)),
+    .focused(element: "b"),
+    .unfocused(element: "a"),
+]
+
+private var everyOption: SpeechOptions {
+    var options = SpeechOptions()
+    options.thread = "background"
+    options.priority = .high
+    options.queue = true
+    options.voice = "de"
+    options.lang = "de-DE"
+    options.rate = 200
+    options.pitch = 40
+    options.volume = 150
+    options.punctuation = .some
+    options.spell = true
+    options.ssml = true
+    options.words = true
+    return options
+}
+
+/// One of each request kind, and each post kind with every subject.
+private let requests: [RequestLine] = [
+    RequestLine(id: 1, .speech(.announce("Download complete"))),
+    RequestLine(id: "s", .speech(.announce("<speak>Hi</speak>", options: everyOption))),
+    RequestLine(id: nil, .speech(.announce("fire and forget"))),
+    RequestLine(id: 2, .speech(SpeechPost(kind: .focus, subject: .element(saveButton)))),
+    RequestLine(id: 3, .speech(SpeechPost(kind: .focus, subject: .text("Settings")))),
+    RequestLine(id: 4, .speech(SpeechPost(kind: .screenChanged, subject: .none, elements: [saveButton, Element(id: "b")]))),
+    RequestLine(id: 5, .speech(SpeechPost(kind: .screenChanged, subject: .text("Inbox")))),
+    RequestLine(id: 6, .speech(SpeechPost(kind: .layoutChanged, subject: .none))),
+    RequestLine(id: 7, .speech(SpeechPost(kind: .layoutChanged, subject: .element(Element(id: "c", traits: [.header]))))),
+    RequestLine(id: 8, .hello(client: "mail")),
+    RequestLine(id: nil, .hello(client: nil)),
+    RequestLine(id: 9, .status),
+    RequestLine(id: 10, .stop),
+    RequestLine(id: 11, .cancel(target: "post-3")),
+    RequestLine(id: 12, .set(SettingsChange(muted: true, voice: "en-gb", rate: 300, pitch: 10, volume: 0))),
+    RequestLine(id: 13, .set(SettingsChange(muted: false))),
+    RequestLine(id: 14, .subscribe([.status, .focus, .speech])),
+]
+
+@Suite("Round trips of the wire types")
+struct RoundTripTests {
+    @Test("every event decodes to what was encoded", arguments: events)
+    func event(_ event: Event) throws {
+        let line = event.line
+        #expect(line.last == UInt8(ascii: "\n"))
+        let decoded = try Event(line: line.dropLast())
+        #expect(decoded == event)
+    }
+
+    @Test("every request decodes to what was encoded", arguments: requests)
+    func request(_ request: RequestLine) throws {
+        let line = request.line
+        #expect(line.last == UInt8(ascii: "\n"))
+        let decoded = try RequestLine.decode(line: line.dropLast()).get()
+        #expect(decoded == request)
+    }
+
+    @Test("a status answer's fields read as a status report")
+    func statusFromOK() throws {
+        let event = try Event(line: Array(Event.ok(id: 1, fields: status.jsonObject).line.dropLast()))
+        guard case .ok(_, let fields) = event else {
+            Issue.record("not an ok line: \(event)")
+            return
+        }
+        #expect(try StatusReport(fields) == status)
+    }
+
+    @Test("event lines ignore unknown fields and tolerate a carriage return")
+    func unknownFields() throws {
+        let event = try Event(line: Array(#"{"event":"queued","future":[1],"id":3,"seq":9}"#.utf8) + [13])
+        #expect(event == .queued(id: 3, seq: 9))
+    }
+
+    @Test("bad event lines name what is wrong", arguments: [
+        (#"{"event":"queued","id":3}"#, "seq"),
+        (#"{"event":"teleported"}"#, "event"),
+        (#"[1]"#, "line"),
+        (#"{"event":"finished","id":1,"seq":2,"success":false,"reason":"bored"}"#, "reason"),
+        ("not json", "line"),
+    ])
+    func badLines(line: String, field: String) {
+        #expect(throws: FieldError.self) { try Event(line: Array(line.utf8)) }
+        do {
+            _ = try Event(line: Array(line.utf8))
+        } catch {
+            #expect(error.field == field)
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Glibc
+
+/// The built `announcectl`, run as a separate process against a test daemon.
+final class AnnouncectlProcess: @unchecked Sendable {
+    static var executable: URL { DaemonProcess.binDirectory.appendingPathComponent("announcectl") }
+
+    let process = Process()
+    private let output = LineCollector()
+    private let errors = LineCollector()
+    private let input = Pipe()
+
+    /// Starts `announcectl ARGUMENTS` with `environment` added to the test's own (without
+    /// ANNOUNCED_SOCKET and XDG_RUNTIME_DIR, so only what the test gives counts).
+    init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["ANNOUNCED_SOCKET"] = nil
+        env["XDG_RUNTIME_DIR"] = nil
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardInput = input
+        process.standardOutput = output.pipe
+        process.standardError = errors.pipe
+        try process.run()
+        output.startReading()
+        errors.startReading()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Writes `text` to standard input and closes it.
+    func finishInput(_ text: String = "") {
+        input.fileHandleForWriting.write(Data(text.utf8))
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Waits for the process to exit (killing it after `timeout` seconds, a failure guard).
+    func finish(timeout: Double = 60) -> (status: Int32, stdout: String, stderr: String) {
+        let exited = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [self] in
+            process.waitUntilExit()
+            exited.signal()
+        }
+        if exited.wait(timeout: .now() + timeout) == .timedOut {
+            kill(process.processIdentifier, SIGKILL)
+        }
+        process.waitUntilExit()
+        return (process.terminationStatus, output.waitForEnd(), errors.waitForEnd())
+    }
+
+    /// Waits until standard output has a line for which `predicate` holds; nil after `timeout`.
+    func waitForOutputLine(timeout: Double = 30, _ predicate: @escaping (String) -> Bool) -> String? {
+        output.waitForLine(timeout: timeout, predicate)
+    }
+
+    /// Runs `announcectl ARGUMENTS` to its end, with `stdin` as standard input.
+    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+        let tool = try AnnouncectlProcess(arguments, environment: environment)
+        tool.finishInput(stdin)
+        return tool.finish()
+    }
+}
+
+/// Reads a pipe on its own thread and keeps what came, line by line.
+final class LineCollector: @unchecked Sendable {
+    let pipe = Pipe()
+    private let condition = NSCondition()
+    private var text = ""
+    private var ended = false
+
+    func startReading() {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            while true {
+                let data = handle.availableData
+                condition.lock()
+                if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
+                condition.broadcast()
+                condition.unlock()
+                if data.isEmpty { return }
+            }
+        }
+    }
+
+    /// Everything, once the writer closed the pipe.
+    func waitForEnd() -> String {
+        condition.lock()
+        defer { condition.unlock() }
+        while !ended { condition.wait() }
+        return text
+    }
+
+    func waitForLine(timeout: Double, _ predicate: (String) -> Bool) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            let complete = text.split(separator: "\n", omittingEmptySubsequences: true).dropLast(text.hasSuffix("\n") ? 0 : 1)
+            if let line = complete.first(where: { predicate(String($0)) }) { return String(line) }
+            if ended || !condition.wait(until: deadline) { return nil }
+        }
+    }
+}
