@@ -8,7 +8,7 @@ AUDIO ?= auto
 # Debian packages the build and tests need.
 DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux
 
-.PHONY: all deps build release run test bench clean
+.PHONY: all deps build release run test bench fuzz clean
 
 all: build
 
@@ -39,3 +39,14 @@ bench: deps
 
 clean:
 	rm -rf .build
+
+## fuzz: libFuzzer over the request decoder and element composition, and over espeak-ng's text
+## input (FUZZ_SECONDS each; crashes are written to fuzz-artifacts/)
+FUZZ_SECONDS ?= 300
+FUZZ_FLAGS = -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -DFUZZING
+fuzz:
+	$(SWIFT) build $(FUZZ_FLAGS) --product FuzzRequestDecoder
+	$(SWIFT) build $(FUZZ_FLAGS) --product FuzzEspeakText
+	mkdir -p fuzz-corpus-work/requests fuzz-corpus-work/text fuzz-artifacts
+	.build-fuzz/release/FuzzRequestDecoder fuzz-corpus-work/requests Fuzz/corpus/requests -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
+	.build-fuzz/release/FuzzEspeakText fuzz-corpus-work/text Fuzz/corpus/text -max_len=512 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
