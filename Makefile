@@ -8,7 +8,7 @@ AUDIO ?= auto
 # Debian packages the build and tests need.
 DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux
 
-.PHONY: all deps build release run test bench fuzz clean
+.PHONY: all deps build release run test bench fuzz tsan asan clean
 
 all: build
 
@@ -50,3 +50,12 @@ fuzz:
 	mkdir -p fuzz-corpus-work/requests fuzz-corpus-work/text fuzz-artifacts
 	.build-fuzz/release/FuzzRequestDecoder fuzz-corpus-work/requests Fuzz/corpus/requests -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
 	.build-fuzz/release/FuzzEspeakText fuzz-corpus-work/text Fuzz/corpus/text -max_len=512 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
+
+## tsan / asan: the test suite under ThreadSanitizer / AddressSanitizer
+tsan:
+	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
+	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
+
+asan:
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
+	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
