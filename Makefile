@@ -8,7 +8,7 @@ AUDIO ?= auto
 # Debian packages the build and tests need.
 DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux
 
-.PHONY: all deps build release run test bench fuzz tsan asan clean
+.PHONY: all deps build release run test bench fuzz tsan asan soak clean
 
 all: build
 
@@ -59,3 +59,10 @@ tsan:
 asan:
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+
+## soak: a million announcements through the daemon, with its RSS before, during and after
+SOAK_POSTS ?= 1000000
+soak:
+	$(SWIFT) build -c release --product announced
+	$(SWIFT) build -c release --product announced-bench
+	.build/release/announced-bench --soak $(SOAK_POSTS)

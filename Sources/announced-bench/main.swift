@@ -4,6 +4,7 @@ import Glibc
 // announced-bench: the figures of Benchmarks/README.md, against the daemon as a separate,
 // release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
+//   announced-bench --soak POSTS [--daemon PATH]
 
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? {
@@ -26,6 +27,16 @@ func machine() -> String {
     let configuration = "release"
     #endif
     return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu); bench built \(configuration); daemon \(executable)"
+}
+
+if let soakPosts = option("--soak").flatMap(Int.init) {
+    do {
+        try soak(executable: executable, posts: soakPosts)
+        exit(0)
+    } catch {
+        print("soak failed: \(error)")
+        exit(1)
+    }
 }
 
 print("announced benchmark — \(machine())")

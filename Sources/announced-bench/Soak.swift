@@ -1,0 +1,45 @@
+import Foundation
+
+/// The soak run: `posts` announcements through one connection, in rounds, printing the daemon's
+/// resident memory before, after every round, and after it is idle again.
+func soak(executable: String, posts: Int, rounds: Int = 10) throws {
+    let daemon = try BenchDaemon(executable: executable)
+    defer { daemon.stop() }
+    let client = try daemon.connect()
+    let before = daemon.residentMiB
+    print("soak: \(posts) posts in \(rounds) rounds; RSS before: \(format(before, 1)) MiB")
+    var peak = before
+    let perRound = posts / rounds
+    var nextID = 0
+    for round in 1...rounds {
+        let first = nextID
+        let last = first + perRound - 1
+        let writer = Thread { [client] in
+            var batch: [UInt8] = []
+            for id in first...last {
+                batch.append(contentsOf: #"{"op":"announce","id":\#(id),"text":"soak \#(id % 100)"}"#.utf8)
+                batch.append(10)
+                if batch.count > 32_768 {
+                    client.send(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            client.send(batch)
+        }
+        writer.start()
+        var terminals = 0
+        let start = now()
+        while terminals < perRound, let line = client.readLine() {
+            if line.contains(#""event":"finished""#) || line.contains(#""event":"dropped""#) { terminals += 1 }
+        }
+        nextID = last + 1
+        let rss = daemon.residentMiB
+        peak = max(peak, rss)
+        let seconds = Double(now() - start) / 1e9
+        print("  round \(round): \(nextID) posts answered, \(format(Double(perRound) / seconds, 0)) posts/s, RSS \(format(rss, 1)) MiB")
+    }
+    client.send(#"{"op":"stop","id":"end"}"#)
+    client.waitFor(#""id":"end""#)
+    let after = daemon.residentMiB
+    print("soak: RSS before \(format(before, 1)) MiB, peak \(format(peak, 1)) MiB, after \(format(after, 1)) MiB")
+}
