@@ -8,7 +8,7 @@ AUDIO ?= auto
 # Debian packages the build and tests need.
 DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux
 
-.PHONY: all deps build release run test bench fuzz tsan asan soak clean
+.PHONY: all deps build release run test bench bench-compare fuzz tsan asan soak clean
 
 all: build
 
@@ -66,3 +66,8 @@ soak:
 	$(SWIFT) build -c release --product announced
 	$(SWIFT) build -c release --product announced-bench
 	.build/release/announced-bench --soak $(SOAK_POSTS)
+
+## bench-compare: announced beside a private speech-dispatcher at a PulseAudio null sink
+bench-compare: deps
+	$(SWIFT) build -c release --product announced
+	Benchmarks/compare-speechd $(COMPARE_ROUNDS)
