@@ -37,6 +37,48 @@ bench: deps
 	$(SWIFT) build -c release --product announced-bench
 	.build/release/announced-bench $(BENCH_ARGS)
 
+## install: release-build and install announced (and announcectl when it builds), the systemd user
+## units (ExecStart pointing at $(BINDIR)) and the sample configuration. PREFIX and DESTDIR honoured.
+## The sample goes to $(SHAREDIR)/announced.json, and to $(SYSCONFDIR)/announced.json unless a file
+## is already there (an edited configuration is never overwritten).
+install:
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product announced
+	@if $(SWIFT) build -c release --scratch-path $(SCRATCH) --product announcectl; then \
+	    touch $(SCRATCH)/release/.announcectl-built; \
+	else \
+	    rm -f $(SCRATCH)/release/.announcectl-built; \
+	    echo "announcectl did not build: installing announced only"; \
+	fi
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(SYSCONFDIR)
+	install -m 0755 $(SCRATCH)/release/announced $(DESTDIR)$(BINDIR)/announced
+	@if [ -e $(SCRATCH)/release/.announcectl-built ]; then \
+	    echo "install -m 0755 $(SCRATCH)/release/announcectl $(DESTDIR)$(BINDIR)/announcectl"; \
+	    install -m 0755 $(SCRATCH)/release/announcectl $(DESTDIR)$(BINDIR)/announcectl; \
+	fi
+	sed 's#^ExecStart=/usr/local/bin/#ExecStart=$(BINDIR)/#' systemd/announced.service > $(SCRATCH)/announced.service
+	install -m 0644 $(SCRATCH)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.service
+	install -m 0644 systemd/announced.socket $(DESTDIR)$(USERUNITDIR)/announced.socket
+	install -m 0644 Config/announced.json $(DESTDIR)$(SHAREDIR)/announced.json
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/announced.json ]; then \
+	    echo "$(DESTDIR)$(SYSCONFDIR)/announced.json exists: left as it is (the sample is $(SHAREDIR)/announced.json)"; \
+	else \
+	    echo "install -m 0644 Config/announced.json $(DESTDIR)$(SYSCONFDIR)/announced.json"; \
+	    install -m 0644 Config/announced.json $(DESTDIR)$(SYSCONFDIR)/announced.json; \
+	fi
+	@echo "Installed. Start it for your user with: systemctl --user daemon-reload && systemctl --user enable --now announced.socket"
+
+## uninstall: remove what `make install` installed (the /etc file only if it is still the sample)
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/announced $(DESTDIR)$(BINDIR)/announcectl
+	rm -f $(DESTDIR)$(USERUNITDIR)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.socket
+	rm -f $(DESTDIR)$(SHAREDIR)/announced.json
+	-rmdir $(DESTDIR)$(SHAREDIR) 2>/dev/null
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/announced.json ] && cmp -s Config/announced.json $(DESTDIR)$(SYSCONFDIR)/announced.json; then \
+	    rm -f $(DESTDIR)$(SYSCONFDIR)/announced.json; rmdir $(DESTDIR)$(SYSCONFDIR) 2>/dev/null || true; \
+	elif [ -e $(DESTDIR)$(SYSCONFDIR)/announced.json ]; then \
+	    echo "$(DESTDIR)$(SYSCONFDIR)/announced.json was edited: left in place"; \
+	fi
+
 clean:
 	rm -rf .build
 

@@ -134,13 +134,15 @@ let package = Package(
         ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
-        .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "AnnounceCore"], swiftSettings: strictSwift),
+        .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "AnnounceCore", "TestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["AnnounceProtocol", "AnnounceClient"],
+            dependencies: ["AnnounceProtocol", "AnnounceClient", "TestSupport"],
             swiftSettings: strictSwift
         ),
+        // Child processes and a private PulseAudio server, shared by the test targets.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
     ]
 )

@@ -98,16 +98,22 @@ extension Dispatcher {
         return .success(())
     }
 
-    /// Replaces the speech defaults (a configuration reload); subscribers hear `status-changed`.
-    public func updateDefaults(voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation) {
+    /// Replaces the speech defaults, and the earcon switch when `earcons` is given (a
+    /// configuration reload); when anything changed, subscribers hear `status-changed`. Posts
+    /// already queued keep the options they were given.
+    public func updateDefaults(voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, earcons: Bool? = nil) {
         transaction { dispatcher in
             let before = dispatcher.defaults
+            let earconsBefore = dispatcher.configuration.earcons
             dispatcher.defaults.voice = voice
             dispatcher.defaults.rate = rate
             dispatcher.defaults.pitch = pitch
             dispatcher.defaults.volume = volume
             dispatcher.defaults.punctuation = punctuation
-            if dispatcher.defaults != before { dispatcher.broadcast(.statusChanged(dispatcher.statusReport), topic: .status) }
+            if let earcons { dispatcher.configuration.earcons = earcons }
+            if dispatcher.defaults != before || dispatcher.configuration.earcons != earconsBefore {
+                dispatcher.broadcast(.statusChanged(dispatcher.statusReport), topic: .status)
+            }
         }
     }
 

@@ -16,7 +16,8 @@ public typealias TurnScheduler = @Sendable (@escaping @MainActor @Sendable () ->
 public final class Dispatcher {
     nonisolated let logger: Logger
     nonisolated let mainThread: pthread_t
-    let configuration: DispatcherConfiguration
+    /// The defaults and limits; ``updateDefaults(voice:rate:pitch:volume:punctuation:earcons:)`` changes `earcons`.
+    var configuration: DispatcherConfiguration
     let scheduleTurn: TurnScheduler
     private(set) var backend: (any SpeechBackend)?
     var defaults: SpeechDefaults

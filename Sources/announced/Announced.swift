@@ -2,6 +2,7 @@ import AnnounceCore
 import AnnounceProtocol
 import AnnounceServer
 import ArgumentParser
+import DaemonConfiguration
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -17,6 +18,10 @@ struct Announced: AsyncParsableCommand {
         abstract: "Speaks short announcements for apps and scripts, and tells each one how it ended.",
         discussion: """
             Clients talk newline-delimited JSON on a Unix socket (see docs/protocol.md). \
+            Settings come from these flags, then ANNOUNCED_* environment variables, then the \
+            configuration file (--config, else $XDG_CONFIG_HOME/announced/announced.json, else \
+            /etc/announced/announced.json; see Config/README.md), then the defaults. \
+            SIGHUP reloads voice, rate, pitch, volume, punctuation and earcons from the file. \
             SIGTERM or SIGINT ends every post with `shutdown`, removes the socket and exits 0.
             """,
         version: version
@@ -70,15 +75,34 @@ struct Announced: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let level = Logger.Level(rawValue: logLevel ?? environment["ANNOUNCED_LOG_LEVEL"] ?? "info") ?? .info
+        let loader = SettingsLoader(
+            commandLine: CommandLineSettings(
+                socket: socket, config: config, audio: audio?.settingValue, voice: voice, rate: rate, logLevel: logLevel
+            ),
+            environment: environment
+        )
+        let loaded: LoadedSettings
+        do {
+            loaded = try loader.load()
+        } catch {
+            FileHandle.standardError.write(Data("announced: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+        let level = Logger.Level(rawValue: loaded.settings.logLevel.rawValue) ?? .info
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "announced")
+        for warning in loaded.warnings { logger.warning("\(warning)") }
+        if let file = loaded.file {
+            logger.info("configuration read", metadata: ["file": "\(file)"])
+        } else {
+            logger.debug("no configuration file", metadata: ["looked at": "\(loader.candidates.map(\.path).joined(separator: ", "))"])
+        }
         do {
-            try await Daemon(options: self, environment: environment, logger: logger).run()
+            try await Daemon(options: self, loader: loader, loaded: loaded, environment: environment, logger: logger).run()
         } catch let error as StartupError {
             FileHandle.standardError.write(Data("announced: \(error.description)\n".utf8))
             throw ExitCode(1)

@@ -5,21 +5,80 @@ import SpeechSynthesis
 struct AudioOutputFactory {
     let logger: Logger
 
-    func makeOutput(_ choice: AudioOutputChoice) throws -> any AudioOutput {
+    /// Opens `choice`.
+    ///
+    /// `auto` tries PulseAudio (or PipeWire's PulseAudio server), then ALSA's device, then falls
+    /// back to `null` with one warning. A named output that cannot open throws a `StartupError`
+    /// saying what was tried.
+    /// - Parameter device: the device from the configuration: the ALSA PCM name for `alsa` and
+    ///   `auto` (default `default`), the sink for `pulse` (default: the server's default sink).
+    ///   `alsa:DEVICE` on the command line wins over it.
+    func makeOutput(_ choice: AudioOutputChoice, device: String? = nil) throws -> any AudioOutput {
+        let output: any AudioOutput
         switch choice {
         case .null:
-            return NullAudioOutput()
+            output = NullAudioOutput()
         case .wav(let directory):
             do {
-                return try WAVAudioOutput(directory: directory)
+                output = try WAVAudioOutput(directory: directory)
             } catch {
                 throw StartupError(description: "cannot write WAV files to \(directory): \(error)")
             }
+        case .pulse:
+            do {
+                output = try PulseAudioOutput(sink: device)
+            } catch {
+                throw StartupError(description: "--audio pulse: \(error)")
+            }
+        case .alsa, .alsaDevice:
+            let name = alsaDevice(choice, configured: device)
+            do {
+                output = try ALSAAudioOutput(device: name)
+            } catch {
+                throw StartupError(description: "--audio \(choice): \(error)")
+            }
         case .auto:
-            logger.warning("no audio output is available yet in this build: speech is synthesized but not heard; use --audio wav:DIR to record it")
-            return NullAudioOutput()
-        case .pulse, .alsa:
-            throw StartupError(description: "the \(choice) output is not available in this build; use --audio null or wav:DIR")
+            output = makeAutomatic(alsaDevice: device ?? "default")
         }
+        logger.info("audio output: \(output)")
+        return output
+    }
+
+    /// PulseAudio if a server answers, else ALSA if the device opens, else `null` with a warning.
+    private func makeAutomatic(alsaDevice: String) -> any AudioOutput {
+        let pulseFailure: String
+        do {
+            return try PulseAudioOutput()
+        } catch {
+            pulseFailure = "\(error)"
+            logger.debug("auto: PulseAudio is not available", metadata: ["error": "\(pulseFailure)"])
+        }
+        let alsaFailure: String
+        do {
+            return try ALSAAudioOutput(device: alsaDevice)
+        } catch {
+            alsaFailure = "\(error)"
+            logger.debug("auto: ALSA is not available", metadata: ["error": "\(alsaFailure)"])
+        }
+        logger.warning(
+            """
+            no audio output could be opened, so speech is synthesized but not heard. \
+            Tried PulseAudio (\(Self.firstClause(pulseFailure))) and the ALSA device \
+            '\(alsaDevice)' (\(Self.firstClause(alsaFailure))). Start a sound server or name a \
+            device with --audio alsa:DEVICE; to record the speech instead, use --audio wav:DIR.
+            """
+        )
+        return NullAudioOutput()
+    }
+
+    private func alsaDevice(_ choice: AudioOutputChoice, configured: String?) -> String {
+        if case .alsaDevice(let name) = choice { return name }
+        return configured ?? "default"
+    }
+
+    /// The part of an output's error message before its advice.
+    private static func firstClause(_ message: String) -> String {
+        guard let end = message.firstRange(of: ". ") else { return message }
+        return String(message[..<end.lowerBound])
     }
 }

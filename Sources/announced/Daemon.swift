@@ -1,6 +1,8 @@
 import AnnounceCore
 import AnnounceProtocol
 import AnnounceServer
+import DaemonConfiguration
+import Dispatch
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -14,22 +16,41 @@ struct StartupError: Error, CustomStringConvertible {
 /// Wires the daemon together: speech engine, dispatcher, server, signals.
 struct Daemon {
     let options: Announced
+    let loader: SettingsLoader
+    let loaded: LoadedSettings
     let environment: [String: String]
     let logger: Logger
 
     func run() async throws {
+        let settings = loaded.settings
         var dispatcherConfiguration = DispatcherConfiguration()
         dispatcherConfiguration.version = Announced.version
-        if let voice = options.voice { dispatcherConfiguration.voice = voice }
-        if let rate = options.rate { dispatcherConfiguration.rate = rate }
+        dispatcherConfiguration.voice = settings.voice
+        dispatcherConfiguration.rate = settings.rate
+        dispatcherConfiguration.pitch = settings.pitch
+        dispatcherConfiguration.volume = settings.volume
+        dispatcherConfiguration.punctuation = settings.punctuation
+        dispatcherConfiguration.earcons = settings.earcons
+        dispatcherConfiguration.maxPendingPerClient = settings.maxPendingPerClient
+        dispatcherConfiguration.maxTextChars = settings.maxTextChars
 
-        let socketPath = SocketLocation.resolve(flag: options.socket, config: nil, environment: environment)
+        // The protocol's order: --socket, the file's `socket`, ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, /tmp.
+        let socketPath = SocketLocation.resolve(flag: options.socket, config: settings.socket, environment: environment)
         var serverConfiguration = ServerConfiguration(
             socketPath: socketPath, activationSocket: Systemd.activationSocket(environment: environment)
         )
-        serverConfiguration.limits = DecodingLimits(maxTextChars: dispatcherConfiguration.maxTextChars)
+        serverConfiguration.maxLineBytes = settings.maxLineBytes
+        serverConfiguration.maxOutboundBytes = settings.maxOutboundBytes
+        serverConfiguration.allowUIDs = settings.allowUIDs
+        serverConfiguration.limits = DecodingLimits(maxTextChars: settings.maxTextChars)
 
-        let output = try AudioOutputFactory(logger: logger).makeOutput(options.audio ?? .auto)
+        // `--audio alsa:DEVICE` names its device on the command line; every other choice comes
+        // from the layered settings.
+        let named: AudioOutputChoice? = if case .alsaDevice = options.audio { options.audio } else { nil }
+        guard let choice = named ?? AudioOutputChoice(argument: settings.audioOutput.description) else {
+            throw StartupError(description: "unknown audio output \(settings.audioOutput); use auto, pulse, alsa, null or wav:DIR")
+        }
+        let output = try AudioOutputFactory(logger: logger).makeOutput(choice, device: settings.audioDevice)
         let dispatcher = await MainActor.run {
             Dispatcher(configuration: dispatcherConfiguration, logger: Logger(label: "announced.dispatcher"))
         }
@@ -46,7 +67,14 @@ struct Daemon {
             throw StartupError(description: "espeak-ng has no voice \"\(dispatcherConfiguration.voice)\"; `espeak-ng --voices` lists them")
         }
 
+        // SIGHUP reloads the file; installed before READY=1 so a reload right after it is handled.
         let environment = self.environment
+        let reloader = await MainActor.run {
+            Reloader(loader: loader, current: loaded, dispatcher: dispatcher, environment: environment, logger: logger)
+        }
+        let hangup = reloader.installSignalHandler()
+        defer { hangup.cancel() }
+
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger,
             onReady: { Systemd.notify("READY=1", environment: environment) }
@@ -65,5 +93,86 @@ struct Daemon {
         } catch {
             throw StartupError(description: "cannot serve \(socketPath): \(error)")
         }
+    }
+}
+
+/// Re-reads the settings on SIGHUP and applies what can change while connections stay open:
+/// voice, rate, pitch, volume, punctuation and earcons. A bad file is logged and changes nothing.
+///
+/// Each reload is bracketed for systemd by `RELOADING=1` and `READY=1` on `NOTIFY_SOCKET`, sent
+/// when the reload has been applied (or refused), which also tells tests when it is done.
+@MainActor
+final class Reloader {
+    let loader: SettingsLoader
+    var current: LoadedSettings
+    let dispatcher: Dispatcher
+    let environment: [String: String]
+    let logger: Logger
+
+    init(loader: SettingsLoader, current: LoadedSettings, dispatcher: Dispatcher, environment: [String: String], logger: Logger) {
+        self.loader = loader
+        self.current = current
+        self.dispatcher = dispatcher
+        self.environment = environment
+        self.logger = logger
+    }
+
+    /// Ignores SIGHUP's default action (ending the process) and reloads on each one, on the main queue.
+    nonisolated func installSignalHandler() -> any DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        source.setEventHandler { [self] in
+            MainActor.assumeIsolated { self.reload() }
+        }
+        source.resume()
+        return source
+    }
+
+    func reload() {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        Systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1000)", environment: environment)
+        let outcome = apply()
+        Systemd.notify("READY=1\nSTATUS=\(outcome)", environment: environment)
+    }
+
+    /// Loads and applies the settings; returns a status line for systemd.
+    func apply() -> String {
+        let loaded: LoadedSettings
+        do {
+            loaded = try loader.load()
+        } catch {
+            logger.error("SIGHUP: not reloaded, the previous settings stay: \(error.description)")
+            return "reload failed, previous settings kept: \(error.description)"
+        }
+        for warning in loaded.warnings { logger.warning("\(warning)") }
+        let new = loaded.settings
+        guard dispatcher.knowsVoice(new.voice) else {
+            logger.error("SIGHUP: not reloaded, the previous settings stay: espeak-ng has no voice \"\(new.voice)\"; `espeak-ng --voices` lists them")
+            return "reload failed, previous settings kept: no voice \(new.voice)"
+        }
+        dispatcher.updateDefaults(
+            voice: new.voice, rate: new.rate, pitch: new.pitch, volume: new.volume, punctuation: new.punctuation,
+            earcons: new.earcons
+        )
+        var restartOnly = current.settings
+        restartOnly.voice = new.voice
+        restartOnly.rate = new.rate
+        restartOnly.pitch = new.pitch
+        restartOnly.volume = new.volume
+        restartOnly.punctuation = new.punctuation
+        restartOnly.earcons = new.earcons
+        if restartOnly != new {
+            logger.notice("SIGHUP: socket, audio, limits, allow_uids and log_level changes take effect when announced restarts")
+        }
+        current = loaded
+        logger.info(
+            "SIGHUP: settings reloaded",
+            metadata: [
+                "file": "\(loaded.file ?? "none")", "voice": "\(new.voice)", "rate": "\(new.rate)", "pitch": "\(new.pitch)",
+                "volume": "\(new.volume)", "punctuation": "\(new.punctuation.rawValue)", "earcons": "\(new.earcons)",
+            ]
+        )
+        return "settings reloaded"
     }
 }

@@ -35,7 +35,9 @@ final class DaemonProcess {
         wavDirectory = directory.appendingPathComponent("wav").path
         let notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
         process.executableURL = Self.executable
-        process.arguments = ["--socket", self.socketPath, "--audio", audio ?? "wav:\(wavDirectory)", "--log-level", "debug"] + extra
+        // An empty socketPath leaves --socket out, so the daemon finds the socket itself.
+        let socketArguments = self.socketPath.isEmpty ? [] : ["--socket", self.socketPath]
+        process.arguments = socketArguments + ["--audio", audio ?? "wav:\(wavDirectory)", "--log-level", "debug"] + extra
         var env = ProcessInfo.processInfo.environment
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         env["NOTIFY_SOCKET"] = notify.path

@@ -1,0 +1,123 @@
+public import AnnounceProtocol
+
+/// Everything the daemon reads from its flags, `ANNOUNCED_*` environment variables and its
+/// configuration file, with the defaults that apply when none of them sets a key.
+///
+/// The keys, as the file spells them, are listed in ``SettingsKey``; `Config/announced.json`
+/// shows each with its default.
+public struct DaemonSettings: Sendable, Hashable {
+    /// `socket`: the Unix socket to serve; nil means the protocol's fallbacks
+    /// (`ANNOUNCED_SOCKET`, `$XDG_RUNTIME_DIR/announced/announced.sock`, `/tmp/announced-<uid>/`).
+    public var socket: String?
+    /// `audio.output`: `auto`, `pulse`, `alsa`, `null` or `wav:DIR`.
+    public var audioOutput: AudioOutputSetting = .auto
+    /// `audio.device`: the PulseAudio sink or ALSA device to play on; nil means the output's default.
+    public var audioDevice: String?
+    /// `voice`: the default espeak-ng voice.
+    public var voice = "en-us"
+    /// `rate`: the default rate, words per minute (80-450).
+    public var rate = 175
+    /// `pitch`: the default pitch (0-100).
+    public var pitch = 50
+    /// `volume`: the default volume (0-200).
+    public var volume = 100
+    /// `punctuation`: which punctuation is spoken by default.
+    public var punctuation: Punctuation = .none
+    /// `earcons`: play the screen-change earcon before `screen-changed` speech.
+    public var earcons = true
+    /// `max_line_bytes`: the longest request line, in bytes.
+    public var maxLineBytes = 65536
+    /// `max_text_chars`: the most Unicode scalars one post may speak.
+    public var maxTextChars = 8192
+    /// `max_pending_per_client`: the most posts one connection may have pending or speaking.
+    public var maxPendingPerClient = 256
+    /// `max_outbound_bytes`: the most unread bytes a client may leave before it is disconnected.
+    public var maxOutboundBytes = 1_048_576
+    /// `allow_uids`: users besides the daemon's own who may connect.
+    public var allowUIDs: [UInt32] = []
+    /// `log_level`: the least severe log messages written.
+    public var logLevel: LogLevel = .info
+
+    /// The defaults.
+    public init() {}
+}
+
+/// Where the daemon's audio goes.
+public enum AudioOutputSetting: Sendable, Hashable, CustomStringConvertible {
+    /// PulseAudio if a server answers, else ALSA, else `null`.
+    case auto
+    /// PulseAudio (or PipeWire's PulseAudio server).
+    case pulse
+    /// ALSA.
+    case alsa
+    /// Nowhere, in real time.
+    case null
+    /// Nowhere, in real time, and each post's audio written to `DIR/<seq>.wav`.
+    case wav(directory: String)
+
+    /// Parses `auto`, `pulse`, `alsa`, `null` or `wav:DIR`; nil for anything else.
+    public init?(_ text: String) {
+        switch text {
+        case "auto": self = .auto
+        case "pulse": self = .pulse
+        case "alsa": self = .alsa
+        case "null": self = .null
+        default:
+            guard text.hasPrefix("wav:"), text.count > 4 else { return nil }
+            self = .wav(directory: String(text.dropFirst(4)))
+        }
+    }
+
+    /// The setting as written: `auto`, `pulse`, `alsa`, `null` or `wav:DIR`.
+    public var description: String {
+        switch self {
+        case .auto: return "auto"
+        case .pulse: return "pulse"
+        case .alsa: return "alsa"
+        case .null: return "null"
+        case .wav(let directory): return "wav:\(directory)"
+        }
+    }
+}
+
+/// The daemon's log levels, least to most severe (swift-log's names).
+public enum LogLevel: String, Sendable, Hashable, CaseIterable {
+    /// Everything.
+    case trace
+    /// Diagnostics.
+    case debug
+    /// Normal operation (the default).
+    case info
+    /// Notable events.
+    case notice
+    /// Problems the daemon works around.
+    case warning
+    /// Failures.
+    case error
+    /// Failures that stop the daemon.
+    case critical
+}
+
+extension DaemonSettings {
+    /// The settings a `SIGHUP` reload may change without a restart: the speech defaults and the
+    /// earcon switch.
+    public struct Reloadable: Sendable, Hashable {
+        /// `voice`.
+        public var voice: String
+        /// `rate`.
+        public var rate: Int
+        /// `pitch`.
+        public var pitch: Int
+        /// `volume`.
+        public var volume: Int
+        /// `punctuation`.
+        public var punctuation: Punctuation
+        /// `earcons`.
+        public var earcons: Bool
+    }
+
+    /// The part of these settings a reload applies.
+    public var reloadable: Reloadable {
+        Reloadable(voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation, earcons: earcons)
+    }
+}

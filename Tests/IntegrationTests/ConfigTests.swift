@@ -1,0 +1,163 @@
+import AnnounceProtocol
+import Foundation
+import Glibc
+import Testing
+
+/// A configuration file in a private folder, rewritten by the tests.
+final class EditableConfigFile {
+    let directory = DaemonProcess.makeTemporaryDirectory()
+    var path: String { directory.appendingPathComponent("announced.json").path }
+
+    init(_ text: String) throws { try write(text) }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Replaces the file's contents in one rename, as editors do.
+    func write(_ text: String) throws {
+        let temporary = directory.appendingPathComponent("announced.json.new")
+        try Data(text.utf8).write(to: temporary)
+        guard rename(temporary.path, path) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+    }
+}
+
+/// The `ok` line answering a `status` request with `id`.
+func statusReply(_ client: LineClient, id: Int) throws -> JSONValue {
+    client.send(#"{"op":"status","id":\#(id)}"#)
+    return try #require(client.waitFor("ok", id: id))
+}
+
+@Suite("Config: the daemon reads its configuration file", .serialized)
+struct ConfigTests {
+    @Test(
+        "a bad configuration file: exit status 1 and one line naming the file and the key",
+        arguments: [
+            (#"{"rate": 20}"#, "\"rate\""),
+            (#"{"earcons": "yes"}"#, "\"earcons\""),
+            (#"{"audio": {"output": "speaker"}}"#, "\"audio.output\""),
+            (#"{"max_line_bytes": 0}"#, "\"max_line_bytes\""),
+            ("{\n  \"rate\": 175,,\n}", "line 2"),
+        ])
+    func badFileExits(text: String, named: String) throws {
+        let file = try EditableConfigFile(text)
+        let daemon = try DaemonProcess(arguments: ["--config", file.path], waitForReady: false)
+        #expect(daemon.waitForExit() == 1)
+        let stderr = daemon.stderrText()
+        let lines = stderr.split(separator: "\n")
+        #expect(lines.count == 1, "one line, got: \(stderr)")
+        #expect(stderr.hasPrefix("announced: config file \(file.path)"))
+        #expect(stderr.contains(named))
+    }
+
+    @Test("a missing --config file, or a bad ANNOUNCED_ variable: exit status 1 naming it")
+    func missingFileAndBadVariable() throws {
+        let daemon = try DaemonProcess(arguments: ["--config", "/nonexistent/announced.json"], waitForReady: false)
+        #expect(daemon.waitForExit() == 1)
+        #expect(daemon.stderrText().contains("/nonexistent/announced.json"))
+        let variable = try DaemonProcess(environment: ["ANNOUNCED_MAX_LINE_BYTES": "lots"], waitForReady: false)
+        #expect(variable.waitForExit() == 1)
+        let stderr = variable.stderrText()
+        #expect(stderr.contains("ANNOUNCED_MAX_LINE_BYTES"))
+        #expect(stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("values from the file take effect: speech defaults in status, max_line_bytes, max_text_chars")
+    func valuesTakeEffect() throws {
+        let file = try EditableConfigFile(#"{"rate": 300, "pitch": 20, "volume": 150, "voice": "de", "max_line_bytes": 200, "max_text_chars": 10}"#)
+        let daemon = try DaemonProcess(arguments: ["--config", file.path])
+        let client = try daemon.connect()
+        let ok = try statusReply(client, id: 1)
+        #expect(ok["rate"] == .integer(300))
+        #expect(ok["pitch"] == .integer(20))
+        #expect(ok["volume"] == .integer(150))
+        #expect(ok["voice"] == .string("de"))
+
+        client.send(announce(2, "this text is longer than ten characters"))
+        let tooLong = try #require(client.waitForTerminal(id: 2))
+        #expect(tooLong.event == "error")
+
+        client.send(announce(3, String(repeating: "a", count: 300)))
+        let line = try #require(client.waitFor { $0.event == "error" && $0["code"] == .string("line-too-long") })
+        #expect(line["code"] == .string("line-too-long"))
+        #expect(client.waitForEOF())
+    }
+
+    @Test("the file in $XDG_CONFIG_HOME is read without --config; a variable beats it and a flag beats both")
+    func layering() throws {
+        let home = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let path = home.appendingPathComponent("announced/announced.json")
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(#"{"rate": 200, "pitch": 30, "volume": 40}"#.utf8).write(to: path)
+
+        let fileOnly = try DaemonProcess(environment: ["XDG_CONFIG_HOME": home.path])
+        var ok = try statusReply(fileOnly.connect(), id: 1)
+        #expect(ok["rate"] == .integer(200))
+        #expect(ok["pitch"] == .integer(30))
+
+        let withVariable = try DaemonProcess(environment: ["XDG_CONFIG_HOME": home.path, "ANNOUNCED_RATE": "250", "ANNOUNCED_PITCH": "60"])
+        ok = try statusReply(withVariable.connect(), id: 1)
+        #expect(ok["rate"] == .integer(250))
+        #expect(ok["pitch"] == .integer(60))
+        #expect(ok["volume"] == .integer(40))
+
+        let withFlag = try DaemonProcess(arguments: ["--rate", "400"], environment: ["XDG_CONFIG_HOME": home.path, "ANNOUNCED_RATE": "250"])
+        ok = try statusReply(withFlag.connect(), id: 1)
+        #expect(ok["rate"] == .integer(400))
+        #expect(ok["volume"] == .integer(40))
+    }
+
+    @Test("an unknown key is logged as a warning naming it, and the daemon runs")
+    func unknownKeyWarning() throws {
+        let file = try EditableConfigFile(#"{"rate": 200, "ratte": 300}"#)
+        let daemon = try DaemonProcess(arguments: ["--config", file.path])
+        #expect(try statusReply(daemon.connect(), id: 1)["rate"] == .integer(200))
+        #expect(daemon.stop() == 0)
+        let warnings = daemon.stderrText().split(separator: "\n").filter { $0.contains("unknown key \"ratte\"") }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("warning") == true)
+    }
+
+    @Test("SIGHUP after editing the file: new defaults in status, status-changed to a subscriber, connection kept; a bad file changes nothing")
+    func reloadOnHangup() throws {
+        let file = try EditableConfigFile(#"{"rate": 200, "pitch": 40, "voice": "en-us"}"#)
+        let scratch = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Our own NOTIFY_SOCKET: the daemon sends RELOADING=1 and then READY=1 once a reload is done.
+        let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
+        let daemon = try DaemonProcess(arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
+        #expect(notify.waitForReady(timeout: 30))
+
+        let subscriber = try daemon.connect()
+        subscriber.send(#"{"op":"subscribe","id":1,"events":["status"]}"#)
+        #expect(subscriber.waitFor("ok", id: 1) != nil)
+        #expect(try statusReply(subscriber, id: 2)["rate"] == .integer(200))
+
+        // A bad file: logged, nothing changes, no status-changed.
+        try file.write(#"{"rate": 300, "pitch": 500}"#)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(notify.waitForReady(timeout: 30))
+        var ok = try statusReply(subscriber, id: 3)
+        #expect(ok["rate"] == .integer(200))
+        #expect(ok["pitch"] == .integer(40))
+        #expect(!subscriber.received.contains { $0.event == "status-changed" })
+
+        // A good file: applied, and the subscriber hears status-changed on its open connection.
+        try file.write(#"{"rate": 320, "pitch": 60, "volume": 80, "voice": "de", "punctuation": "all", "earcons": false}"#)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        let changed = try #require(subscriber.waitFor { $0.event == "status-changed" })
+        #expect(changed["rate"] == .integer(320))
+        #expect(changed["pitch"] == .integer(60))
+        #expect(changed["volume"] == .integer(80))
+        #expect(changed["voice"] == .string("de"))
+        #expect(notify.waitForReady(timeout: 30))
+        ok = try statusReply(subscriber, id: 4)
+        #expect(ok["rate"] == .integer(320))
+        #expect(!subscriber.sawEOF)
+
+        // Posts after the reload speak with the new defaults, on the same connection.
+        subscriber.send(announce(5, "Reloaded"))
+        #expect(subscriber.waitForTerminal(id: 5)?["success"] == .bool(true))
+        #expect(daemon.stop() == 0)
+        #expect(daemon.stderrText().contains("not reloaded"))
+    }
+}

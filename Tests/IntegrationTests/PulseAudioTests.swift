@@ -1,0 +1,236 @@
+import AnnounceProtocol
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The real audio outputs against the daemon process: a private headless PulseAudio server with a
+/// null sink whose monitor is recorded, and the ALSA and `auto` fallbacks on a machine without a
+/// sound card.
+@Suite("Daemon: PulseAudio output on a headless server", .serialized, .enabled(if: HeadlessPulseAudio.canRecord, HeadlessPulseAudio.missingReason))
+struct PulseAudioTests {
+    static let rate = 175
+
+    @Test("an announcement is heard for about as long as espeak-ng's WAV; a stopped one clearly less")
+    func playsAndStops() throws {
+        let server = try HeadlessPulseAudio()
+        let recorder = try server.record()
+        let recorderStarted = ContinuousClock.now
+        let daemon = try DaemonProcess(audio: "pulse", environment: server.clientEnvironment)
+        // The null sink renders in 2 s blocks until a low-latency client has settled it
+        // (shared notes): let it settle before the measured request.
+        let settle = Duration.seconds(3) - (ContinuousClock.now - recorderStarted)
+        if settle > .zero { Thread.sleep(forTimeInterval: seconds(settle)) }
+        let client = try daemon.connect()
+
+        // A whole announcement.
+        let text = "The build finished without errors and all tests passed"
+        let start1 = recorder.sampleCount
+        client.send(announce(1, text, #","voice":"en-us","rate":\#(Self.rate)"#))
+        let terminal1 = try #require(client.waitForTerminal(id: 1))
+        #expect(terminal1["success"] == .bool(true), "\(terminal1.text)")
+        let played1 = try #require(recorder.waitForSilence(after: start1), "no audio reached the sink's monitor")
+        let reference = audibleSpan(of: try espeakReference(text: text, voice: "en-us", rate: Self.rate)[...])
+        let heard = played1.audible
+        print("pulse: heard \(heard) samples (\(ms(heard)) ms), espeak-ng WAV \(reference) samples (\(ms(reference)) ms)")
+        #expect(reference > 22_050)
+        #expect(abs(heard - reference) <= reference / 20 + 1_102, "heard \(ms(heard)) ms, expected about \(ms(reference)) ms")
+
+        // A long announcement stopped after its third word.
+        let long = "This is a rather long announcement that will certainly be stopped before it reaches its end"
+        let start2 = recorder.sampleCount
+        client.send(announce(2, long, #","voice":"en-us","rate":\#(Self.rate),"words":true"#))
+        try #require(client.waitFor { $0["id"] == .integer(2) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 10 } != nil)
+        client.send(#"{"op":"stop","id":3}"#)
+        let terminal2 = try #require(client.waitForTerminal(id: 2))
+        let stoppedAt = recorder.sampleCount
+        #expect(terminal2["reason"] == .string("cancelled"), "\(terminal2.text)")
+        let spoken = terminal2["spoken_chars"]?.integerValue ?? -1
+        #expect(spoken >= 10 && spoken < long.unicodeScalars.count)
+        let played2 = try #require(recorder.waitForSilence(after: start2))
+        let full = audibleSpan(of: try espeakReference(text: long, voice: "en-us", rate: Self.rate)[...])
+        let afterStop = max(0, played2.lastAudible - stoppedAt)
+        print("pulse: stopped post heard \(ms(played2.audible)) ms of \(ms(full)) ms; audible after the terminal line: \(ms(afterStop)) ms")
+        #expect(played2.audible > 22_050 / 4, "the stopped post was barely heard: \(ms(played2.audible)) ms")
+        #expect(played2.audible < full / 2, "the stopped post played \(ms(played2.audible)) ms of \(ms(full)) ms")
+        #expect(afterStop < 22_050 / 5, "audio went on for \(ms(afterStop)) ms after the post ended")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test("losing the server mid-post fails that post with a message; after a restart the next post speaks")
+    func serverRestart() throws {
+        let server = try HeadlessPulseAudio()
+        let daemon = try DaemonProcess(audio: "pulse", environment: server.clientEnvironment)
+        let client = try daemon.connect()
+        let long = "This announcement is long enough to be playing when the sound server goes away without warning"
+        client.send(announce(1, long, #","words":true"#))
+        try #require(client.waitFor { $0["id"] == .integer(1) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 5 } != nil)
+        server.kill()
+
+        let terminal = try #require(client.waitForTerminal(id: 1))
+        #expect(terminal.event == "finished")
+        #expect(terminal["success"] == .bool(false))
+        #expect(terminal["reason"] == .string("error"), "\(terminal.text)")
+        let message = terminal["message"]?.stringValue ?? ""
+        #expect(message.contains("PulseAudio") && message.contains(server.address), "message: \(message)")
+        #expect(daemon.process.isRunning)
+
+        try server.start()
+        let recorder = try server.record()
+        let start = recorder.sampleCount
+        client.send(announce(2, "Back again", #","voice":"en-us""#))
+        let again = try #require(client.waitForTerminal(id: 2))
+        #expect(again["success"] == .bool(true), "\(again.text)")
+        let played = recorder.waitForSilence(after: start)
+        #expect((played?.audible ?? 0) > 22_050 / 4, "the post after the restart was not heard")
+        #expect(daemon.stop() == 0)
+    }
+}
+
+@Suite("Daemon: ALSA and the automatic fallback", .serialized)
+struct AudioFallbackTests {
+    @Test("a named ALSA device that cannot open: exit 1 naming the device and the error")
+    func missingALSADevice() throws {
+        let daemon = try DaemonProcess(audio: "alsa:announced-no-such-device", waitForReady: false)
+        #expect(daemon.waitForExit() == 1)
+        let stderr = daemon.stderrText()
+        #expect(stderr.contains("announced: "), "stderr: \(stderr)")
+        #expect(stderr.contains("ALSA device 'announced-no-such-device' cannot be opened"), "stderr: \(stderr)")
+    }
+
+    @Test("--audio pulse with no server: exit 1 naming the server address")
+    func missingPulseServer() throws {
+        let dead = "unix:/tmp/announced-no-pulse-\(getpid())/native"
+        let daemon = try DaemonProcess(audio: "pulse", environment: HeadlessPulseAudio.deadServerEnvironment(dead), waitForReady: false)
+        #expect(daemon.waitForExit() == 1)
+        let stderr = daemon.stderrText()
+        #expect(stderr.contains("PulseAudio server at \(dead)"), "stderr: \(stderr)")
+    }
+
+    @Test("auto with no PulseAudio and no ALSA device falls back to null with one warning, and still answers")
+    func autoFallsBackToNull() throws {
+        let dead = "unix:/tmp/announced-no-pulse-\(getpid())/native"
+        let daemon = try DaemonProcess(audio: "auto", environment: HeadlessPulseAudio.deadServerEnvironment(dead))
+        let client = try daemon.connect()
+        client.send(announce(1, "Still here"))
+        #expect(client.waitForTerminal(id: 1)?["success"] == .bool(true))
+        #expect(daemon.stop() == 0)
+        let stderr = daemon.stderrText()
+        let warnings = stderr.split(separator: "\n").filter { $0.contains("speech is synthesized but not heard") }
+        #expect(warnings.count == 1, "stderr: \(stderr)")
+        #expect(warnings.first?.contains("warning") == true)
+        #expect(warnings.first?.contains("--audio wav:DIR") == true)
+        #expect(stderr.contains("audio output: null"), "stderr: \(stderr)")
+    }
+}
+
+// MARK: - Support
+
+private func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+/// Milliseconds of `samples` at 22050 Hz.
+private func ms(_ samples: Int) -> Int { samples * 1000 / 22_050 }
+
+/// |x| above this is "audio" (espeak-ng's quietest onset samples are small; silence is zeros).
+private let audibleThreshold: Int16 = 64
+
+/// Samples from the first to the last one above the threshold.
+private func audibleSpan(of samples: ArraySlice<Int16>) -> Int {
+    guard let first = samples.firstIndex(where: { abs(Int($0)) > audibleThreshold }),
+        let last = samples.lastIndex(where: { abs(Int($0)) > audibleThreshold })
+    else { return 0 }
+    return last - first + 1
+}
+
+extension HeadlessPulseAudio {
+    static let parec = findExecutable("parec")
+    static var canRecord: Bool { isInstalled && parec != nil }
+    static let missingReason: Comment =
+        "pulseaudio, pactl or parec is not installed (apt install pulseaudio pulseaudio-utils)"
+
+    /// Starts recording the null sink's monitor.
+    func record() throws -> MonitorRecorder {
+        try MonitorRecorder(executable: URL(fileURLWithPath: Self.parec!), environment: serverEnvironment)
+    }
+}
+
+/// `parec` on the null sink's monitor: raw s16le mono at 22050 Hz, collected as it arrives.
+final class MonitorRecorder: @unchecked Sendable {
+    private let process = Process()
+    private let condition = NSCondition()
+    private var bytes: [UInt8] = []
+    private var ended = false
+
+    init(executable: URL, environment: [String: String]) throws {
+        process.executableURL = executable
+        process.arguments = [
+            "-d", "null.monitor", "--raw", "--format=s16le", "--rate=22050", "--channels=1", "--latency-msec=5",
+        ]
+        process.environment = environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let handle = pipe.fileHandleForReading
+        let thread = Thread { [self] in
+            while true {
+                let data = handle.availableData
+                condition.lock()
+                if data.isEmpty {
+                    ended = true
+                } else {
+                    bytes.append(contentsOf: data)
+                }
+                condition.broadcast()
+                condition.unlock()
+                if data.isEmpty { return }
+            }
+        }
+        thread.start()
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// The samples recorded so far.
+    var sampleCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return bytes.count / 2
+    }
+
+    /// What was heard from `start` on, once audio has begun and then been followed by 300 ms of
+    /// silence (or the recording ended); nil if nothing audible arrived within `timeout`.
+    func waitForSilence(after start: Int, timeout: Double = 20) -> (audible: Int, firstAudible: Int, lastAudible: Int)? {
+        let deadline = Date().addingTimeInterval(timeout)
+        let quiet = 22_050 * 3 / 10
+        condition.lock()
+        defer { condition.unlock() }
+        var scanned = start
+        var first: Int?
+        var last = start
+        while true {
+            let count = bytes.count / 2
+            while scanned < count {
+                let value = Int16(bitPattern: UInt16(bytes[2 * scanned]) | UInt16(bytes[2 * scanned + 1]) << 8)
+                if abs(Int(value)) > audibleThreshold {
+                    if first == nil { first = scanned }
+                    last = scanned
+                }
+                scanned += 1
+            }
+            if let first, count - last > quiet || ended {
+                return (last - first + 1, first, last)
+            }
+            if ended || !condition.wait(until: deadline) {
+                return first.map { (last - $0 + 1, $0, last) }
+            }
+        }
+    }
+}

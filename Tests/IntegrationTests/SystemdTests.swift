@@ -1,0 +1,118 @@
+import AnnounceProtocol
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The repository's root folder.
+let systemdTestsRepositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The path of `tool` on PATH, if it is installed.
+func installedTool(_ tool: String) -> String? {
+    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin", "/bin"]
+    return directories.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+}
+
+@Suite("systemd: the user units and socket activation")
+struct SystemdTests {
+    /// Copies the units to a private folder with ExecStart pointing at the built daemon, as
+    /// `make install` points it at $(PREFIX)/bin, and runs `systemd-analyze --user verify` on
+    /// them. Without a user manager (a container, CI as root) it needs only XDG_RUNTIME_DIR.
+    @Test(
+        "systemd-analyze --user verify prints nothing for announced.socket and announced.service",
+        .enabled(if: installedTool("systemd-analyze") != nil, "needs systemd-analyze (apt-get install systemd)")
+    )
+    func unitsVerify() throws {
+        let directory = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let service = try String(contentsOf: systemdTestsRepositoryRoot.appendingPathComponent("systemd/announced.service"), encoding: .utf8)
+        #expect(service.contains("\nExecStart=/usr/local/bin/announced\n"), "make install rewrites this line")
+        let installed = service.replacingOccurrences(of: "ExecStart=/usr/local/bin/", with: "ExecStart=\(DaemonProcess.binDirectory.path)/")
+        try Data(installed.utf8).write(to: directory.appendingPathComponent("announced.service"))
+        try FileManager.default.copyItem(
+            at: systemdTestsRepositoryRoot.appendingPathComponent("systemd/announced.socket"), to: directory.appendingPathComponent("announced.socket")
+        )
+        let runtime = directory.appendingPathComponent("runtime")
+        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(installedTool("systemd-analyze")))
+        process.arguments = [
+            "--user", "verify", "--man=no",
+            directory.appendingPathComponent("announced.socket").path, directory.appendingPathComponent("announced.service").path,
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        if environment["XDG_RUNTIME_DIR"].map({ FileManager.default.fileExists(atPath: $0) }) != true {
+            environment["XDG_RUNTIME_DIR"] = runtime.path
+        }
+        environment["SYSTEMD_LOG_COLOR"] = "0"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(text.isEmpty, "systemd-analyze said:\n\(text)")
+        #expect(process.terminationStatus == 0)
+
+        // The values the issue asks for.
+        let socket = try String(contentsOf: directory.appendingPathComponent("announced.socket"), encoding: .utf8)
+        for line in ["ListenStream=%t/announced/announced.sock", "SocketMode=0600", "DirectoryMode=0700"] {
+            #expect(socket.contains("\n\(line)\n"), "announced.socket lacks \(line)")
+        }
+        for line in ["Type=notify", "ExecReload=/bin/kill -HUP $MAINPID", "Restart=on-failure", "NoNewPrivileges=yes",
+                     "RestrictAddressFamilies=AF_UNIX", "ProtectSystem=strict", "PrivateTmp=yes"] {
+            #expect(service.contains("\n\(line)\n"), "announced.service lacks \(line)")
+        }
+    }
+
+    @Test(
+        "systemd-socket-activate: the daemon serves the passed socket, sends READY=1 and leaves the socket file on SIGTERM",
+        .enabled(if: installedTool("systemd-socket-activate") != nil, "needs systemd-socket-activate (apt-get install systemd)")
+    )
+    func socketActivation() throws {
+        let directory = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let socketPath = directory.appendingPathComponent("announced.sock").path
+        let notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
+
+        // systemd-socket-activate closes inherited descriptors before it execs the daemon, so it
+        // is spawned directly (see SpawnedProcess).
+        let process = try SpawnedProcess(
+            executable: try #require(installedTool("systemd-socket-activate")),
+            arguments: [
+                "-l", socketPath,
+                "-E", "NOTIFY_SOCKET=\(notify.path)",
+                "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
+                DaemonProcess.executable.path, "--audio", "null", "--log-level", "warning",
+            ],
+            environment: ProcessInfo.processInfo.environment,
+            output: .pipe
+        )
+        let stderr = try #require(process.output)
+        // systemd-socket-activate says "Listening on PATH as 3." once the socket is bound.
+        var said = ""
+        while !said.contains("Listening on") {
+            let chunk = stderr.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        try #require(said.contains("Listening on \(socketPath)"), "systemd-socket-activate said: \(said)")
+
+        // The first connection makes systemd-socket-activate exec the daemon with LISTEN_FDS=1.
+        let client = try LineClient(path: socketPath)
+        client.send(#"{"op":"hello","id":1,"client":"systemd-test"}"#)
+        let hello = try #require(client.waitFor("ok", id: 1))
+        #expect(hello["daemon"] == .string("announced"))
+        #expect(notify.waitForReady(timeout: 30))
+        client.send(announce(2, "Activated"))
+        #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true))
+
+        process.signal(SIGTERM)
+        #expect(process.waitForExit() == 0)
+        var info = stat()
+        #expect(lstat(socketPath, &info) == 0, "the passed socket must not be unlinked")
+        #expect(info.st_mode & S_IFMT == S_IFSOCK)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+@testable import SpeechSynthesis
+
+/// The PulseAudio and ALSA outputs on their own, without the engine.
+@Suite("Audio outputs: PulseAudio and ALSA", .serialized)
+struct PulseAudioOutputTests {
+    static let rate = 22_050
+
+    @Test("no server at the address: the error names it and says what to do")
+    func deadServer() throws {
+        let address = "unix:/tmp/announced-no-pulse-\(getpid())/native"
+        do {
+            _ = try PulseAudioOutput(server: address)
+            Issue.record("opened a PulseAudio output with no server")
+        } catch let error as SpeechSynthesisError {
+            #expect(error.message.contains("PulseAudio server at \(address)"), "\(error)")
+            #expect(error.message.contains("--audio"), "\(error)")
+        }
+    }
+
+    @Test("an ALSA device that does not exist: the error names it")
+    func missingALSADevice() throws {
+        do {
+            _ = try ALSAAudioOutput(device: "announced-no-such-device")
+            Issue.record("opened a device that does not exist")
+        } catch let error as SpeechSynthesisError {
+            #expect(error.message.contains("ALSA device 'announced-no-such-device' cannot be opened"), "\(error)")
+        }
+    }
+
+    @Test("ALSA's null device: write, play out, discard, begin again")
+    func alsaNullDevice() throws {
+        let output = try ALSAAudioOutput(device: "null")
+        #expect(output.description == "alsa:null")
+        let tone = Self.tone(milliseconds: 200)
+        try output.begin(seq: 1, sampleRate: Self.rate)
+        try Self.writeInSlices(tone, to: output)
+        var done = false
+        for _ in 0..<200 where !done { done = try output.waitForPlayout(timeout: .milliseconds(10)) }
+        #expect(done)
+        #expect(output.playedFrames == tone.count)
+        try output.end()
+
+        try output.begin(seq: 2, sampleRate: Self.rate)
+        #expect(output.playedFrames == 0)
+        try Self.writeInSlices(tone, to: output)
+        output.discard()
+        let played = output.playedFrames
+        #expect(played <= tone.count)
+        try output.end()
+        try output.begin(seq: 3, sampleRate: Self.rate)
+        try Self.writeInSlices(tone, to: output)
+        try output.end()
+    }
+
+    @Test(
+        "a real server: writes are paced in real time, at most 60 ms ahead of playback; playout completes; discard stops at once",
+        .enabled(if: HeadlessPulseAudio.isInstalled, "pulseaudio is not installed (apt install pulseaudio pulseaudio-utils)")
+    )
+    func realServer() throws {
+        let server = try HeadlessPulseAudio()
+        let output = try PulseAudioOutput(server: server.address)
+        let clock = ContinuousClock()
+
+        // One second of tone: the writes take about a second, less what the buffer holds.
+        let tone = Self.tone(milliseconds: 1000)
+        try output.begin(seq: 1, sampleRate: Self.rate)
+        let started = clock.now
+        var latencies: [Int] = []
+        var offset = 0
+        while offset < tone.count {
+            let end = min(tone.count, offset + Self.rate / 200)
+            try tone[offset..<end].withUnsafeBufferPointer { try output.write($0) }
+            offset = end
+            if offset > Self.rate / 5 { latencies.append(offset - output.playedFrames) }
+        }
+        let writing = clock.now - started
+        var done = false
+        while !done { done = try output.waitForPlayout(timeout: .milliseconds(10)) }
+        let total = clock.now - started
+        try output.end()
+        let sorted = latencies.sorted()
+        let median = sorted[sorted.count / 2]
+        print("pulse: 1 s written in \(writing), played out after \(total); unplayed while writing: median \(median * 1000 / Self.rate) ms, max \(sorted.last! * 1000 / Self.rate) ms")
+        // Paced by the server, not faster than real time (an upper bound would measure the
+        // machine's load and the null sink's clock, which is the benchmarks' business).
+        #expect(writing > .milliseconds(850))
+        #expect(total > .milliseconds(950))
+        #expect(median * 1000 / Self.rate <= 60, "median unplayed \(median * 1000 / Self.rate) ms")
+        #expect(output.playedFrames == tone.count)
+
+        // Discard after half a second: played frames stop growing, the next utterance plays.
+        try output.begin(seq: 2, sampleRate: Self.rate)
+        try Self.writeInSlices(Array(tone[..<(Self.rate / 2)]), to: output)
+        output.discard()
+        let frozen = output.playedFrames
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(output.playedFrames == frozen)
+        #expect(frozen > Self.rate / 3 && frozen <= Self.rate / 2, "played \(frozen) of \(Self.rate / 2)")
+        try output.end()
+
+        // The server goes away: the write fails with a message, begin reconnects after a restart.
+        try output.begin(seq: 3, sampleRate: Self.rate)
+        try Self.writeInSlices(Array(tone[..<(Self.rate / 10)]), to: output)
+        server.kill()
+        do {
+            try Self.writeInSlices(tone, to: output)
+            var finished = false
+            while !finished { finished = try output.waitForPlayout(timeout: .milliseconds(10)) }
+            Issue.record("played on after the server was killed")
+        } catch let error as SpeechSynthesisError {
+            #expect(error.message.contains("lost the connection to the PulseAudio server at \(server.address)"), "\(error)")
+        }
+        output.discard()
+        try output.end()
+        #expect(throws: SpeechSynthesisError.self) { try output.begin(seq: 4, sampleRate: Self.rate) }
+        try server.start()
+        try output.begin(seq: 5, sampleRate: Self.rate)
+        try Self.writeInSlices(Array(tone[..<(Self.rate / 10)]), to: output)
+        done = false
+        while !done { done = try output.waitForPlayout(timeout: .milliseconds(10)) }
+        try output.end()
+    }
+
+    static func tone(milliseconds: Int) -> [Int16] {
+        (0..<(rate * milliseconds / 1000)).map { Int16(8000 * sin(Double($0) * 2 * .pi * 440 / Double(rate))) }
+    }
+
+    static func writeInSlices(_ samples: [Int16], to output: any AudioOutput) throws {
+        var offset = 0
+        while offset < samples.count {
+            let end = min(samples.count, offset + rate / 200)
+            try samples[offset..<end].withUnsafeBufferPointer { try output.write($0) }
+            offset = end
+        }
+    }
+}
