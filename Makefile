@@ -8,7 +8,7 @@ AUDIO ?= auto
 # Debian packages the build and tests need.
 DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux
 
-.PHONY: all deps build release run test bench bench-compare fuzz tsan asan soak clean
+.PHONY: all deps build release run test install uninstall bench bench-compare fuzz tsan asan soak clean
 
 all: build
 
@@ -26,8 +26,10 @@ release:
 run: deps release
 	@AUDIO=$(AUDIO) scripts/demo.sh .build/release
 
-## test: the whole test suite (unit and integration, against the real daemon)
-test:
+## test: the whole test suite (unit and integration, against the real daemon). The PulseAudio
+## tests also need pulseaudio and pulseaudio-utils (CI installs them; on a desktop PipeWire's
+## pipewire-pulse stands in for pulseaudio, so they are not installed here) and are skipped without.
+test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2
 

@@ -2,7 +2,12 @@ import AnnounceClient
 import Foundation
 import Testing
 
-private let longText = "This is a rather long announcement that will certainly be interrupted before it reaches its end"
+/// About 25 seconds of speech: long enough to be still speaking when a test reacts to its
+/// `started`, even when blocking tests hold the two cooperative threads of this 2-core machine
+/// for several seconds (seen: 6 s at the default rate was not enough under the full suite).
+private let longText = String(
+    repeating: "This is a rather long announcement that will certainly be interrupted before it reaches its end. ", count: 4
+)
 
 /// Waits until `watcher` reports that a post with `text` started.
 private func started(_ text: String, in events: AsyncStream<Event>) async throws {
@@ -50,12 +55,14 @@ struct ClientTests {
         async let long = announcer.announce(longText)
         try await started(longText, in: events)
         try await announcer.stop()
-        #expect(await long == .cancelled)
+        let stopped = await long
+        #expect(stopped == .cancelled, "\(stopped)")
 
         let task = Task { await announcer.announce(longText) }
         try await started(longText, in: events)
         task.cancel()
-        #expect(try await withTimeout("the cancelled task") { await task.value } == .cancelled)
+        let cancelled = try await withTimeout("the cancelled task") { await task.value }
+        #expect(cancelled == .cancelled, "\(cancelled)")
     }
 
     @Test("muted while speech is off; the status stream and isSpeechRunning follow mute and unmute")
