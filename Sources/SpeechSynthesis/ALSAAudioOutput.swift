@@ -147,7 +147,11 @@ public final class ALSAAudioOutput: AudioOutput {
 
     // MARK: - Device
 
+    /// Set once per process: libasound's own error printing is replaced by the daemon's messages.
+    private static let libraryErrorsSilenced: Void = announced_alsa_silence_library_errors()
+
     private func open(sampleRate: Int) throws {
+        _ = Self.libraryErrorsSilenced
         close()
         var opened: OpaquePointer?
         var status = snd_pcm_open(&opened, device, SND_PCM_STREAM_PLAYBACK, 0)
