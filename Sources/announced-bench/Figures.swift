@@ -95,14 +95,21 @@ struct Figures {
         let group = DispatchGroup()
         let start = now()
         let finish = Mutex<UInt64>(0)
+        let shortfall = Mutex<Int>(0)
         for client in clients {
             group.enter()
+            // The writer keeps at most `window` posts unanswered, as a pipelining client would:
+            // a client that writes without reading is a slow reader, and the daemon closes it
+            // past max_outbound_bytes (1 MiB, about 12,000 posts' lines).
+            let answered = Atomic<Int>(0)
+            let window = 4_096
             Thread {
                 var batch: [UInt8] = []
                 for id in 0..<perConnection {
                     batch.append(contentsOf: #"{"op":"announce","id":\#(id),"text":"n"}"#.utf8)
                     batch.append(10)
                     if batch.count > 32_768 {
+                        while id - answered.load(ordering: .acquiring) > window { sched_yield() }
                         client.send(batch)
                         batch.removeAll(keepingCapacity: true)
                     }
@@ -112,14 +119,23 @@ struct Figures {
             Thread {
                 var terminals = 0
                 while terminals < perConnection, let line = client.readLine() {
-                    if line.contains(#""event":"finished""#) || line.contains(#""event":"dropped""#) { terminals += 1 }
+                    if line.contains(#""event":"finished""#) || line.contains(#""event":"dropped""#) {
+                        terminals += 1
+                        answered.store(terminals, ordering: .releasing)
+                    }
                 }
                 let end = now()
                 finish.withLock { $0 = max($0, end) }
+                shortfall.withLock { $0 += perConnection - terminals }
                 group.leave()
             }.start()
         }
         group.wait()
+        let missing = shortfall.withLock { $0 }
+        if missing > 0 {
+            daemon.stop()
+            throw BenchError("throughput: \(missing) of \(posts) posts got no terminal line before the daemon closed the connection")
+        }
         let seconds = Double(finish.withLock { $0 } - start) / 1e9
         return (Double(perConnection * connections) / seconds, daemon.residentMiB, daemon)
     }

@@ -6,6 +6,9 @@ import Glibc
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --soak POSTS [--daemon PATH]
 
+// A connection the daemon closed must show up as an error, not kill the benchmark.
+signal(SIGPIPE, SIG_IGN)
+
 let arguments = CommandLine.arguments
 func option(_ name: String) -> String? {
     guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
