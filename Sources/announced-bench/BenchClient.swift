@@ -1,4 +1,6 @@
+import Foundation
 import Glibc
+import Synchronization
 
 /// A blocking client for the benchmark: writes lines, reads lines, with no JSON parsing beyond
 /// finding fields by their text (the figures must measure the daemon, not the client).
@@ -68,5 +70,39 @@ final class BenchClient: @unchecked Sendable {
             if fragments.allSatisfy({ line.contains($0) }) { return now() }
         }
         return nil
+    }
+}
+
+extension BenchClient {
+    /// Posts one announcement per id in `ids` (each line made by `line`) from a writer thread,
+    /// and reads on the calling thread until each has its terminal line. The writer keeps at
+    /// most `window` posts unanswered, as a pipelining client would: a client that writes without
+    /// reading is a slow reader, which the daemon closes past max_outbound_bytes (1 MiB, about
+    /// 12,000 posts' lines).
+    /// - Returns: the terminal lines received; fewer than `ids.count` if the connection closed.
+    func postPipelined(_ ids: Range<Int>, window: Int = 4_096, line: @escaping @Sendable (Int) -> String) -> Int {
+        let answered = Atomic<Int>(0)
+        let writer = Thread { [self] in
+            var batch: [UInt8] = []
+            for id in ids {
+                batch.append(contentsOf: line(id).utf8)
+                batch.append(10)
+                if batch.count > 32_768 {
+                    while id - ids.lowerBound - answered.load(ordering: .acquiring) > window { sched_yield() }
+                    send(batch)
+                    batch.removeAll(keepingCapacity: true)
+                }
+            }
+            send(batch)
+        }
+        writer.start()
+        var terminals = 0
+        while terminals < ids.count, let text = readLine() {
+            if text.contains(#""event":"finished""#) || text.contains(#""event":"dropped""#) {
+                terminals += 1
+                answered.store(terminals, ordering: .releasing)
+            }
+        }
+        return terminals
     }
 }

@@ -98,32 +98,8 @@ struct Figures {
         let shortfall = Mutex<Int>(0)
         for client in clients {
             group.enter()
-            // The writer keeps at most `window` posts unanswered, as a pipelining client would:
-            // a client that writes without reading is a slow reader, and the daemon closes it
-            // past max_outbound_bytes (1 MiB, about 12,000 posts' lines).
-            let answered = Atomic<Int>(0)
-            let window = 4_096
             Thread {
-                var batch: [UInt8] = []
-                for id in 0..<perConnection {
-                    batch.append(contentsOf: #"{"op":"announce","id":\#(id),"text":"n"}"#.utf8)
-                    batch.append(10)
-                    if batch.count > 32_768 {
-                        while id - answered.load(ordering: .acquiring) > window { sched_yield() }
-                        client.send(batch)
-                        batch.removeAll(keepingCapacity: true)
-                    }
-                }
-                client.send(batch)
-            }.start()
-            Thread {
-                var terminals = 0
-                while terminals < perConnection, let line = client.readLine() {
-                    if line.contains(#""event":"finished""#) || line.contains(#""event":"dropped""#) {
-                        terminals += 1
-                        answered.store(terminals, ordering: .releasing)
-                    }
-                }
+                let terminals = client.postPipelined(0..<perConnection) { #"{"op":"announce","id":\#($0),"text":"n"}"# }
                 let end = now()
                 finish.withLock { $0 = max($0, end) }
                 shortfall.withLock { $0 += perConnection - terminals }

@@ -14,23 +14,10 @@ func soak(executable: String, posts: Int, rounds: Int = 10) throws {
     for round in 1...rounds {
         let first = nextID
         let last = first + perRound - 1
-        let writer = Thread { [client] in
-            var batch: [UInt8] = []
-            for id in first...last {
-                batch.append(contentsOf: #"{"op":"announce","id":\#(id),"text":"soak \#(id % 100)"}"#.utf8)
-                batch.append(10)
-                if batch.count > 32_768 {
-                    client.send(batch)
-                    batch.removeAll(keepingCapacity: true)
-                }
-            }
-            client.send(batch)
-        }
-        writer.start()
-        var terminals = 0
         let start = now()
-        while terminals < perRound, let line = client.readLine() {
-            if line.contains(#""event":"finished""#) || line.contains(#""event":"dropped""#) { terminals += 1 }
+        let terminals = client.postPipelined(first..<(last + 1)) { #"{"op":"announce","id":\#($0),"text":"soak \#($0 % 100)"}"# }
+        guard terminals == perRound else {
+            throw BenchError("soak: round \(round) got \(terminals) of \(perRound) terminal lines before the daemon closed the connection")
         }
         nextID = last + 1
         let rss = daemon.residentMiB
