@@ -4,6 +4,12 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 SWIFT ?= swift
 AUDIO ?= auto
+BINDIR ?= $(PREFIX)/bin
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+SHAREDIR ?= $(PREFIX)/share/announced
+SYSCONFDIR ?= /etc/announced
+# The build folder install builds in (the release products land in $(SCRATCH)/release).
+SCRATCH ?= .build
 
 # Debian packages the build and tests need.
 DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux
@@ -39,24 +45,15 @@ bench: deps
 	$(SWIFT) build -c release --product announced-bench
 	.build/release/announced-bench $(BENCH_ARGS)
 
-## install: release-build and install announced (and announcectl when it builds), the systemd user
+## install: release-build and install announced and announcectl, the systemd user
 ## units (ExecStart pointing at $(BINDIR)) and the sample configuration. PREFIX and DESTDIR honoured.
 ## The sample goes to $(SHAREDIR)/announced.json, and to $(SYSCONFDIR)/announced.json unless a file
 ## is already there (an edited configuration is never overwritten).
 install:
 	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product announced
-	@if $(SWIFT) build -c release --scratch-path $(SCRATCH) --product announcectl; then \
-	    touch $(SCRATCH)/release/.announcectl-built; \
-	else \
-	    rm -f $(SCRATCH)/release/.announcectl-built; \
-	    echo "announcectl did not build: installing announced only"; \
-	fi
+	$(SWIFT) build -c release --scratch-path $(SCRATCH) --product announcectl
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(SYSCONFDIR)
-	install -m 0755 $(SCRATCH)/release/announced $(DESTDIR)$(BINDIR)/announced
-	@if [ -e $(SCRATCH)/release/.announcectl-built ]; then \
-	    echo "install -m 0755 $(SCRATCH)/release/announcectl $(DESTDIR)$(BINDIR)/announcectl"; \
-	    install -m 0755 $(SCRATCH)/release/announcectl $(DESTDIR)$(BINDIR)/announcectl; \
-	fi
+	install -m 0755 $(SCRATCH)/release/announced $(SCRATCH)/release/announcectl $(DESTDIR)$(BINDIR)/
 	sed 's#^ExecStart=/usr/local/bin/#ExecStart=$(BINDIR)/#' systemd/announced.service > $(SCRATCH)/announced.service
 	install -m 0644 $(SCRATCH)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.service
 	install -m 0644 systemd/announced.socket $(DESTDIR)$(USERUNITDIR)/announced.socket
