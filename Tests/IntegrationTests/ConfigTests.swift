@@ -1,5 +1,6 @@
 import AnnounceProtocol
 import Foundation
+import TestSupport
 import Glibc
 import Testing
 

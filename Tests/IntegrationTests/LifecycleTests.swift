@@ -1,5 +1,6 @@
 import AnnounceProtocol
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Daemon: lifecycle and scheduling over a real socket", .serialized)
@@ -190,7 +191,7 @@ func espeakReference(text: String, voice: String, rate: Int) throws -> [Int16] {
     process.environment = environment
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    process.waitForExit()
     let url = URL(fileURLWithPath: "/tmp/announced-reference-\(getpid())-\(UUID().uuidString.prefix(6)).wav")
     try data.write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }

@@ -1,5 +1,6 @@
 import AnnounceProtocol
 import Foundation
+import TestSupport
 import Glibc
 import Testing
 
@@ -43,7 +44,7 @@ struct ProcessTests {
         let first = try DaemonProcess()
         let path = first.socketPath
         kill(first.process.processIdentifier, SIGKILL)  // leaves its socket file behind
-        first.process.waitUntilExit()
+        first.process.waitForExit()
         #expect(FileManager.default.fileExists(atPath: path))
 
         let second = try DaemonProcess(socketPath: path)
@@ -92,7 +93,7 @@ struct ProcessTests {
         try process.run()
         input.fileHandleForWriting.write(Data(#"{"op":"status","id":1}"#.utf8 + [10]))
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitForExit()
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 1)
         #expect(lines.first?.contains(#""code":"forbidden""#) == true, "\(lines)")

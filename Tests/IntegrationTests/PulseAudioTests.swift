@@ -194,8 +194,14 @@ final class MonitorRecorder: @unchecked Sendable {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExit()
         }
+        // The reader thread ends at the pipe's end of file; wait for it, so no thread of this
+        // recorder is left running while the test process exits.
+        condition.lock()
+        let deadline = Date().addingTimeInterval(5)
+        while !ended, condition.wait(until: deadline) {}
+        condition.unlock()
     }
 
     /// The samples recorded so far.

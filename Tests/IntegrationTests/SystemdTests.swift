@@ -52,7 +52,7 @@ struct SystemdTests {
         process.standardError = output
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        process.waitForExit()
         #expect(text.isEmpty, "systemd-analyze said:\n\(text)")
         #expect(process.terminationStatus == 0)
 

@@ -1,5 +1,6 @@
 import AnnounceCore
 import Foundation
+import TestSupport
 import Logging
 @testable import SpeechSynthesis
 
@@ -109,7 +110,7 @@ enum TestAudio {
         process.standardError = FileHandle.nullDevice
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        process.waitForExit()
         return pcm(fromWAV: data)?.samples ?? []
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 
 /// The built `announcectl`, run as a separate process against a test daemon.
@@ -31,7 +32,7 @@ final class AnnouncectlProcess: @unchecked Sendable {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExit()
         }
     }
 
@@ -45,13 +46,13 @@ final class AnnouncectlProcess: @unchecked Sendable {
     func finish(timeout: Double = 60) -> (status: Int32, stdout: String, stderr: String) {
         let exited = DispatchSemaphore(value: 0)
         Thread.detachNewThread { [self] in
-            process.waitUntilExit()
+            process.waitForExit()
             exited.signal()
         }
         if exited.wait(timeout: .now() + timeout) == .timedOut {
             kill(process.processIdentifier, SIGKILL)
         }
-        process.waitUntilExit()
+        process.waitForExit()
         return (process.terminationStatus, output.waitForEnd(), errors.waitForEnd())
     }
 

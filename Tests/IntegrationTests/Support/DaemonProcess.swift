@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 import Testing
 
@@ -57,7 +58,7 @@ final class DaemonProcess {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExit()
         }
         try? FileManager.default.removeItem(at: directory)
     }
@@ -69,13 +70,13 @@ final class DaemonProcess {
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
-        process.waitUntilExit()
+        process.waitForExit()
         return process.terminationStatus
     }
 
     /// Waits for the process to exit by itself; returns its status.
     func waitForExit() -> Int32 {
-        process.waitUntilExit()
+        process.waitForExit()
         return process.terminationStatus
     }
 
