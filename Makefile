@@ -97,9 +97,12 @@ tsan:
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	$(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan
 
+# LeakSanitizer is off: at exit it reports the process-lifetime objects of the test runner,
+# NIO's singleton event loops and lazily started tasks, and fails announcectl's exit status with
+# them. Growth over time is what `make soak` measures.
 asan:
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
-	$(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan
 
 ## soak: a million announcements through the daemon, with its RSS before, during and after
 SOAK_POSTS ?= 1000000
