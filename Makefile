@@ -89,8 +89,8 @@ fuzz:
 	$(SWIFT) build $(FUZZ_FLAGS) --product FuzzRequestDecoder
 	$(SWIFT) build $(FUZZ_FLAGS) --product FuzzEspeakText
 	mkdir -p fuzz-corpus-work/requests fuzz-corpus-work/text fuzz-artifacts
-	.build-fuzz/release/FuzzRequestDecoder fuzz-corpus-work/requests Fuzz/corpus/requests -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
-	.build-fuzz/release/FuzzEspeakText fuzz-corpus-work/text Fuzz/corpus/text -max_len=512 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
+	.build-fuzz/release/FuzzRequestDecoder fuzz-corpus-work/requests Tests/FuzzCorpus/requests -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
+	.build-fuzz/release/FuzzEspeakText fuzz-corpus-work/text Tests/FuzzCorpus/text -max_len=512 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
 
 ## tsan / asan: the test suite under ThreadSanitizer / AddressSanitizer
 tsan:

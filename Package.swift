@@ -87,7 +87,6 @@ let package = Package(
         .executableTarget(
             name: "TaskTimer",
             dependencies: ["AnnounceClient"],
-            path: "Examples/TaskTimer",
             swiftSettings: strictSwift
         ),
         // The Unix socket server: framing, peer credentials, systemd notify and activation.
@@ -123,13 +122,11 @@ let package = Package(
         .executableTarget(
             name: "FuzzRequestDecoder",
             dependencies: ["AnnounceProtocol", "AnnounceCore"],
-            path: "Fuzz/RequestDecoder",
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "FuzzEspeakText",
             dependencies: ["CEspeakNG"],
-            path: "Fuzz/EspeakText",
             swiftSettings: strictSwift
         ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),

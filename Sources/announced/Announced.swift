@@ -17,7 +17,7 @@ struct Announced: AsyncParsableCommand {
         commandName: "announced",
         abstract: "Speaks short announcements for apps and scripts, and tells each one how it ended.",
         discussion: """
-            Clients talk newline-delimited JSON on a Unix socket (see docs/protocol.md). \
+            Clients talk newline-delimited JSON on a Unix socket (see Sources/AnnounceProtocol/AnnounceProtocol.docc/Protocol.md). \
             Settings come from these flags, then ANNOUNCED_* environment variables, then the \
             configuration file (--config, else $XDG_CONFIG_HOME/announced/announced.json, else \
             /etc/announced/announced.json; see Config/README.md), then the defaults. \

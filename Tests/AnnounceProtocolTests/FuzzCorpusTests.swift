@@ -7,7 +7,7 @@ import Testing
 struct FuzzCorpusTests {
     static let corpus = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fuzz/corpus/requests")
+        .appendingPathComponent("Tests/FuzzCorpus/requests")
 
     @Test("every corpus input decodes, or fails with an error line that is itself valid JSON")
     func corpusDecodes() throws {
