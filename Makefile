@@ -1,4 +1,5 @@
-# announced: build, run and test. `make run` and `make test` are the two commands in the README.
+# announced: build, run and test. `scripts/run` and `scripts/test` (`make run`, `make test`) are the
+# two commands in the README.
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -12,7 +13,7 @@ SYSCONFDIR ?= /etc/announced
 SCRATCH ?= .build
 
 # Debian packages the build and tests need.
-DEBIAN_PACKAGES = libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux
+DEBIAN_PACKAGES = $(shell . scripts/packages.sh; echo $$DEBIAN_PACKAGES)
 
 .PHONY: all deps build release run test install uninstall bench bench-compare fuzz tsan asan soak clean
 
@@ -29,15 +30,14 @@ release:
 	$(SWIFT) build -c release --product announced
 
 ## run: install what is missing, build, start the daemon and make it speak an announcement
-run: deps release
-	@AUDIO=$(AUDIO) scripts/demo.sh .build/release
+run:
+	AUDIO=$(AUDIO) scripts/run
 
 ## test: the whole test suite (unit and integration, against the real daemon). The PulseAudio
 ## tests also need pulseaudio and pulseaudio-utils (CI installs them; on a desktop PipeWire's
 ## pipewire-pulse stands in for pulseaudio, so they are not installed here) and are skipped without.
-test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers 2
+test:
+	scripts/test
 
 ## bench: latency, throughput and memory figures (release build, daemon as a separate process)
 bench: deps
