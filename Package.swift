@@ -36,9 +36,11 @@ let package = Package(
             pkgConfig: "espeak-ng",
             providers: [.apt(["libespeak-ng-dev"])]
         ),
+        // No pkgConfig here: libpulse-simple.pc adds -D_REENTRANT and -pthread, which SwiftPM
+        // refuses with a warning on every build. The headers are in /usr/include and the module
+        // map names the two libraries, so pkg-config has nothing else to contribute.
         .systemLibrary(
             name: "CPulseSimple",
-            pkgConfig: "libpulse-simple",
             providers: [.apt(["libpulse-dev"])]
         ),
         .systemLibrary(
