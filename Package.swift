@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "announced", targets: ["announced"]),
+        .executable(name: "announced-espeak", targets: ["announced-espeak"]),
         .executable(name: "announcectl", targets: ["announcectl"]),
         .library(name: "AnnounceClient", targets: ["AnnounceClient"]),
         .library(name: "AnnounceProtocol", targets: ["AnnounceProtocol"]),
@@ -20,7 +21,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0"),
+        // No traits: the JSON trait's JSONSnapshot links full Foundation (see ConfigFileProvider).
+        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
     ],
     targets: [
         // Wire types: JSON lines in both directions. No NIO, no Foundation, so clients stay light.
@@ -48,11 +50,20 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
-        // espeak-ng on one dedicated thread, and the audio outputs it plays through.
+        // The messages between the daemon and its espeak-ng helper process. No dependencies.
+        .target(name: "EspeakHelperWire", swiftSettings: strictSwift),
+        // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
+        // costs one post, not the daemon.
+        .executableTarget(
+            name: "announced-espeak",
+            dependencies: ["CEspeakNG", "EspeakHelperWire"],
+            swiftSettings: strictSwift
+        ),
+        // Speech on one dedicated thread: the helper's audio, played through the audio outputs.
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "CEspeakNG", "CPulseSimple", "CALSA", "AnnounceCore",
+                "EspeakHelperWire", "CPulseSimple", "CALSA", "AnnounceCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -133,7 +144,7 @@ let package = Package(
         ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
-        .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "AnnounceCore", "TestSupport"], swiftSettings: strictSwift),
+        .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "TestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(

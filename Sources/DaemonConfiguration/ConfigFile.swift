@@ -31,14 +31,14 @@ enum ConfigFileReader {
 }
 
 /// A configuration file, parsed and checked: valid JSON, an object, known keys of the right JSON
-/// types. Unknown keys become warnings. The values then reach the `ConfigReader` through a
-/// `JSONSnapshot`, as a ``JSONFileProvider``.
+/// types. Unknown keys become warnings. The values then reach the `ConfigReader` through
+/// ``ConfigFileProvider``.
 struct ParsedConfigFile {
     let path: String
     /// The known keys' values (nulls left out), by dotted key (`rate`, `audio.output`).
     let values: [String: JSONValue]
     let warnings: [String]
-    let provider: JSONFileProvider
+    let provider: InMemoryProvider
 
     init(path: String, bytes: [UInt8]) throws(SettingsError) {
         self.path = path
@@ -58,14 +58,13 @@ struct ParsedConfigFile {
         let known = SettingsKey.allCases.map(\.rawValue)
         var values: [String: JSONValue] = [:]
         var warnings: [String] = []
-        var kept = JSONObject()
         func unknown(_ key: String) {
             warnings.append(
                 "config file \(path): unknown key \"\(key)\" is ignored; check its spelling (the keys are \(SettingsKey.fileTopLevelKeys.joined(separator: ", ")), and output and device inside audio)"
             )
         }
-        func check(_ key: SettingsKey, _ value: JSONValue) throws(SettingsError) -> Bool {
-            if value.isNull { return false }
+        func check(_ key: SettingsKey, _ value: JSONValue) throws(SettingsError) {
+            if value.isNull { return }
             let ok: Bool
             let expected: String
             switch key.kind {
@@ -89,7 +88,6 @@ struct ParsedConfigFile {
                 )
             }
             values[key.rawValue] = value
-            return true
         }
         for (name, value) in object.members {
             if name == "audio" {
@@ -100,28 +98,22 @@ struct ParsedConfigFile {
                         problem: "must be an object such as {\"output\": \"auto\", \"device\": null}, not \(value.jsonText)"
                     )
                 }
-                var keptAudio = JSONObject()
                 for (inner, innerValue) in audio.members {
                     guard let key = SettingsKey(rawValue: "audio." + inner) else {
                         unknown("audio." + inner)
                         continue
                     }
-                    if try check(key, innerValue) { keptAudio.append(inner, innerValue) }
+                    try check(key, innerValue)
                 }
-                kept.append("audio", .object(keptAudio))
             } else if known.contains(name), let key = SettingsKey(rawValue: name) {
-                if try check(key, value) { kept.append(name, value) }
+                try check(key, value)
             } else {
                 unknown(name)
             }
         }
         self.values = values
         self.warnings = warnings
-        do {
-            provider = try JSONFileProvider(path: path, json: JSONValue.object(kept).jsonLine)
-        } catch {
-            throw SettingsError(source: .file(path), key: nil, problem: "cannot be read as configuration: \(error)")
-        }
+        provider = ConfigFileProvider.make(path: path, values: values)
     }
 
     /// The 1-based line and column of byte `offset`.
@@ -140,39 +132,33 @@ struct ParsedConfigFile {
     }
 }
 
-/// The file layer: swift-configuration's `JSONSnapshot` of the file's known keys, read once.
-struct JSONFileProvider: ConfigProvider {
-    let path: String
-    let fileSnapshot: JSONSnapshot
-
-    init(path: String, json: [UInt8]) throws {
-        self.path = path
-        fileSnapshot = try JSONSnapshot(data: json.span.bytes, providerName: path, parsingOptions: .default)
+/// The file layer: an `InMemoryProvider` over the file's checked values, read once.
+///
+/// Not swift-configuration's `JSONSnapshot`: that needs full Foundation (for `JSONSerialization`),
+/// and linking Foundation with its ICU data adds about 9 MB to the daemon's resident memory
+/// (measured: an idle Swift program is 7.4 MB with FoundationEssentials' subset not loaded, 16.6
+/// MB with Foundation). The file is parsed and checked by ``JSONParser`` in any case, so only
+/// the checked values are handed on.
+enum ConfigFileProvider {
+    /// A provider named after the file, holding `values` by their dotted keys.
+    static func make(path: String, values: [String: JSONValue]) -> InMemoryProvider {
+        var contents: [AbsoluteConfigKey: ConfigValue] = [:]
+        for (name, value) in values {
+            guard let content = content(of: value) else { continue }
+            contents[AbsoluteConfigKey(ConfigKey(name))] = ConfigValue(content, isSecret: false)
+        }
+        return InMemoryProvider(name: path, values: contents)
     }
 
-    var providerName: String { path }
-
-    func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-        try fileSnapshot.value(forKey: key, type: type)
-    }
-
-    func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
-        try value(forKey: key, type: type)
-    }
-
-    nonisolated(nonsending) func watchValue<Return: ~Copyable>(
-        forKey key: AbsoluteConfigKey,
-        type: ConfigType,
-        updatesHandler: nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws -> Return
-    ) async throws -> Return {
-        try await watchValueFromValue(forKey: key, type: type, updatesHandler: updatesHandler)
-    }
-
-    func snapshot() -> any ConfigSnapshot { fileSnapshot }
-
-    nonisolated(nonsending) func watchSnapshot<Return: ~Copyable>(
-        updatesHandler: nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
-    ) async throws -> Return {
-        try await watchSnapshotFromSnapshot(updatesHandler: updatesHandler)
+    /// The configuration content of a checked JSON value (nil for null and objects).
+    static func content(of value: JSONValue) -> ConfigContent? {
+        if let string = value.stringValue { return .string(string) }
+        if let integer = value.integerValue { return .int(Int(integer)) }
+        if let boolean = value.boolValue { return .bool(boolean) }
+        if let array = value.arrayValue {
+            let integers = array.compactMap(\.integerValue)
+            return integers.count == array.count ? .intArray(integers.map { Int($0) }) : nil
+        }
+        return nil
     }
 }

@@ -1,5 +1,5 @@
 import CALSA
-import Foundation
+import Glibc
 
 /// The `alsa` output: a playback PCM opened with libasound, `default` unless another device is
 /// named (`hw:0,0`, `plughw:1`, `dmix`, ...).
@@ -124,7 +124,7 @@ public final class ALSAAudioOutput: AudioOutput {
             guard now < deadline else { return false }
             let unplayed = Duration.microseconds(Int64(Double(writtenFrames - lastPlayed) / Double(sampleRate) * 1e6))
             let step = min(deadline - now, max(.milliseconds(1), min(unplayed, .milliseconds(5))))
-            Thread.sleep(forTimeInterval: VirtualPlaybackClock.seconds(step))
+            sleepThread(for: step)
         }
         return true
     }

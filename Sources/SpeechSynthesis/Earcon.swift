@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The screen-change earcon: two short rising tones (660 Hz, then 880 Hz), 55 ms each with a
 /// 10 ms gap and 5 ms fades, at about a quarter of full scale. 120 ms in all.

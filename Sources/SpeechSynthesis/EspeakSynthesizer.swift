@@ -1,20 +1,21 @@
 import AnnounceCore
-import CEspeakNG
-import Foundation
+import EspeakHelperWire
 import Logging
 
-/// Speaks jobs with espeak-ng. Lives on, and is used only by, the synthesis thread.
+/// Speaks jobs with espeak-ng in the helper process, playing its audio here. Lives on, and is
+/// used only by, the synthesis thread.
 final class EspeakSynthesizer {
     /// The punctuation spoken in `some` mode: symbols, not the marks that end sentences and
     /// clauses (those are heard as pauses).
     static let somePunctuation = "#$%&*+/<=>@\\^_|~"
 
+    private let helper: EspeakHelperProcess
     private let sampleRate: Int
     private let earcon: [Int16]
-    private var currentVoice: String?
 
-    init(sampleRate: Int) {
-        self.sampleRate = sampleRate
+    init(helper: EspeakHelperProcess) {
+        self.helper = helper
+        sampleRate = helper.sampleRate
         earcon = Earcon.samples(sampleRate: sampleRate)
     }
 
@@ -27,87 +28,151 @@ final class EspeakSynthesizer {
             "speaking",
             metadata: ["seq": "\(seq)", "voice": "\(utterance.voice)", "chars": "\(utterance.text.unicodeScalars.count)"]
         )
-
-        guard selectVoice(utterance.voice) else {
-            let message = "unknown voice '\(utterance.voice)': espeak-ng has no such voice. Use one of the listed voices, e.g. en-us, de or fr-fr."
-            session.logger.warning("\(message)", metadata: ["seq": "\(seq)"])
-            session.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
-            return
-        }
-        applyParameters(of: utterance)
         if job.isAbortRequested {
             session.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
             return
+        }
+        let map =
+            utterance.spell && !utterance.ssml
+            ? TextPositionMap(spelling: utterance.text) : TextPositionMap(text: utterance.text, ssml: utterance.ssml)
+        switch begin(request(for: utterance, text: map.synthesizedText), session: session, seq: seq) {
+        case .failed(let message):
+            session.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
+            return
+        case .speaking:
+            break
         }
         do {
             try session.output.begin(seq: seq, sampleRate: sampleRate)
         } catch {
             session.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
+            skipUtterance()
             session.eventHandler(.finished(seq: seq, outcome: .failed(message: "\(error)", spokenChars: 0)))
             return
         }
-
-        let map =
-            utterance.spell && !utterance.ssml
-            ? TextPositionMap(spelling: utterance.text) : TextPositionMap(text: utterance.text, ssml: utterance.ssml)
         let run = SynthesisRun(job: job, sampleRate: sampleRate, map: map)
         if utterance.earcon {
             earcon.withUnsafeBufferPointer { _ = run.feed($0) }
         }
-        if run.stop == nil {
-            synthesize(run)
-        }
-        run.finish()
-    }
-
-    /// Selects a voice, keeping the current one when it is the same.
-    private func selectVoice(_ name: String) -> Bool {
-        if name == currentVoice { return true }
-        currentVoice = nil
-        guard !name.isEmpty, espeak_SetVoiceByName(name) == EE_OK else { return false }
-        currentVoice = name
-        return true
-    }
-
-    /// Rate, pitch, volume and punctuation, clamped to espeak's ranges.
-    private func applyParameters(of utterance: Utterance) {
-        espeak_SetParameter(espeakRATE, Int32(clamping: min(max(utterance.rate, 80), 450)), 0)
-        espeak_SetParameter(espeakPITCH, Int32(clamping: min(max(utterance.pitch, 0), 100)), 0)
-        espeak_SetParameter(espeakVOLUME, Int32(clamping: min(max(utterance.volume, 0), 200)), 0)
-        switch utterance.punctuation {
-        case .none:
-            espeak_SetParameter(espeakPUNCTUATION, Int32(espeakPUNCT_NONE.rawValue), 0)
-        case .all:
-            espeak_SetParameter(espeakPUNCTUATION, Int32(espeakPUNCT_ALL.rawValue), 0)
-        case .some:
-            var list = Self.somePunctuation.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
-            list.append(0)
-            list.withUnsafeBufferPointer { _ = espeak_SetPunctuationList($0.baseAddress) }
-            espeak_SetParameter(espeakPUNCTUATION, Int32(espeakPUNCT_SOME.rawValue), 0)
-        }
-    }
-
-    /// Runs espeak-ng over the run's text; the callback feeds the output.
-    private func synthesize(_ run: SynthesisRun) {
         run.beginSpeech()
-        activeRun = run
-        defer { activeRun = nil }
-        let flags = UInt32(espeakCHARS_UTF8) | (run.map.isSSML ? UInt32(espeakSSML) : 0)
-        let status = run.map.synthesizedText.withCString { text in
-            espeak_Synth(text, strlen(text) + 1, 0, POS_CHARACTER, 0, flags, nil, nil)
-        }
-        if run.stop == nil, status != EE_OK {
-            run.stop = .failed("espeak-ng could not synthesize the text (error \(status.rawValue))")
+        play(run)
+        run.finish()
+        if !helper.isRunning {
+            // Restart now, after the terminal line, so the next post does not wait for espeak-ng
+            // to load; if this fails, the next post tries again and reports why.
+            do {
+                try helper.start()
+                session.logger.notice("espeak-ng helper restarted", metadata: ["helper": "\(helper.path)"])
+            } catch {
+                session.logger.error("espeak-ng helper cannot start", metadata: ["error": "\(error)"])
+            }
         }
     }
-}
 
-/// The run the synthesis callback feeds. Touched only on the synthesis thread.
-nonisolated(unsafe) private var activeRun: SynthesisRun?
+    private enum Beginning {
+        case speaking
+        case failed(String)
+    }
 
-/// espeak-ng's synthesis callback: returns 1 to stop synthesis.
-let espeakSynthCallback: @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?) -> Int32 = {
-    samples, count, events in
-    guard let run = activeRun else { return 1 }
-    return run.handle(samples: samples, count: Int(count), events: events) ? 0 : 1
+    /// Sends the utterance to the helper (starting a new helper if the last one died) and
+    /// reads its answer about the voice.
+    private func begin(_ request: SynthesisRequest, session: EngineSession, seq: UInt64) -> Beginning {
+        for attempt in 0..<2 {
+            if !helper.isRunning || attempt > 0 {
+                do {
+                    try helper.start()
+                    session.logger.notice("espeak-ng helper started", metadata: ["helper": "\(helper.path)"])
+                } catch {
+                    session.logger.error("espeak-ng helper cannot start", metadata: ["error": "\(error)"])
+                    return .failed(error.message)
+                }
+            }
+            guard helper.send(.synthesize(request)) else { continue }
+            switch helper.next() {
+            case .voiceSelected?:
+                return .speaking
+            case .voiceUnknown?:
+                skipUtterance()
+                let message = "unknown voice '\(request.voice)': espeak-ng has no such voice. Use one of the listed voices, e.g. en-us, de or fr-fr."
+                session.logger.warning("\(message)", metadata: ["seq": "\(seq)"])
+                return .failed(message)
+            default:
+                // The helper died before answering; start another and send it once more.
+                let ending = helper.stop()
+                session.logger.warning("espeak-ng helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
+                continue
+            }
+        }
+        return .failed("the espeak-ng helper ended twice before it could speak this post; see the daemon's log")
+    }
+
+    /// Reads the helper's words, marks and audio into `run` until the utterance is done; asks the
+    /// helper to stop when the run stops.
+    private func play(_ run: SynthesisRun) {
+        var stopping = run.stop != nil
+        if stopping { _ = helper.send(.abort) }
+        while let message = helper.next() {
+            switch message {
+            case .samples(let samples):
+                guard !stopping else { continue }
+                let fed = samples.withUnsafeBufferPointer { run.feed($0) }
+                if !fed {
+                    stopping = true
+                    _ = helper.send(.abort)
+                }
+            case .word(let sample, let textPosition, let length):
+                if !stopping { run.collectWord(sample: Int(sample), textPosition: Int(textPosition), length: Int(length)) }
+            case .mark(let sample, let name):
+                if !stopping { run.collectMark(sample: Int(sample), name: name) }
+            case .done(let status):
+                if run.stop == nil, status != 0 {
+                    run.stop = .failed("espeak-ng could not synthesize the text (error \(status))")
+                }
+                return
+            default:
+                break
+            }
+        }
+        // The helper died inside espeak-ng: this text crashed it.
+        let ending = helper.stop()
+        run.job.session.logger.error(
+            "espeak-ng crashed", metadata: ["seq": "\(run.job.utterance.seq)", "how": "\(ending)"]
+        )
+        if run.stop != .aborted {
+            run.stop = .failed(
+                "espeak-ng crashed while speaking this text (its process \(ending)); the speech engine was restarted and "
+                    + "later posts speak. The text may trigger a known espeak-ng bug; rephrasing it avoids that."
+            )
+        }
+
+    }
+
+    /// Stops the utterance the helper has started and reads to its end.
+    private func skipUtterance() {
+        _ = helper.send(.abort)
+        while let message = helper.next() {
+            if case .done = message { return }
+        }
+        helper.stop()
+    }
+
+    /// The helper's request for `utterance`, with parameters clamped to espeak-ng's ranges.
+    private func request(for utterance: Utterance, text: String) -> SynthesisRequest {
+        let punctuation: SynthesisRequest.Punctuation
+        switch utterance.punctuation {
+        case .none: punctuation = .none
+        case .all: punctuation = .all
+        case .some: punctuation = .some
+        }
+        return SynthesisRequest(
+            voice: utterance.voice,
+            rate: Int32(clamping: min(max(utterance.rate, 80), 450)),
+            pitch: Int32(clamping: min(max(utterance.pitch, 0), 100)),
+            volume: Int32(clamping: min(max(utterance.volume, 0), 200)),
+            punctuation: punctuation,
+            punctuationList: Self.somePunctuation,
+            ssml: utterance.ssml,
+            text: text
+        )
+    }
 }

@@ -1,12 +1,13 @@
 import AnnounceCore
-import CEspeakNG
-import Foundation
 
-/// The one thread of the process that talks to espeak-ng.
+/// The one thread of the process that speaks: it talks to the espeak-ng helper process and
+/// plays what the helper synthesizes.
 ///
-/// espeak-ng is a global, non-thread-safe library that can be initialized only once per process,
-/// so every `espeak_*` call happens on this thread, started on first use and kept for the life
-/// of the process. All engines share it and speak one utterance at a time, in order of arrival.
+/// espeak-ng is a global, non-thread-safe library, and some texts crash it, so it runs in a
+/// helper process (`announced-espeak`) that only this thread talks to, one utterance at a time.
+/// The thread and the helper are started on first use and kept for the life of the process (a
+/// helper that crashed is replaced at the next utterance). All engines share them and speak in
+/// order of arrival.
 final class EspeakWorker: @unchecked Sendable {
     /// The process-wide worker, or why espeak-ng could not start.
     static let shared: Result<EspeakWorker, SpeechSynthesisError> = start()
@@ -17,7 +18,7 @@ final class EspeakWorker: @unchecked Sendable {
     let voices: [VoiceDescription]
 
     /// Guards `queue` and `current`, and wakes the thread.
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var queue: [SpeechJob] = []
     private var current: SpeechJob?
 
@@ -54,37 +55,30 @@ final class EspeakWorker: @unchecked Sendable {
 
     // MARK: - The thread
 
-    /// Hands the start result from the new thread to the one waiting for it.
-    private final class StartHandoff: @unchecked Sendable {
-        let done = DispatchSemaphore(value: 0)
-        var result: Result<EspeakWorker, SpeechSynthesisError>?
+    private static func start() -> Result<EspeakWorker, SpeechSynthesisError> {
+        let helper: EspeakHelperProcess
+        do {
+            helper = try EspeakHelperProcess()
+            try helper.start()
+        } catch {
+            return .failure(error)
+        }
+        let worker = EspeakWorker(sampleRate: helper.sampleRate, voices: helper.voices)
+        let handoff = HelperHandoff(helper)
+        DedicatedThread.start(name: "speech", stackSize: 1 << 20) {
+            worker.run(EspeakSynthesizer(helper: handoff.helper))
+        }
+        return .success(worker)
     }
 
-    private static func start() -> Result<EspeakWorker, SpeechSynthesisError> {
-        let handoff = StartHandoff()
-        let thread = Thread {
-            let rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 60, nil, espeakINITIALIZE_DONT_EXIT)
-            guard rate > 0 else {
-                handoff.result = .failure(.espeakUnavailable(code: rate))
-                handoff.done.signal()
-                return
-            }
-            espeak_SetSynthCallback(espeakSynthCallback)
-            let worker = EspeakWorker(sampleRate: Int(rate), voices: EspeakVoices.list())
-            handoff.result = .success(worker)
-            handoff.done.signal()
-            worker.run()
-        }
-        thread.name = "espeak-ng"
-        thread.stackSize = 8 << 20
-        thread.start()
-        handoff.done.wait()
-        return handoff.result ?? .failure(.espeakUnavailable(code: -1))
+    /// Hands the helper to the synthesis thread, which alone uses it from then on.
+    private final class HelperHandoff: @unchecked Sendable {
+        let helper: EspeakHelperProcess
+        init(_ helper: EspeakHelperProcess) { self.helper = helper }
     }
 
     /// The thread's loop: take the next job, speak it, forever.
-    private func run() {
-        let synthesizer = EspeakSynthesizer(sampleRate: sampleRate)
+    private func run(_ synthesizer: EspeakSynthesizer) {
         while true {
             condition.lock()
             while queue.isEmpty { condition.wait() }

@@ -1,5 +1,5 @@
 import CPulseSimple
-import Foundation
+import Glibc
 
 /// The `pulse` output: a playback stream on a PulseAudio server (or PipeWire's PulseAudio server)
 /// through libpulse-simple.
@@ -94,7 +94,7 @@ public final class PulseAudioOutput: AudioOutput {
     /// The server as a person would name it in a message.
     public var serverDescription: String {
         if let server { return "the PulseAudio server at \(server)" }
-        if let fromEnvironment = ProcessInfo.processInfo.environment["PULSE_SERVER"], !fromEnvironment.isEmpty {
+        if let variable = getenv("PULSE_SERVER"), case let fromEnvironment = String(cString: variable), !fromEnvironment.isEmpty {
             return "the PulseAudio server at \(fromEnvironment) (PULSE_SERVER)"
         }
         return "the default PulseAudio server"
@@ -176,7 +176,7 @@ public final class PulseAudioOutput: AudioOutput {
                 Int64(Double(writtenFrames - lastPlayed) / Double(sampleRate) * 1e6)
             )
             let step = min(deadline - now, max(.milliseconds(1), min(unplayed, .milliseconds(5))))
-            Thread.sleep(forTimeInterval: VirtualPlaybackClock.seconds(step))
+            sleepThread(for: step)
         }
     }
 

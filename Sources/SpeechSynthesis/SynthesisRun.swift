@@ -1,5 +1,4 @@
 import AnnounceCore
-import CEspeakNG
 import Logging
 
 /// One utterance in flight on the synthesis thread: feeds the output in small slices, turns
@@ -55,21 +54,6 @@ final class SynthesisRun {
     /// Marks where espeak's audio begins: its event sample numbers count from here.
     func beginSpeech() {
         speechStart = framesWritten
-    }
-
-    /// The synthesis callback: collects events, feeds samples. False stops synthesis.
-    func handle(samples: UnsafeMutablePointer<Int16>?, count: Int, events: UnsafeMutablePointer<espeak_EVENT>?) -> Bool {
-        guard stop == nil else { return false }
-        if var event = events {
-            while event.pointee.type != espeakEVENT_LIST_TERMINATED {
-                collect(event.pointee)
-                event += 1
-            }
-        }
-        if let samples, count > 0 {
-            return feed(UnsafeBufferPointer(start: samples, count: count))
-        }
-        return true
     }
 
     /// Writes samples to the output in slices, checking for an abort between them.
@@ -159,28 +143,22 @@ final class SynthesisRun {
         }
     }
 
-    /// Queues espeak's word and mark events at the frame where their audio starts.
-    private func collect(_ event: espeak_EVENT) {
-        let frame = speechStart + Int(event.sample)
-        switch event.type {
-        case espeakEVENT_WORD:
-            let ordinal = wordEventCount
-            wordEventCount += 1
-            guard
-                let range = map.wordRange(
-                    textPosition: Int(event.text_position), length: Int(event.length), ordinal: ordinal)
-            else { return }
-            // espeak reports the second and later words of one it expands ("42" is "forty two",
-            // "déjà vu" a dictionary phrase) one character into the first: not a word of the text.
-            guard range.offset >= collectedWordsEnd else { return }
-            collectedWordsEnd = range.offset + range.length
-            markers.append(Marker(frame: frame, kind: .word(offset: range.offset, length: range.length)))
-        case espeakEVENT_MARK:
-            guard let name = event.id.name else { return }
-            markers.append(Marker(frame: frame, kind: .mark(String(cString: name))))
-        default:
-            return
-        }
+    /// Queues an espeak word event (its 1-based character position and length in the
+    /// synthesized text) at the frame where its audio starts.
+    func collectWord(sample: Int, textPosition: Int, length: Int) {
+        let ordinal = wordEventCount
+        wordEventCount += 1
+        guard let range = map.wordRange(textPosition: textPosition, length: length, ordinal: ordinal) else { return }
+        // espeak reports the second and later words of one it expands ("42" is "forty two",
+        // "déjà vu" a dictionary phrase) one character into the first: not a word of the text.
+        guard range.offset >= collectedWordsEnd else { return }
+        collectedWordsEnd = range.offset + range.length
+        markers.append(Marker(frame: speechStart + sample, kind: .word(offset: range.offset, length: range.length)))
+    }
+
+    /// Queues an SSML mark at the frame where playback reaches it.
+    func collectMark(sample: Int, name: String) {
+        markers.append(Marker(frame: speechStart + sample, kind: .mark(name)))
     }
 
     /// Reports, in order, the queued events whose frame playback has reached.

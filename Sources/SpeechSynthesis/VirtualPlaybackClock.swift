@@ -1,4 +1,3 @@
-import Foundation
 
 /// A virtual sound device: frames play in real time from the moment they are written.
 ///
@@ -93,7 +92,7 @@ struct VirtualPlaybackClock {
     private func sleep(until instant: ContinuousClock.Instant) {
         let interval = clock.now.duration(to: instant)
         guard interval > .zero else { return }
-        Thread.sleep(forTimeInterval: Self.seconds(interval))
+        sleepThread(for: interval)
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The `wav:DIR` output: a virtual real-time device, like `NullAudioOutput`, that also records
 /// the audio actually played of each utterance to `DIR/<seq>.wav`.
@@ -18,22 +18,28 @@ public final class WAVAudioOutput: AudioOutput {
     /// - Throws: `SpeechSynthesisError` when the directory cannot be created or is not writable.
     public init(directory: String) throws {
         self.directory = directory
-        let manager = FileManager.default
-        var isDirectory: ObjCBool = false
-        if manager.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else {
-                throw SpeechSynthesisError.unusableDirectory(directory, reason: "it is a file, not a directory")
-            }
-        } else {
-            do {
-                try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw SpeechSynthesisError.unusableDirectory(directory, reason: "it could not be created (\(error))")
-            }
+        if let problem = Self.makeDirectory(directory) {
+            throw SpeechSynthesisError.unusableDirectory(directory, reason: problem)
         }
-        guard manager.isWritableFile(atPath: directory) else {
+        guard access(directory, W_OK | X_OK) == 0 else {
             throw SpeechSynthesisError.unusableDirectory(directory, reason: "it is not writable")
         }
+    }
+
+    /// Creates `path` and its missing parents (`mkdir -p`); nil when it is now a directory,
+    /// else why not.
+    static func makeDirectory(_ path: String) -> String? {
+        var status = stat()
+        if stat(path, &status) == 0 {
+            return status.st_mode & S_IFMT == S_IFDIR ? nil : "it is a file, not a directory"
+        }
+        guard errno == ENOENT else { return "it could not be examined (\(String(cString: strerror(errno))))" }
+        let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        if !parent.isEmpty, let problem = makeDirectory(parent) { return "its parent \(parent) is unusable: \(problem)" }
+        guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+            return "it could not be created (\(String(cString: strerror(errno))))"
+        }
+        return nil
     }
 
     /// `wav:` followed by the directory.
@@ -41,7 +47,7 @@ public final class WAVAudioOutput: AudioOutput {
 
     /// The file the utterance `seq` is recorded to.
     public func path(forSeq seq: UInt64) -> String {
-        (directory as NSString).appendingPathComponent("\(seq).wav")
+        directory.hasSuffix("/") ? "\(directory)\(seq).wav" : "\(directory)/\(seq).wav"
     }
 
     /// Starts an utterance; its file is created at the first sample.

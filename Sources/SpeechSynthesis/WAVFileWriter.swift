@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// One RIFF/WAVE file of 16-bit mono PCM, written as samples arrive.
 final class WAVFileWriter {
@@ -7,37 +7,35 @@ final class WAVFileWriter {
 
     let path: String
     let sampleRate: Int
-    private let handle: FileHandle
+    private var descriptor: Int32
     private(set) var frames = 0
 
     /// Creates (or replaces) the file with a header for an empty recording.
     init(path: String, sampleRate: Int) throws {
         self.path = path
         self.sampleRate = sampleRate
-        guard FileManager.default.createFile(atPath: path, contents: Self.header(sampleRate: sampleRate, frames: 0)),
-            let handle = FileHandle(forWritingAtPath: path)
-        else {
-            throw SpeechSynthesisError.fileWriteFailed(path, reason: "the file could not be created")
+        descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw SpeechSynthesisError.fileWriteFailed(path, reason: "it could not be created (\(Self.lastError()))")
         }
-        self.handle = handle
         do {
-            try handle.seekToEnd()
+            try write(Self.header(sampleRate: sampleRate, frames: 0), at: 0)
         } catch {
-            try? handle.close()
-            throw SpeechSynthesisError.fileWriteFailed(path, reason: "\(error)")
+            close(descriptor)
+            throw error
         }
     }
 
     /// Appends samples, little-endian.
     func append(_ samples: UnsafeBufferPointer<Int16>) throws {
         guard !samples.isEmpty else { return }
-        var data = Data(count: samples.count * 2)
-        data.withUnsafeMutableBytes { bytes in
+        var bytes = [UInt8](repeating: 0, count: samples.count * 2)
+        bytes.withUnsafeMutableBytes { buffer in
             for (index, sample) in samples.enumerated() {
-                bytes.storeBytes(of: sample.littleEndian, toByteOffset: index * 2, as: Int16.self)
+                buffer.storeBytes(of: sample.littleEndian, toByteOffset: index * 2, as: Int16.self)
             }
         }
-        try perform { try handle.write(contentsOf: data) }
+        try write(bytes, at: Self.headerSize + frames * 2)
         frames += samples.count
     }
 
@@ -45,38 +43,46 @@ final class WAVFileWriter {
     func truncate(toFrames newFrames: Int) throws {
         guard newFrames < frames else { return }
         let kept = max(0, newFrames)
-        try perform {
-            try handle.truncate(atOffset: UInt64(Self.headerSize + kept * 2))
-            try handle.seekToEnd()
+        guard ftruncate(descriptor, off_t(Self.headerSize + kept * 2)) == 0 else {
+            throw SpeechSynthesisError.fileWriteFailed(path, reason: Self.lastError())
         }
         frames = kept
     }
 
     /// Writes the final sizes into the header and closes the file.
     func finish() throws {
-        try perform {
-            try handle.seek(toOffset: 0)
-            try handle.write(contentsOf: Self.header(sampleRate: sampleRate, frames: frames))
-            try handle.close()
-        }
+        defer { abandon() }
+        try write(Self.header(sampleRate: sampleRate, frames: frames), at: 0)
     }
 
     /// Closes the file without touching the header.
     func abandon() {
-        try? handle.close()
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
     }
 
-    private func perform(_ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch {
-            throw SpeechSynthesisError.fileWriteFailed(path, reason: "\(error)")
+    /// Writes all of `bytes` at `offset`, retrying short writes.
+    private func write(_ bytes: [UInt8], at offset: Int) throws {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { buffer in
+                pwrite(descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(offset + written))
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SpeechSynthesisError.fileWriteFailed(path, reason: Self.lastError())
+            }
+            written += count
         }
     }
 
+    private static func lastError() -> String { String(cString: strerror(errno)) }
+
     /// The 44-byte header of a 16-bit mono PCM file of `frames` frames.
-    static func header(sampleRate: Int, frames: Int) -> Data {
-        var data = Data()
+    static func header(sampleRate: Int, frames: Int) -> [UInt8] {
+        var data: [UInt8] = []
+        data.reserveCapacity(headerSize)
         func append(_ text: String) { data.append(contentsOf: Array(text.utf8)) }
         func append32(_ value: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) } }
         func append16(_ value: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) } }

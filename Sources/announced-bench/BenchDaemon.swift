@@ -46,6 +46,10 @@ final class BenchDaemon {
     }
 
     var residentMiB: Double { announced_bench.residentMiB(pid: process.processIdentifier) }
+    /// The resident set of the daemon's espeak-ng helper process (its children), in MiB.
+    var helperResidentMiB: Double {
+        childProcesses(of: process.processIdentifier).map { announced_bench.residentMiB(pid: $0) }.reduce(0, +)
+    }
 
     func connect() throws -> BenchClient {
         guard let client = BenchClient(path: socketPath) else { throw BenchError("cannot connect to \(socketPath)") }

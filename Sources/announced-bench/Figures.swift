@@ -117,10 +117,11 @@ struct Figures {
     }
 
     /// 5. Memory: idle, with 1,000 connections, and after a million posts.
-    func memory() throws -> (idle: Double, connections: Double, afterMillion: Double, afterMillionIdle: Double) {
+    func memory() throws -> (idle: Double, helperIdle: Double, connections: Double, afterMillion: Double, afterMillionIdle: Double) {
         let daemon = try BenchDaemon(executable: executable)
         defer { daemon.stop() }
         let idle = daemon.residentMiB
+        let helperIdle = daemon.helperResidentMiB
         var clients: [BenchClient] = []
         for id in 0..<1000 {
             let client = try daemon.connect()
@@ -141,7 +142,7 @@ struct Figures {
         } else {
             afterIdle = .nan
         }
-        return (idle, withConnections, rss, afterIdle)
+        return (idle, helperIdle, withConnections, rss, afterIdle)
     }
 
     /// 6. Start: exec → READY=1 (the socket is served before READY is sent).

@@ -58,3 +58,21 @@ func residentMiB(pid: Int32) -> Double {
     }
     return .nan
 }
+
+/// The child processes of `pid` (the daemon's espeak-ng helper), from /proc.
+func childProcesses(of pid: Int32) -> [Int32] {
+    guard let tasks = opendir("/proc/\(pid)/task") else { return [] }
+    defer { closedir(tasks) }
+    var children: [Int32] = []
+    while let entry = readdir(tasks) {
+        let task = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        guard Int32(task) != nil, let file = fopen("/proc/\(pid)/task/\(task)/children", "r") else { continue }
+        var line = [CChar](repeating: 0, count: 4096)
+        while fgets(&line, 4096, file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            children += text.split(separator: " ").compactMap { Int32($0.filter(\.isNumber)) }
+        }
+        fclose(file)
+    }
+    return children
+}

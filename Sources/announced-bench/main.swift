@@ -77,7 +77,7 @@ do {
     hundred.daemon?.stop()
     print("\n4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)) (target ≥ 50000); 100 connections \(format(hundred.postsPerSecond, 0))")
     let memory = try figures.memory()
-    print("5. RSS MiB: idle \(format(memory.idle, 1)); 1,000 connections \(format(memory.connections, 1)); after \(millionPosts) posts \(format(memory.afterMillion, 1)), then idle \(format(memory.afterMillionIdle, 1)) (target: idle ≤ 20, flat within 5%)")
+    print("5. RSS MiB: idle \(format(memory.idle, 1)) (its espeak-ng helper process: \(format(memory.helperIdle, 1)) more); 1,000 connections \(format(memory.connections, 1)); after \(millionPosts) posts \(format(memory.afterMillion, 1)), then idle \(format(memory.afterMillionIdle, 1)) (target: idle ≤ 20, flat within 5%)")
 
     let idle = rows[1].0
     print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(rows[4].0.p50)) ms, completion \(format(rows[6].0.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, start \(format(rows[7].0.p50)) ms")

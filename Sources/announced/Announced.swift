@@ -3,7 +3,8 @@ import AnnounceProtocol
 import AnnounceServer
 import ArgumentParser
 import DaemonConfiguration
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import ServiceLifecycle
 import SpeechSynthesis
@@ -57,7 +58,7 @@ struct Announced: AsyncParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                printToStandardError(fullMessage(for: error))
                 Self.exit(withError: ExitCode(2))
             }
             exit(withError: error)
@@ -85,7 +86,7 @@ struct Announced: AsyncParsableCommand {
         do {
             loaded = try loader.load()
         } catch {
-            FileHandle.standardError.write(Data("announced: \(error.description)\n".utf8))
+            printToStandardError("announced: \(error.description)")
             throw ExitCode(1)
         }
         let level = Logger.Level(rawValue: loaded.settings.logLevel.rawValue) ?? .info
@@ -104,8 +105,20 @@ struct Announced: AsyncParsableCommand {
         do {
             try await Daemon(options: self, loader: loader, loaded: loaded, environment: environment, logger: logger).run()
         } catch let error as StartupError {
-            FileHandle.standardError.write(Data("announced: \(error.description)\n".utf8))
+            printToStandardError("announced: \(error.description)")
             throw ExitCode(1)
         }
+    }
+}
+
+/// Writes `message` and a newline to standard error in one write.
+func printToStandardError(_ message: String) {
+    let bytes = Array((message + "\n").utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + written, $0.count - written) }
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { return }
+        written += count
     }
 }

@@ -3,7 +3,7 @@ import AnnounceProtocol
 import AnnounceServer
 import DaemonConfiguration
 import Dispatch
-import Foundation
+import Glibc
 import Logging
 import ServiceLifecycle
 import SpeechSynthesis

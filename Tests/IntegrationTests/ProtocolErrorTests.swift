@@ -56,11 +56,17 @@ struct ProtocolErrorTests {
     func queueFull() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
+        // A long post speaks first, so none of the 257 can start (and free its place) however
+        // the daemon's reads split them: the speaking post is not waiting, the 257 are.
+        client.send(announce(0, String(repeating: "Speaking while the queue fills. ", count: 40)))
+        #expect(client.waitFor("started", id: 0) != nil)
         let lines = (1...257).map { announce($0, "p\($0)", #","priority":"low""#) }
         client.sendRaw(Array(lines.map { $0 + "\n" }.joined().utf8))
+        #expect(client.sendError == nil)
         #expect(client.waitForTerminal(id: 257)?.text == #"{"event":"dropped","id":257,"reason":"queue-full"}"#)
-        client.send(#"{"op":"stop","id":0}"#)
-        client.waitFor("ok", id: 0)
+        #expect(client.waitFor("queued", id: 256) != nil)
+        client.send(#"{"op":"stop","id":9999}"#)
+        #expect(client.waitFor("ok", id: 9999) != nil)
     }
 
     @Test("focus: focused and unfocused to the owners, focus-changed to subscribers, status shows it")

@@ -29,15 +29,22 @@ final class LineClient {
     /// Writes `lines` in one write, each followed by a newline.
     func send(_ lines: String...) { sendRaw(Array(lines.map { $0 + "\n" }.joined().utf8)) }
 
-    /// Writes raw bytes.
+    /// Writes raw bytes; records the error when the daemon stops taking them.
     func sendRaw(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written <= 0 { return }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 {
+                sendError = written < 0 ? String(cString: strerror(errno)) : "wrote nothing"
+                return
+            }
             offset += written
         }
     }
+
+    /// Why the last `sendRaw` stopped before the end, if it did.
+    private(set) var sendError: String?
 
     /// Closes the writing half: the daemon answers what was sent, then closes.
     func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
@@ -60,6 +67,7 @@ final class LineClient {
             guard poll(&pfd, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = read(fd, &chunk, chunk.count)
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
             if count <= 0 { sawEOF = true } else { buffer.append(contentsOf: chunk[..<count]) }
         }
     }

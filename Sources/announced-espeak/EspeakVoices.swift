@@ -1,21 +1,21 @@
-import AnnounceCore
 import CEspeakNG
+import EspeakHelperWire
 
-/// Reads espeak-ng's voice list. Synthesis thread only.
+/// Reads espeak-ng's voice list.
 enum EspeakVoices {
     /// The voices espeak-ng offers. A voice's name is its file name, lower-cased (`en-us`, `de`,
     /// `cmn`), which `espeak_SetVoiceByName` accepts; its languages come from the voice's
     /// language list, best first, lower-cased.
-    static func list() -> [VoiceDescription] {
+    static func list() -> [HelperVoice] {
         guard let list = espeak_ListVoices(nil) else { return [] }
-        var voices: [VoiceDescription] = []
+        var voices: [HelperVoice] = []
         var index = 0
         while let voice = list[index] {
             index += 1
             guard let identifier = voice.pointee.identifier.map({ String(cString: $0) }) else { continue }
             let name = String(identifier.split(separator: "/").last ?? Substring(identifier)).lowercased()
             let languages = parseLanguages(voice.pointee.languages)
-            voices.append(VoiceDescription(name: name, languages: languages.isEmpty ? [name] : languages))
+            voices.append(HelperVoice(name: name, languages: languages.isEmpty ? [name] : languages))
         }
         return voices.sorted { $0.name < $1.name }
     }

@@ -1,0 +1,67 @@
+import Glibc
+
+/// Blocking frame I/O on one pipe end.
+public final class FrameChannel {
+    /// The file descriptor.
+    public let fd: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    /// Wraps `fd`; the channel does not close it.
+    public init(fd: Int32) {
+        self.fd = fd
+    }
+
+    /// Writes all of `bytes`. False when the other end is gone.
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            written += count
+        }
+        return true
+    }
+
+    /// The next frame's tag and payload, waiting for it; nil at end of stream or on an error.
+    public func readFrame() -> (tag: UInt8, payload: ArraySlice<UInt8>)? {
+        while true {
+            let available = buffer.count - start
+            if available >= 5 {
+                var length = 0
+                for shift in 0..<4 { length |= Int(buffer[start + 1 + shift]) << (8 * shift) }
+                if available >= 5 + length {
+                    let tag = buffer[start]
+                    let payload = buffer[(start + 5)..<(start + 5 + length)]
+                    start += 5 + length
+                    return (tag, payload)
+                }
+            }
+            if start > 0, start >= buffer.count / 2 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            guard fill() else { return nil }
+        }
+    }
+
+    /// Whether a frame (or its start) can be read without waiting.
+    public var hasInput: Bool {
+        if buffer.count > start { return true }
+        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, 0) > 0
+    }
+
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return false }
+            buffer.append(contentsOf: chunk[..<count])
+            return true
+        }
+    }
+}

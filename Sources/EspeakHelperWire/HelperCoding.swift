@@ -1,0 +1,229 @@
+/// Frames: a tag byte, a 4-byte little-endian payload length, the payload. Integers are
+/// little-endian; strings are a 4-byte length and UTF-8 bytes.
+enum HelperTag: UInt8 {
+    case synthesize = 0x53  // S
+    case abort = 0x41  // A
+    case ready = 0x52  // R
+    case initializationFailed = 0x45  // E
+    case voiceSelected = 0x4F  // O
+    case voiceUnknown = 0x56  // V
+    case samples = 0x50  // P
+    case word = 0x57  // W
+    case mark = 0x4D  // M
+    case done = 0x44  // D
+}
+
+/// Builds one frame's payload.
+struct PayloadWriter {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ value: UInt32) {
+        withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func append(_ value: Int32) { append(UInt32(bitPattern: value)) }
+
+    mutating func append(_ value: UInt8) { bytes.append(value) }
+
+    mutating func append(_ value: String) {
+        append(UInt32(value.utf8.count))
+        bytes.append(contentsOf: value.utf8)
+    }
+
+    /// The frame: tag, length, payload.
+    func frame(_ tag: HelperTag) -> [UInt8] {
+        var frame: [UInt8] = [tag.rawValue]
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { frame.append(contentsOf: $0) }
+        return frame + bytes
+    }
+}
+
+/// Reads one frame's payload; every read past the end fails.
+struct PayloadReader {
+    let bytes: ArraySlice<UInt8>
+    var index: Int
+
+    init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        index = bytes.startIndex
+    }
+
+    mutating func uint32() throws(HelperWireError) -> UInt32 {
+        guard bytes.endIndex - index >= 4 else { throw .malformed("a frame ends inside a number") }
+        var value: UInt32 = 0
+        for shift in 0..<4 { value |= UInt32(bytes[index + shift]) << (8 * UInt32(shift)) }
+        index += 4
+        return value
+    }
+
+    mutating func int32() throws(HelperWireError) -> Int32 { Int32(bitPattern: try uint32()) }
+
+    mutating func uint8() throws(HelperWireError) -> UInt8 {
+        guard index < bytes.endIndex else { throw .malformed("a frame ends early") }
+        defer { index += 1 }
+        return bytes[index]
+    }
+
+    mutating func string() throws(HelperWireError) -> String {
+        let count = Int(try uint32())
+        guard bytes.endIndex - index >= count else { throw .malformed("a frame ends inside a string") }
+        defer { index += count }
+        return String(decoding: bytes[index..<index + count], as: UTF8.self)
+    }
+
+    /// The rest of the payload as 16-bit samples.
+    mutating func samples() throws(HelperWireError) -> [Int16] {
+        let count = (bytes.endIndex - index) / 2
+        guard (bytes.endIndex - index) % 2 == 0 else { throw .malformed("an odd number of sample bytes") }
+        var samples = [Int16](repeating: 0, count: count)
+        for position in 0..<count {
+            let low = UInt16(bytes[index + 2 * position])
+            let high = UInt16(bytes[index + 2 * position + 1])
+            samples[position] = Int16(bitPattern: low | high << 8)
+        }
+        index = bytes.endIndex
+        return samples
+    }
+}
+
+/// A frame that cannot be decoded: the other side is not the helper (or daemon) of this build.
+public enum HelperWireError: Error, Equatable, Sendable {
+    case malformed(String)
+}
+
+extension HelperRequest {
+    /// The request as one frame.
+    public var frame: [UInt8] {
+        switch self {
+        case .abort:
+            return PayloadWriter().frame(.abort)
+        case .synthesize(let request):
+            var payload = PayloadWriter()
+            payload.append(request.voice)
+            payload.append(request.rate)
+            payload.append(request.pitch)
+            payload.append(request.volume)
+            payload.append(request.punctuation.rawValue)
+            payload.append(request.punctuationList)
+            payload.append(UInt8(request.ssml ? 1 : 0))
+            payload.append(request.text)
+            return payload.frame(.synthesize)
+        }
+    }
+
+    /// Decodes a frame's tag and payload.
+    public init(tag: UInt8, payload: ArraySlice<UInt8>) throws(HelperWireError) {
+        var reader = PayloadReader(payload)
+        switch HelperTag(rawValue: tag) {
+        case .abort:
+            self = .abort
+        case .synthesize:
+            let voice = try reader.string()
+            let rate = try reader.int32()
+            let pitch = try reader.int32()
+            let volume = try reader.int32()
+            guard let punctuation = SynthesisRequest.Punctuation(rawValue: try reader.uint8()) else {
+                throw .malformed("an unknown punctuation mode")
+            }
+            let list = try reader.string()
+            let ssml = try reader.uint8() != 0
+            let text = try reader.string()
+            self = .synthesize(
+                SynthesisRequest(
+                    voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation,
+                    punctuationList: list, ssml: ssml, text: text
+                )
+            )
+        default:
+            throw .malformed("unknown request tag \(tag)")
+        }
+    }
+}
+
+extension HelperMessage {
+    /// The message as one frame.
+    public var frame: [UInt8] {
+        var payload = PayloadWriter()
+        switch self {
+        case .ready(let sampleRate, let voices):
+            payload.append(sampleRate)
+            payload.append(UInt32(voices.count))
+            for voice in voices {
+                payload.append(voice.name)
+                payload.append(UInt32(voice.languages.count))
+                for language in voice.languages { payload.append(language) }
+            }
+            return payload.frame(.ready)
+        case .initializationFailed(let code):
+            payload.append(code)
+            return payload.frame(.initializationFailed)
+        case .voiceSelected:
+            return payload.frame(.voiceSelected)
+        case .voiceUnknown:
+            return payload.frame(.voiceUnknown)
+        case .samples(let samples):
+            return Self.samplesFrame(samples.withUnsafeBufferPointer { $0 })
+        case .word(let sample, let textPosition, let length):
+            payload.append(sample)
+            payload.append(textPosition)
+            payload.append(length)
+            return payload.frame(.word)
+        case .mark(let sample, let name):
+            payload.append(sample)
+            payload.append(name)
+            return payload.frame(.mark)
+        case .done(let status):
+            payload.append(status)
+            return payload.frame(.done)
+        }
+    }
+
+    /// A `samples` frame straight from a buffer (the helper's synthesis callback).
+    public static func samplesFrame(_ samples: UnsafeBufferPointer<Int16>) -> [UInt8] {
+        var frame = [UInt8](repeating: 0, count: 5 + samples.count * 2)
+        frame[0] = HelperTag.samples.rawValue
+        let length = UInt32(samples.count * 2)
+        for shift in 0..<4 { frame[1 + shift] = UInt8(truncatingIfNeeded: length >> (8 * UInt32(shift))) }
+        for (position, sample) in samples.enumerated() {
+            let bits = UInt16(bitPattern: sample)
+            frame[5 + 2 * position] = UInt8(truncatingIfNeeded: bits)
+            frame[6 + 2 * position] = UInt8(truncatingIfNeeded: bits >> 8)
+        }
+        return frame
+    }
+
+    /// Decodes a frame's tag and payload.
+    public init(tag: UInt8, payload: ArraySlice<UInt8>) throws(HelperWireError) {
+        var reader = PayloadReader(payload)
+        switch HelperTag(rawValue: tag) {
+        case .ready:
+            let sampleRate = try reader.int32()
+            let count = try reader.uint32()
+            var voices: [HelperVoice] = []
+            for _ in 0..<min(count, 10_000) {
+                let name = try reader.string()
+                let languageCount = try reader.uint32()
+                var languages: [String] = []
+                for _ in 0..<min(languageCount, 100) { languages.append(try reader.string()) }
+                voices.append(HelperVoice(name: name, languages: languages))
+            }
+            self = .ready(sampleRate: sampleRate, voices: voices)
+        case .initializationFailed:
+            self = .initializationFailed(code: try reader.int32())
+        case .voiceSelected:
+            self = .voiceSelected
+        case .voiceUnknown:
+            self = .voiceUnknown
+        case .samples:
+            self = .samples(try reader.samples())
+        case .word:
+            self = .word(sample: try reader.uint32(), textPosition: try reader.int32(), length: try reader.int32())
+        case .mark:
+            self = .mark(sample: try reader.uint32(), name: try reader.string())
+        case .done:
+            self = .done(status: try reader.int32())
+        default:
+            throw .malformed("unknown message tag \(tag)")
+        }
+    }
+}

@@ -1,0 +1,90 @@
+/// What the daemon asks of its espeak-ng helper process (`announced-espeak`), on the helper's
+/// standard input.
+public enum HelperRequest: Equatable, Sendable {
+    /// Speak one utterance. The helper answers `voiceSelected` (or `voiceUnknown`), then words,
+    /// marks and samples as espeak-ng produces them, then `done`.
+    case synthesize(SynthesisRequest)
+    /// Stop the utterance being synthesized; the helper answers `done` soon after. Ignored
+    /// between utterances (it may cross a `done` on the way).
+    case abort
+}
+
+/// One utterance for espeak-ng, with the parameters to speak it with.
+public struct SynthesisRequest: Equatable, Sendable {
+    /// How punctuation is spoken.
+    public enum Punctuation: UInt8, Sendable {
+        /// Not spoken: heard as pauses.
+        case none = 0
+        /// Every mark spoken.
+        case all = 1
+        /// The marks in `punctuationList` spoken.
+        case some = 2
+    }
+
+    /// An espeak-ng voice name, e.g. `en-us`.
+    public var voice: String
+    /// Words per minute, 80...450.
+    public var rate: Int32
+    /// 0...100.
+    public var pitch: Int32
+    /// 0...200.
+    public var volume: Int32
+    public var punctuation: Punctuation
+    /// The marks spoken in `some` mode.
+    public var punctuationList: String
+    /// Whether `text` is SSML.
+    public var ssml: Bool
+    /// The text, as espeak-ng is to read it.
+    public var text: String
+
+    /// Creates a request.
+    public init(
+        voice: String, rate: Int32, pitch: Int32, volume: Int32, punctuation: Punctuation,
+        punctuationList: String, ssml: Bool, text: String
+    ) {
+        self.voice = voice
+        self.rate = rate
+        self.pitch = pitch
+        self.volume = volume
+        self.punctuation = punctuation
+        self.punctuationList = punctuationList
+        self.ssml = ssml
+        self.text = text
+    }
+}
+
+/// A voice the helper's espeak-ng offers.
+public struct HelperVoice: Equatable, Sendable {
+    /// The name to select it with, e.g. `en-us`.
+    public var name: String
+    /// Its languages, best first.
+    public var languages: [String]
+
+    /// Creates a voice entry.
+    public init(name: String, languages: [String]) {
+        self.name = name
+        self.languages = languages
+    }
+}
+
+/// What the helper tells the daemon, on the helper's standard output.
+public enum HelperMessage: Equatable, Sendable {
+    /// espeak-ng is initialized: its sample rate and voices. The first message.
+    case ready(sampleRate: Int32, voices: [HelperVoice])
+    /// espeak-ng could not be initialized (its error code); the helper exits.
+    case initializationFailed(code: Int32)
+    /// The request's voice is selected; its audio follows.
+    case voiceSelected
+    /// espeak-ng has no voice by the request's name; `done` follows.
+    case voiceUnknown
+    /// Audio: 16-bit mono samples at the ready sample rate.
+    case samples([Int16])
+    /// A word starts at `sample` (counted from the utterance's first sample); `textPosition`
+    /// and `length` are espeak-ng's, in characters, 1-based.
+    case word(sample: UInt32, textPosition: Int32, length: Int32)
+    /// An SSML mark is reached at `sample`.
+    case mark(sample: UInt32, name: String)
+    /// The utterance is over: `status` 0 when espeak-ng finished or was stopped by `abort`,
+    /// else espeak-ng's error code.
+    case done(status: Int32)
+}

@@ -1,0 +1,176 @@
+import AnnounceCore
+import EspeakHelperWire
+import Glibc
+
+/// The espeak-ng helper process (`announced-espeak`) and the two pipes to it.
+///
+/// espeak-ng runs in the helper, never in the daemon: some texts crash Debian's espeak-ng 1.51,
+/// and a crash must cost one post, not the daemon. Used by the synthesis thread only (and by
+/// `EspeakWorker.start` before that thread exists).
+final class EspeakHelperProcess {
+    /// The helper executable's name.
+    static let executableName = "announced-espeak"
+    /// The environment variable that names the helper executable, for unusual installations.
+    static let environmentVariable = "ANNOUNCED_ESPEAK_HELPER"
+    /// The pipe from the helper holds about 90 ms of audio: with the frame the synthesis thread is
+    /// playing and the one the helper is writing, synthesis runs at most about 200 ms ahead.
+    static let pipeBytes: Int32 = 4096
+
+    let path: String
+    private(set) var sampleRate = 0
+    private(set) var voices: [VoiceDescription] = []
+    private var pid: pid_t = 0
+    private var requests: FrameChannel?
+    private var messages: FrameChannel?
+
+    /// The helper found next to the running executable (or where `ANNOUNCED_ESPEAK_HELPER` says).
+    /// - Throws: `SpeechSynthesisError` naming the places looked at.
+    init() throws(SpeechSynthesisError) {
+        var candidates: [String] = []
+        if let variable = getenv(Self.environmentVariable), case let path = String(cString: variable), !path.isEmpty {
+            candidates.append(path)
+        } else if let directory = Self.executableDirectory() {
+            candidates.append("\(directory)/\(Self.executableName)")
+            candidates.append("\(directory)/../libexec/announced/\(Self.executableName)")
+        }
+        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
+            throw SpeechSynthesisError(
+                "the espeak-ng helper \(Self.executableName) was not found (looked at \(candidates.joined(separator: ", "))). "
+                    + "It is built and installed with announced (`make install`); set \(Self.environmentVariable) to its path "
+                    + "if it lives elsewhere."
+            )
+        }
+        path = found
+        // A write to a helper that just died must fail with EPIPE, not kill the daemon.
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit { stop() }
+
+    /// Starts the helper and waits for espeak-ng to be ready.
+    /// - Throws: `SpeechSynthesisError` when the helper cannot be started or espeak-ng cannot be
+    ///   initialized.
+    func start() throws(SpeechSynthesisError) {
+        stop()
+        var toHelper: [Int32] = [0, 0]
+        var fromHelper: [Int32] = [0, 0]
+        guard Self.makePipe(&toHelper) else { throw Self.failure("cannot create a pipe", errno) }
+        guard Self.makePipe(&fromHelper) else {
+            close(toHelper[0])
+            close(toHelper[1])
+            throw Self.failure("cannot create a pipe", errno)
+        }
+        _ = fcntl(fromHelper[0], Self.setPipeSize, Self.pipeBytes)
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toHelper[0], STDIN_FILENO)
+        posix_spawn_file_actions_adddup2(&actions, fromHelper[1], STDOUT_FILENO)
+        var child: pid_t = 0
+        let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
+        defer { arguments.forEach { free($0) } }
+        // espeak-ng's own message ("*** buffer overflow detected ***") says enough when it
+        // crashes; the Swift runtime's backtrace of the helper would only flood the daemon's log.
+        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
+        var entry = environ
+        while let variable = entry.pointee {
+            if strncmp(variable, "SWIFT_BACKTRACE=", 16) != 0 { environment.append(strdup(variable)) }
+            entry += 1
+        }
+        environment.append(nil)
+        defer { environment.forEach { free($0) } }
+        let status = posix_spawn(&child, path, &actions, nil, arguments, environment)
+        close(toHelper[0])
+        close(fromHelper[1])
+        guard status == 0 else {
+            close(toHelper[1])
+            close(fromHelper[0])
+            throw Self.failure("cannot start \(path)", status)
+        }
+        pid = child
+        requests = FrameChannel(fd: toHelper[1])
+        messages = FrameChannel(fd: fromHelper[0])
+        let first = next()
+        switch first {
+        case .ready(let rate, let list)?:
+            sampleRate = Int(rate)
+            voices = list.map { VoiceDescription(name: $0.name, languages: $0.languages) }
+        case .initializationFailed(let code)?:
+            stop()
+            throw .espeakUnavailable(code: code)
+        default:
+            let ending = stop()
+            throw SpeechSynthesisError("the espeak-ng helper \(path) did not start: it \(ending)")
+        }
+    }
+
+    /// Whether the helper is running (as far as the pipes tell).
+    var isRunning: Bool { pid != 0 }
+
+    /// Sends a request. False when the helper is gone.
+    func send(_ request: HelperRequest) -> Bool {
+        requests?.write(request.frame) ?? false
+    }
+
+    /// The helper's next message, waiting for it; nil when the helper is gone or sent something
+    /// this build does not understand.
+    func next() -> HelperMessage? {
+        guard let frame = messages?.readFrame() else { return nil }
+        return try? HelperMessage(tag: frame.tag, payload: frame.payload)
+    }
+
+    /// Closes the pipes and waits for the helper to exit (killing it if it does not go when its
+    /// input ends); says how it ended, e.g. "was killed by signal 6 (SIGABRT)".
+    @discardableResult
+    func stop() -> String {
+        guard pid != 0 else { return "was not running" }
+        if let requests { close(requests.fd) }
+        if let messages { close(messages.fd) }
+        requests = nil
+        messages = nil
+        // With its pipes closed the helper exits at once (or has already died); one that is
+        // stuck inside espeak-ng is killed after a second.
+        var status: Int32 = 0
+        var result = waitpid(pid, &status, WNOHANG)
+        var waited = 0
+        while result == 0, waited < 1000 {
+            sleepThread(for: .milliseconds(1))
+            waited += 1
+            result = waitpid(pid, &status, WNOHANG)
+        }
+        if result == 0 {
+            kill(pid, SIGKILL)
+            repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+        }
+        pid = 0
+        guard result > 0 else { return "ended" }
+        let signalNumber = status & 0x7F
+        if signalNumber == 0 { return "exited with status \((status >> 8) & 0xFF)" }
+        let name = strsignal(signalNumber).map { String(cString: $0) } ?? "signal \(signalNumber)"
+        return "was killed by signal \(signalNumber) (\(name))"
+    }
+
+    /// A pipe whose ends are not inherited by child processes (dup2 onto the helper's standard
+    /// input and output clears the flag there).
+    private static func makePipe(_ ends: inout [Int32]) -> Bool {
+        guard pipe(&ends) == 0 else { return false }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return true
+    }
+
+    /// fcntl's F_SETPIPE_SZ, which the Glibc module leaves out (it needs `_GNU_SOURCE`).
+    private static let setPipeSize: Int32 = 1031
+
+    private static func failure(_ what: String, _ code: Int32) -> SpeechSynthesisError {
+        SpeechSynthesisError("the espeak-ng helper: \(what): \(String(cString: strerror(code)))")
+    }
+
+    private static func executableDirectory() -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = path.lastIndex(of: "/") else { return nil }
+        return String(path[..<slash])
+    }
+}

@@ -1,0 +1,63 @@
+import EspeakHelperWire
+import Glibc
+import Testing
+
+@Suite("The daemon's pipes to its espeak-ng helper")
+struct HelperWireTests {
+    static let request = SynthesisRequest(
+        voice: "de", rate: 210, pitch: -1, volume: 200, punctuation: .some, punctuationList: "#$%",
+        ssml: true, text: "<speak>Grüße 👋</speak>"
+    )
+
+    static let messages: [HelperMessage] = [
+        .ready(sampleRate: 22_050, voices: [HelperVoice(name: "en-us", languages: ["en-us", "en"]), HelperVoice(name: "cmn", languages: [])]),
+        .initializationFailed(code: -1),
+        .voiceSelected,
+        .voiceUnknown,
+        .samples([0, 1, -1, .max, .min, 12_345]),
+        .samples([]),
+        .word(sample: 4_410, textPosition: 7, length: 5),
+        .mark(sample: .max, name: "here"),
+        .done(status: 0),
+        .done(status: 2),
+    ]
+
+    @Test("requests and messages read back as written, one after another through a real pipe")
+    func roundTrip() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let reader = FrameChannel(fd: ends[0])
+        let writer = FrameChannel(fd: ends[1])
+        // Small enough for the pipe's buffer: everything is written before it is read.
+        #expect(writer.write(HelperRequest.synthesize(Self.request).frame + HelperRequest.abort.frame))
+        for message in Self.messages { #expect(writer.write(message.frame)) }
+        close(ends[1])
+
+        let first = try #require(reader.readFrame())
+        #expect(try HelperRequest(tag: first.tag, payload: first.payload) == .synthesize(Self.request))
+        let second = try #require(reader.readFrame())
+        #expect(try HelperRequest(tag: second.tag, payload: second.payload) == .abort)
+        for message in Self.messages {
+            let frame = try #require(reader.readFrame())
+            #expect(try HelperMessage(tag: frame.tag, payload: frame.payload) == message)
+        }
+        #expect(reader.readFrame() == nil, "end of stream after the last frame")
+    }
+
+    @Test("the samples frame written straight from a buffer equals the message's")
+    func samplesFrame() {
+        let samples: [Int16] = [3, -3, 256, -256]
+        #expect(samples.withUnsafeBufferPointer { HelperMessage.samplesFrame($0) } == HelperMessage.samples(samples).frame)
+    }
+
+    @Test("truncated or unknown frames are refused, not misread")
+    func malformed() {
+        let word = HelperMessage.word(sample: 1, textPosition: 2, length: 3).frame
+        #expect(throws: HelperWireError.self) { try HelperMessage(tag: word[0], payload: word[5..<(word.count - 1)]) }
+        #expect(throws: HelperWireError.self) { try HelperMessage(tag: 0x7A, payload: []) }
+        #expect(throws: HelperWireError.self) { try HelperRequest(tag: HelperMessage.voiceSelected.frame[0], payload: []) }
+        let odd = HelperMessage.samples([1]).frame
+        #expect(throws: HelperWireError.self) { try HelperMessage(tag: odd[0], payload: odd[5..<6]) }
+    }
+}
