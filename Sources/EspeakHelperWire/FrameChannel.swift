@@ -25,8 +25,11 @@ public final class FrameChannel {
         return true
     }
 
-    /// The next frame's tag and payload, waiting for it; nil at end of stream or on an error.
-    public func readFrame() -> (tag: UInt8, payload: ArraySlice<UInt8>)? {
+    /// The next frame's tag and payload, waiting for it (at most `timeout` milliseconds for
+    /// each chunk of it, when given); nil at end of stream, on an error, or on timeout (then
+    /// `timedOut` is set).
+    public func readFrame(timeout: Int32? = nil) -> (tag: UInt8, payload: ArraySlice<UInt8>)? {
+        timedOut = false
         while true {
             let available = buffer.count - start
             if available >= 5 {
@@ -43,9 +46,21 @@ public final class FrameChannel {
                 buffer.removeFirst(start)
                 start = 0
             }
+            if let timeout {
+                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                var ready = poll(&descriptor, 1, timeout)
+                while ready < 0, errno == EINTR { ready = poll(&descriptor, 1, timeout) }
+                if ready == 0 {
+                    timedOut = true
+                    return nil
+                }
+            }
             guard fill() else { return nil }
         }
     }
+
+    /// Whether the last `readFrame` gave up waiting.
+    public private(set) var timedOut = false
 
     /// Whether a frame (or its start) can be read without waiting.
     public var hasInput: Bool {

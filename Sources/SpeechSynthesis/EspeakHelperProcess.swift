@@ -112,12 +112,20 @@ final class EspeakHelperProcess {
         requests?.write(request.frame) ?? false
     }
 
-    /// The helper's next message, waiting for it; nil when the helper is gone or sent something
-    /// this build does not understand.
+    /// How long the helper may go without a message while the synthesis thread waits for one.
+    /// espeak-ng makes 60 ms of audio in well under a millisecond, so a helper this slow is
+    /// stuck inside espeak-ng.
+    static let silenceLimit: Int32 = 5000
+
+    /// The helper's next message, waiting for it; nil when the helper is gone, stuck (see
+    /// `isStuck`) or sent something this build does not understand.
     func next() -> HelperMessage? {
-        guard let frame = messages?.readFrame() else { return nil }
+        guard let frame = messages?.readFrame(timeout: Self.silenceLimit) else { return nil }
         return try? HelperMessage(tag: frame.tag, payload: frame.payload)
     }
+
+    /// Whether the last `next` gave up because the helper sent nothing for `silenceLimit`.
+    var isStuck: Bool { messages?.timedOut ?? false }
 
     /// Closes the pipes and waits for the helper to exit (killing it if it does not go when its
     /// input ends); says how it ended, e.g. "was killed by signal 6 (SIGABRT)".

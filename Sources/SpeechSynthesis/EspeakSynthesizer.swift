@@ -133,15 +133,21 @@ final class EspeakSynthesizer {
                 break
             }
         }
-        // The helper died inside espeak-ng: this text crashed it.
+        // The helper died inside espeak-ng (this text crashed it), or is stuck there.
+        let stuck = helper.isStuck
         let ending = helper.stop()
         run.job.session.logger.error(
-            "espeak-ng crashed", metadata: ["seq": "\(run.job.utterance.seq)", "how": "\(ending)"]
+            stuck ? "espeak-ng stopped responding" : "espeak-ng crashed",
+            metadata: ["seq": "\(run.job.utterance.seq)", "how": "\(ending)"]
         )
         if run.stop != .aborted {
+            let what =
+                stuck
+                ? "espeak-ng stopped responding while speaking this text (nothing for \(EspeakHelperProcess.silenceLimit / 1000) s; its process \(ending))"
+                : "espeak-ng crashed while speaking this text (its process \(ending))"
             run.stop = .failed(
-                "espeak-ng crashed while speaking this text (its process \(ending)); the speech engine was restarted and "
-                    + "later posts speak. The text may trigger a known espeak-ng bug; rephrasing it avoids that."
+                what + "; the speech engine was restarted and later posts speak. "
+                    + "The text may trigger a known espeak-ng bug; rephrasing it avoids that."
             )
         }
 

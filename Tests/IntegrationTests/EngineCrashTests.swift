@@ -67,6 +67,24 @@ struct EngineCrashTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test("a helper that stops responding is replaced: that post finishes error, the next one speaks")
+    func helperStuck() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        client.send(announce(1, String(repeating: "A long announcement that is still being synthesized. ", count: 20)))
+        #expect(client.waitFor("started", id: 1) != nil)
+        let helpers = Self.children(of: daemon.process.processIdentifier)
+        try #require(helpers.count == 1, "one espeak-ng helper: \(helpers)")
+        // Stopped, it stands for espeak-ng caught in a loop: alive, but sending nothing.
+        kill(helpers[0], SIGSTOP)
+        let terminal = try #require(client.waitForTerminal(id: 1))
+        #expect(terminal["reason"] == .string("error"))
+        #expect(terminal["message"]?.stringValue?.contains("stopped responding") == true, "\(terminal)")
+        client.send(announce(2, "Back again"))
+        #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true))
+        #expect(daemon.stop() == 0)
+    }
+
     /// The child processes of `pid`, from /proc.
     static func children(of pid: Int32) -> [Int32] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
