@@ -38,6 +38,12 @@ public final class EspeakSpeechEngine: SpeechBackend {
         session = EngineSession(output: output, logger: logger, eventHandler: eventHandler)
     }
 
+    /// Starts the espeak-ng helper process in the background, so that it loads while the daemon
+    /// reads its configuration and opens its socket; the first engine then finds it ready.
+    public static func prepare() {
+        DedicatedThread.start(name: "speech-start", stackSize: 256 << 10) { _ = EspeakWorker.shared }
+    }
+
     /// Queues `utterance`; returns at once.
     public func speak(_ utterance: Utterance) {
         worker.enqueue(SpeechJob(utterance: utterance, session: session))

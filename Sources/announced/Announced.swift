@@ -75,6 +75,7 @@ struct Announced: AsyncParsableCommand {
     }
 
     func run() async throws {
+        EspeakSpeechEngine.prepare()
         let environment = ProcessInfo.processInfo.environment
         let loader = SettingsLoader(
             commandLine: CommandLineSettings(
