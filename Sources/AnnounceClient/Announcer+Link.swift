@@ -9,7 +9,7 @@ extension Announcer {
     func send(_ request: Request, id: RequestID?, pending: PendingRequest?) {
         let bytes = RequestLine(id: id, request).line
         enum Action { case write(any Channel), connect(Int), wait }
-        let action: Action = state.withLock { state in
+        let action: Action = state.withLockedValue { state in
             if let id, let pending { state.pending[id] = pending.retaining(self) }
             switch state.link {
             case .connected(let channel, _):
@@ -31,7 +31,7 @@ extension Announcer {
 
     /// Connects now unless connected or connecting already.
     func connectIfIdle() {
-        let generation: Int? = state.withLock { state in
+        let generation: Int? = state.withLockedValue { state in
             guard case .idle = state.link else { return nil }
             return state.beginConnecting()
         }
@@ -62,7 +62,7 @@ extension Announcer {
     }
 
     private func connected(_ channel: any Channel, generation: Int) {
-        let lines: [[UInt8]]? = state.withLock { state in
+        let lines: [[UInt8]]? = state.withLockedValue { state in
             guard case .connecting(let current) = state.link, current == generation else { return nil }
             state.link = .connected(channel, generation: generation)
             state.reconnectDelay = AnnouncerState.firstReconnectDelay
@@ -80,11 +80,11 @@ extension Announcer {
         }
         for line in lines { channel.write(ByteBuffer(bytes: line), promise: nil) }
         channel.flush()
-        if state.withLock({ $0.followsStatus }) { refreshStatus() }
+        if state.withLockedValue({ $0.followsStatus }) { refreshStatus() }
     }
 
     private func connectFailed(_ error: any Error, generation: Int) {
-        let failed: [PendingRequest]? = state.withLock { state in
+        let failed: [PendingRequest]? = state.withLockedValue { state in
             guard case .connecting(let current) = state.link, current == generation else { return nil }
             state.link = .idle
             state.outbox = []
@@ -107,7 +107,7 @@ extension Announcer {
     }
 
     func connectionClosed(generation: Int) {
-        let closed: (pending: [PendingRequest], reason: String?)? = state.withLock { state in
+        let closed: (pending: [PendingRequest], reason: String?)? = state.withLockedValue { state in
             guard case .connected(_, let current) = state.link, current == generation else { return nil }
             state.link = .idle
             let pending = Array(state.pending.values)
@@ -135,7 +135,7 @@ extension Announcer {
     /// While someone listens (status or events), tries to connect again, waiting a little longer
     /// after each failure (up to 2 s).
     func scheduleReconnect() {
-        let delay: TimeAmount? = state.withLock { state in
+        let delay: TimeAmount? = state.withLockedValue { state in
             guard state.wantsLink, !state.reconnectScheduled, case .idle = state.link else { return nil }
             state.reconnectScheduled = true
             let delay = state.reconnectDelay
@@ -145,8 +145,8 @@ extension Announcer {
         guard let delay else { return }
         eventLoopGroup.next().scheduleTask(in: delay) { [weak self] in
             guard let self else { return }
-            self.state.withLock { $0.reconnectScheduled = false }
-            if self.state.withLock({ $0.wantsLink }) { self.connectIfIdle() }
+            self.state.withLockedValue { $0.reconnectScheduled = false }
+            if self.state.withLockedValue({ $0.wantsLink }) { self.connectIfIdle() }
         }
     }
 

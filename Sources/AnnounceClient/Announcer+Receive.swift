@@ -9,18 +9,18 @@ extension Announcer {
         }
         switch event {
         case .statusChanged(let report):
-            state.withLock { state in
+            state.withLockedValue { state in
                 state.update(.available(report))
                 state.yield(event)
             }
         case .focusChanged, .speech:
-            state.withLock { $0.yield(event) }
+            state.withLockedValue { $0.yield(event) }
         case .focused(let element):
-            if let handler = state.withLock({ $0.focusHandlers[element]?.onFocus }) { Self.onMain(handler) }
+            if let handler = state.withLockedValue({ $0.focusHandlers[element]?.onFocus }) { Self.onMain(handler) }
         case .unfocused(let element):
-            if let handler = state.withLock({ $0.focusHandlers[element]?.onLoseFocus }) { Self.onMain(handler) }
+            if let handler = state.withLockedValue({ $0.focusHandlers[element]?.onLoseFocus }) { Self.onMain(handler) }
         case .error(_, _, let message):
-            state.withLock { $0.lastConnectionError = message }
+            state.withLockedValue { $0.lastConnectionError = message }
         default:
             break
         }
@@ -28,7 +28,7 @@ extension Announcer {
 
     private func receive(_ event: Event, about id: RequestID) {
         enum Delivery { case post(PostTracker, EnqueueResult), control(@Sendable (Result<JSONObject, AnnouncerError>) -> Void, Result<JSONObject, AnnouncerError>) }
-        let delivery: Delivery? = state.withLock { state in
+        let delivery: Delivery? = state.withLockedValue { state in
             switch state.pending[id] {
             case .post(var tracker):
                 let (done, outcome) = tracker.receive(event)

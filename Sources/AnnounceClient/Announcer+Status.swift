@@ -5,7 +5,7 @@ extension Announcer {
     /// status in the background; until its first answer this is false.
     public var isSpeechRunning: Bool {
         followStatus()
-        return state.withLock { $0.speechStatus?.isSpeechRunning ?? false }
+        return state.withLockedValue { $0.speechStatus?.isSpeechRunning ?? false }
     }
 
     /// The speech status now and after every change (mute, unmute, new defaults, daemon gone or
@@ -13,14 +13,14 @@ extension Announcer {
     /// stream starts with the current status once known and stays live across daemon restarts.
     public func statusChanges() -> AsyncStream<SpeechStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: SpeechStatus.self, bufferingPolicy: .bufferingNewest(64))
-        let token = state.withLock { state in
+        let token = state.withLockedValue { state in
             let token = state.makeToken()
             state.statusContinuations[token] = continuation
             if let current = state.speechStatus { continuation.yield(current) }
             return token
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.statusContinuations.removeValue(forKey: token) }
+            _ = self?.state.withLockedValue { $0.statusContinuations.removeValue(forKey: token) }
         }
         followStatus()
         return stream
@@ -31,14 +31,14 @@ extension Announcer {
     /// stops iterating.
     public func events(_ topics: Set<Topic>) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
-        let (token, channel) = state.withLock { state in
+        let (token, channel) = state.withLockedValue { state in
             let token = state.makeToken()
             state.eventSubscribers[token] = EventSubscriber(topics: topics, continuation: continuation)
             if case .connected(let channel, _) = state.link { return (token, Optional(channel)) }
             return (token, nil)
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.eventSubscribers.removeValue(forKey: token) }
+            _ = self?.state.withLockedValue { $0.eventSubscribers.removeValue(forKey: token) }
         }
         if channel != nil {
             send(.subscribe(Topic.allCases.filter(topics.contains)), id: nil, pending: nil)
@@ -51,18 +51,18 @@ extension Announcer {
     /// Runs `handler` on the main queue each time the element with `elementID`, posted by this
     /// announcer, gets the focus (like Access's `onAccessibilityFocus`). Nil removes it.
     public func onFocus(_ elementID: String, perform handler: (@MainActor @Sendable () -> Void)?) {
-        state.withLock { $0.focusHandlers[elementID, default: FocusHandlers()].onFocus = handler }
+        state.withLockedValue { $0.focusHandlers[elementID, default: FocusHandlers()].onFocus = handler }
     }
 
     /// Runs `handler` on the main queue each time the element with `elementID`, posted by this
     /// announcer, loses the focus (like Access's `onAccessibilityDidLoseFocus`). Nil removes it.
     public func onLoseFocus(_ elementID: String, perform handler: (@MainActor @Sendable () -> Void)?) {
-        state.withLock { $0.focusHandlers[elementID, default: FocusHandlers()].onLoseFocus = handler }
+        state.withLockedValue { $0.focusHandlers[elementID, default: FocusHandlers()].onLoseFocus = handler }
     }
 
     /// Starts following the status: subscribes and asks for the current state (once).
     func followStatus() {
-        let connectedNow: Bool? = state.withLock { state in
+        let connectedNow: Bool? = state.withLockedValue { state in
             guard !state.followsStatus else { return nil }
             state.followsStatus = true
             if case .connected = state.link { return true }
@@ -81,10 +81,10 @@ extension Announcer {
 
     /// Asks for the status and records the answer.
     func refreshStatus() {
-        let id = state.withLock { $0.makeID() }
+        let id = state.withLockedValue { $0.makeID() }
         send(.status, id: id, pending: .control { [weak self] result in
             guard case .success(let fields) = result, let report = try? StatusReport(fields) else { return }
-            self?.state.withLock { $0.update(.available(report)) }
+            self?.state.withLockedValue { $0.update(.available(report)) }
         })
     }
 }

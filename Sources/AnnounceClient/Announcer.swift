@@ -1,7 +1,7 @@
 internal import Foundation
 internal import NIOCore
 internal import NIOPosix
-internal import Synchronization
+internal import NIOConcurrencyHelpers
 
 /// Speaks through `announced`: the Linux counterpart of `UIAccessibility.post(notification:argument:)`
 /// and the `Access.VO` helper.
@@ -20,7 +20,9 @@ public final class Announcer: Sendable {
     /// The name the daemon shows for this client in `speech` events (`announcectl monitor`).
     public let clientName: String
 
-    let state = Mutex(AnnouncerState())
+    // NIO's pthread lock, not Synchronization's Mutex: a contended Mutex is handed over by a PI
+    // futex inside the Swift runtime, where ThreadSanitizer cannot see it (false race reports).
+    let state = NIOLockedValueBox(AnnouncerState())
     let eventLoopGroup: any EventLoopGroup
 
     /// Creates an announcer; it connects on first use.
@@ -34,7 +36,7 @@ public final class Announcer: Sendable {
     }
 
     deinit {
-        let (link, streams, subscribers) = state.withLock { ($0.link, $0.statusContinuations.values, $0.eventSubscribers.values) }
+        let (link, streams, subscribers) = state.withLockedValue { ($0.link, $0.statusContinuations.values, $0.eventSubscribers.values) }
         if case .connected(let channel, _) = link { channel.close(promise: nil) }
         streams.forEach { $0.finish() }
         subscribers.forEach { $0.continuation.finish() }
@@ -52,7 +54,7 @@ public final class Announcer: Sendable {
     /// Sends any speech post (`announce`, `focus`, `screen-changed`, `layout-changed`) and returns
     /// how it ended. Cancelling the calling task cancels the post.
     public func post(_ post: SpeechPost) async -> AnnouncementResult {
-        let id = state.withLock { $0.makeID() }
+        let id = state.withLockedValue { $0.makeID() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 submit(post, id: id, stopsAtQueued: false) { outcome in
@@ -60,14 +62,14 @@ public final class Announcer: Sendable {
                 }
             }
         } onCancel: {
-            send(.cancel(target: id), id: state.withLock { $0.makeID() }, pending: .control { _ in })
+            send(.cancel(target: id), id: state.withLockedValue { $0.makeID() }, pending: .control { _ in })
         }
     }
 
     /// Sends a speech post and returns once the daemon has queued it (or refused it), without
     /// waiting for it to be spoken: what `announcectl say` does without `--wait`.
     public func enqueue(_ post: SpeechPost) async -> EnqueueResult {
-        let id = state.withLock { $0.makeID() }
+        let id = state.withLockedValue { $0.makeID() }
         return await withCheckedContinuation { continuation in
             submit(post, id: id, stopsAtQueued: true) { continuation.resume(returning: $0) }
         }
@@ -117,7 +119,7 @@ public final class Announcer: Sendable {
     private func postFromCallingThread(_ post: SpeechPost, completion: (@MainActor @Sendable (AnnouncementResult) -> Void)?) {
         var post = post
         post.options.thread = MainThread.isCurrent ? "main" : "background"
-        let id = state.withLock { $0.makeID() }
+        let id = state.withLockedValue { $0.makeID() }
         submit(post, id: id, stopsAtQueued: false) { outcome in
             guard let completion, case .refused(let result) = outcome else { return }
             Self.onMain { completion(result) }

@@ -1,5 +1,5 @@
 import AnnounceCore
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The open connections, so shutdown can close them once their last lines are written.
 final class ConnectionRegistry: Sendable {
@@ -9,11 +9,13 @@ final class ConnectionRegistry: Sendable {
         var closing = false
     }
 
-    private let state = Mutex(State())
+    // NIO's pthread lock, not Synchronization's Mutex: a contended Mutex is handed over by a PI
+    // futex inside the Swift runtime, where ThreadSanitizer cannot see it (false race reports).
+    private let state = NIOLockedValueBox(State())
 
     /// Registers a connection; nil when the server is closing (the caller closes it).
     func add(_ makeSink: (ClientID) -> ConnectionSink) -> ConnectionSink? {
-        state.withLock { state in
+        state.withLockedValue { state in
             guard !state.closing else { return nil }
             let id = state.nextID
             state.nextID += 1
@@ -24,17 +26,17 @@ final class ConnectionRegistry: Sendable {
     }
 
     func remove(_ id: ClientID) {
-        _ = state.withLock { $0.sinks.removeValue(forKey: id) }
+        _ = state.withLockedValue { $0.sinks.removeValue(forKey: id) }
     }
 
     /// Closes every connection after its pending lines; later connections are refused.
     func closeAllAfterFlush() {
-        let sinks = state.withLock { state in
+        let sinks = state.withLockedValue { state in
             state.closing = true
             return Array(state.sinks.values)
         }
         for sink in sinks { sink.closeAfterFlush() }
     }
 
-    var count: Int { state.withLock { $0.sinks.count } }
+    var count: Int { state.withLockedValue { $0.sinks.count } }
 }

@@ -3,10 +3,12 @@ public import Logging
 
 /// The espeak-ng speech backend: synthesizes utterances and plays them through an audio output.
 ///
-/// espeak-ng can be initialized only once per process and is not thread-safe, so every engine
-/// shares one process-wide synthesis thread, started by the first engine and kept until the
-/// process exits. Several engines may exist (each with its own output and event handler, e.g. in
-/// tests); they speak one utterance at a time, in the order `speak` was called.
+/// espeak-ng runs in a helper process (`announced-espeak`, found beside the running executable),
+/// so that a text that crashes it costs one utterance (finished `.failed`) and not the process;
+/// a crashed or stuck helper is replaced. Every engine shares one process-wide synthesis thread
+/// that talks to the helper, started by the first engine and kept until the process exits.
+/// Several engines may exist (each with its own output and event handler, e.g. in tests); they
+/// speak one utterance at a time, in the order `speak` was called.
 ///
 /// Events are delivered on the synthesis thread, in order: `started` when the first audio
 /// reaches the output, `word` and `mark` when playback reaches them, then exactly one
@@ -25,8 +27,8 @@ public final class EspeakSpeechEngine: SpeechBackend {
     /// Creates an engine that plays through `output` and reports through `eventHandler`.
     ///
     /// The engine takes over `output`: from now on it is used only on the synthesis thread.
-    /// - Throws: `SpeechSynthesisError` when espeak-ng cannot be initialized, e.g. because its
-    ///   data (the espeak-ng-data package) is not installed.
+    /// - Throws: `SpeechSynthesisError` when the helper cannot be found or started, or espeak-ng
+    ///   cannot be initialized, e.g. because its data (the espeak-ng-data package) is not installed.
     public init(
         output: any AudioOutput, logger: Logger,
         eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void
