@@ -50,39 +50,40 @@ struct EngineCrashTests {
 
     @Test("the helper killed mid-post: that post finishes error, the next one speaks")
     func helperKilled() throws {
-        let daemon = try DaemonProcess()
-        let client = try daemon.connect()
-        client.send(announce(1, String(repeating: "A long announcement that is still being synthesized. ", count: 20)))
-        #expect(client.waitFor("started", id: 1) != nil)
-        let helpers = Self.children(of: daemon.process.processIdentifier)
-        try #require(helpers.count == 1, "one espeak-ng helper: \(helpers)")
-        kill(helpers[0], SIGKILL)
+        let (daemon, client, helper) = try Self.speakingLongPost()
+        kill(helper, SIGKILL)
         let terminal = try #require(client.waitForTerminal(id: 1))
         #expect(terminal["reason"] == .string("error"))
         #expect(terminal["message"]?.stringValue?.contains("signal 9") == true)
         client.send(announce(2, "Back again"))
         #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true))
         let replacements = Self.children(of: daemon.process.processIdentifier)
-        #expect(replacements.count == 1 && replacements != helpers, "a new helper: \(replacements)")
+        #expect(replacements.count == 1 && replacements != [helper], "a new helper: \(replacements)")
         #expect(daemon.stop() == 0)
     }
 
     @Test("a helper that stops responding is replaced: that post finishes error, the next one speaks")
     func helperStuck() throws {
-        let daemon = try DaemonProcess()
-        let client = try daemon.connect()
-        client.send(announce(1, String(repeating: "A long announcement that is still being synthesized. ", count: 20)))
-        #expect(client.waitFor("started", id: 1) != nil)
-        let helpers = Self.children(of: daemon.process.processIdentifier)
-        try #require(helpers.count == 1, "one espeak-ng helper: \(helpers)")
+        let (daemon, client, helper) = try Self.speakingLongPost()
         // Stopped, it stands for espeak-ng caught in a loop: alive, but sending nothing.
-        kill(helpers[0], SIGSTOP)
+        kill(helper, SIGSTOP)
         let terminal = try #require(client.waitForTerminal(id: 1))
         #expect(terminal["reason"] == .string("error"))
         #expect(terminal["message"]?.stringValue?.contains("stopped responding") == true, "\(terminal)")
         client.send(announce(2, "Back again"))
         #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true))
         #expect(daemon.stop() == 0)
+    }
+
+    /// A daemon speaking a long post (id 1, about a minute of speech) and its one helper process.
+    static func speakingLongPost() throws -> (DaemonProcess, LineClient, Int32) {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        client.send(announce(1, String(repeating: "A long announcement that is still being synthesized. ", count: 20)))
+        #expect(client.waitFor("started", id: 1) != nil)
+        let helpers = children(of: daemon.process.processIdentifier)
+        try #require(helpers.count == 1, "one espeak-ng helper: \(helpers)")
+        return (daemon, client, helpers[0])
     }
 
     /// The child processes of `pid`, from /proc.
