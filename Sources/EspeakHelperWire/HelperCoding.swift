@@ -88,6 +88,7 @@ struct PayloadReader {
 
 /// A frame that cannot be decoded: the other side is not the helper (or daemon) of this build.
 public enum HelperWireError: Error, Equatable, Sendable {
+    /// The frame is cut short or has an unknown tag or value; the text says which.
     case malformed(String)
 }
 

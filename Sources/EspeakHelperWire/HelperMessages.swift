@@ -29,6 +29,7 @@ public struct SynthesisRequest: Equatable, Sendable {
     public var pitch: Int32
     /// 0...200.
     public var volume: Int32
+    /// How punctuation is spoken.
     public var punctuation: Punctuation
     /// The marks spoken in `some` mode.
     public var punctuationList: String
