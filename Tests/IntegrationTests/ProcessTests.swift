@@ -109,6 +109,15 @@ struct ProcessTests {
         #expect(daemon.stderrText().contains("--rate"))
     }
 
+    @Test("no espeak-ng helper where ANNOUNCED_ESPEAK_HELPER points: exit 1 naming where it looked")
+    func missingHelper() throws {
+        let daemon = try DaemonProcess(environment: ["ANNOUNCED_ESPEAK_HELPER": "/nonexistent/announced-espeak"], waitForReady: false)
+        #expect(daemon.waitForExit() == 1)
+        let stderr = daemon.stderrText()
+        #expect(stderr.contains("announced-espeak was not found (looked at /nonexistent/announced-espeak)"), "\(stderr)")
+        #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "no socket left behind")
+    }
+
     @Test("a client that sends and closes its side still gets every answer (socat style)")
     func halfClose() throws {
         let daemon = try DaemonProcess()
