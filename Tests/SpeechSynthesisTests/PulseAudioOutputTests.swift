@@ -63,12 +63,9 @@ struct PulseAudioOutputTests {
     func realServer() throws {
         let server = try HeadlessPulseAudio()
         let output = try PulseAudioOutput(server: server.address)
-        let clock = ContinuousClock()
-
-        // One second of tone: the writes take about a second, less what the buffer holds.
+        // One second of tone, written in 5 ms slices as the engine writes.
         let tone = Self.tone(milliseconds: 1000)
         try output.begin(seq: 1, sampleRate: Self.rate)
-        let started = clock.now
         var latencies: [Int] = []
         var offset = 0
         while offset < tone.count {
@@ -77,19 +74,16 @@ struct PulseAudioOutputTests {
             offset = end
             if offset > Self.rate / 5 { latencies.append(offset - output.playedFrames) }
         }
-        let writing = clock.now - started
         var done = false
         while !done { done = try output.waitForPlayout(timeout: .milliseconds(10)) }
-        let total = clock.now - started
         try output.end()
         let sorted = latencies.sorted()
         let median = sorted[sorted.count / 2]
-        print("pulse: 1 s written in \(writing), played out after \(total); unplayed while writing: median \(median * 1000 / Self.rate) ms, max \(sorted.last! * 1000 / Self.rate) ms")
-        // Paced by the server, not faster than real time (an upper bound would measure the
-        // machine's load and the null sink's clock, which is the benchmarks' business).
-        #expect(writing > .milliseconds(850))
-        #expect(total > .milliseconds(950))
+        print("pulse: unplayed while writing 1 s: median \(median * 1000 / Self.rate) ms, max \(sorted.last! * 1000 / Self.rate) ms")
+        // Paced by the server: a writer that ran ahead of playback would leave far more than
+        // the stream's buffer unplayed (durations are the benchmarks' business).
         #expect(median * 1000 / Self.rate <= 60, "median unplayed \(median * 1000 / Self.rate) ms")
+        #expect(sorted.last! * 1000 / Self.rate <= 150, "max unplayed \(sorted.last! * 1000 / Self.rate) ms")
         #expect(output.playedFrames == tone.count)
 
         // Discard after half a second: played frames stop growing, the next utterance plays.

@@ -122,3 +122,36 @@ enum TestAudio {
         return samples[first...last]
     }
 }
+
+/// A null output that records, after each write returns, how much of what was written is still
+/// unplayed: the engine's lookahead. A device paces its writer when that stays within its buffer.
+final class LookaheadRecordingOutput: AudioOutput, @unchecked Sendable {
+    private let device = NullAudioOutput()
+    private let lock = NSLock()
+    private var written = 0
+    private var largest = 0
+
+    var description: String { "lookahead-recording null" }
+
+    /// The most frames ever unplayed when a write returned, and the frames written in all.
+    var lookahead: (largest: Int, written: Int) { lock.withLock { (largest, written) } }
+
+    func begin(seq: UInt64, sampleRate: Int) throws {
+        try device.begin(seq: seq, sampleRate: sampleRate)
+        lock.withLock { written = 0 }
+    }
+
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws {
+        try device.write(samples)
+        let played = device.playedFrames
+        lock.withLock {
+            written += samples.count
+            largest = max(largest, written - played)
+        }
+    }
+
+    var playedFrames: Int { device.playedFrames }
+    func waitForPlayout(timeout: Duration) throws -> Bool { try device.waitForPlayout(timeout: timeout) }
+    func discard() { device.discard() }
+    func end() throws { try device.end() }
+}
