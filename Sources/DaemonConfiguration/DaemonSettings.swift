@@ -118,6 +118,14 @@ extension DaemonSettings {
 
     /// The part of these settings a reload applies.
     public var reloadable: Reloadable {
-        Reloadable(voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation, earcons: earcons)
+        get { Reloadable(voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation, earcons: earcons) }
+        set {
+            voice = newValue.voice
+            rate = newValue.rate
+            pitch = newValue.pitch
+            volume = newValue.volume
+            punctuation = newValue.punctuation
+            earcons = newValue.earcons
+        }
     }
 }

@@ -151,17 +151,13 @@ final class Reloader {
             logger.error("SIGHUP: not reloaded, the previous settings stay: espeak-ng has no voice \"\(new.voice)\"; `espeak-ng --voices` lists them")
             return "reload failed, previous settings kept: no voice \(new.voice)"
         }
+        let speech = new.reloadable
         dispatcher.updateDefaults(
-            voice: new.voice, rate: new.rate, pitch: new.pitch, volume: new.volume, punctuation: new.punctuation,
-            earcons: new.earcons
+            voice: speech.voice, rate: speech.rate, pitch: speech.pitch, volume: speech.volume,
+            punctuation: speech.punctuation, earcons: speech.earcons
         )
         var restartOnly = current.settings
-        restartOnly.voice = new.voice
-        restartOnly.rate = new.rate
-        restartOnly.pitch = new.pitch
-        restartOnly.volume = new.volume
-        restartOnly.punctuation = new.punctuation
-        restartOnly.earcons = new.earcons
+        restartOnly.reloadable = speech
         if restartOnly != new {
             logger.notice("SIGHUP: socket, audio, limits, allow_uids and log_level changes take effect when announced restarts")
         }
