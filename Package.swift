@@ -134,14 +134,15 @@ let package = Package(
         ),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those
         // flags they replay corpus files, so CI keeps them building.
+        .target(name: "FuzzSupport", swiftSettings: strictSwift),
         .executableTarget(
             name: "FuzzRequestDecoder",
-            dependencies: ["AnnounceProtocol", "AnnounceCore"],
+            dependencies: ["AnnounceProtocol", "AnnounceCore", "FuzzSupport"],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "FuzzEspeakText",
-            dependencies: ["CEspeakNG"],
+            dependencies: ["CEspeakNG", "FuzzSupport"],
             swiftSettings: strictSwift
         ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),

@@ -1,17 +1,18 @@
-#if FUZZING
-/// libFuzzer's driver, for builds with `-sanitize=fuzzer`.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
+import FuzzSupport
 
+#if FUZZING
 /// SwiftPM links an executable's entry point under this name; hand control to libFuzzer.
 @_cdecl("FuzzEspeakText_main")
 func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    var count = argc
-    var arguments = argv
-    return runFuzzerDriver(&count, &arguments) { fuzzEspeakText($0, $1) }
+    runLibFuzzer(argc, argv) { fuzzEspeakText($0, $1) }
+}
+#else
+/// Without libFuzzer: replays the files given as arguments (a corpus or a crash) through the
+/// same entry point.
+@main
+struct ReplayEspeakText {
+    static func main() {
+        replayFiles(CommandLine.arguments.dropFirst()) { fuzzEspeakText($0, $1) }
+    }
 }
 #endif

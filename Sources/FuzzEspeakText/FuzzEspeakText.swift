@@ -26,27 +26,3 @@ public func fuzzEspeakText(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     return 0
 }
-
-#if !FUZZING
-/// Without libFuzzer: replays the files given as arguments through the same entry point.
-@main
-struct ReplayEspeakText {
-    static func main() {
-        var count = 0
-        for path in CommandLine.arguments.dropFirst() {
-            guard let file = fopen(path, "rb") else { continue }
-            var bytes: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let read = fread(&chunk, 1, chunk.count, file)
-                if read <= 0 { break }
-                bytes.append(contentsOf: chunk[..<read])
-            }
-            fclose(file)
-            _ = bytes.withUnsafeBufferPointer { fuzzEspeakText($0.baseAddress, $0.count) }
-            count += 1
-        }
-        print("replayed \(count) inputs")
-    }
-}
-#endif

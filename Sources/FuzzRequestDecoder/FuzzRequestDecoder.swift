@@ -26,20 +26,3 @@ public func fuzzRequestDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
     }
     return 0
 }
-
-#if !FUZZING
-/// Without libFuzzer: replays the files given as arguments (a corpus or a crash) through the
-/// same entry point.
-@main
-struct ReplayRequestDecoder {
-    static func main() {
-        var count = 0
-        for path in CommandLine.arguments.dropFirst() {
-            guard let bytes = readFile(path) else { continue }
-            _ = bytes.withUnsafeBufferPointer { fuzzRequestDecoder($0.baseAddress, $0.count) }
-            count += 1
-        }
-        print("replayed \(count) inputs")
-    }
-}
-#endif
