@@ -65,15 +65,13 @@ struct VirtualPlaybackClock {
         return true
     }
 
-    /// Drops what has not been played; returns the frames that were played.
-    @discardableResult
-    mutating func discard() -> Int {
+    /// Drops what has not been played; `playedFrames` stays where it is.
+    mutating func discard() {
         let played = playedFrames
         writtenFrames = played
         stoppedFrames = played
         anchor = nil
         anchorFrames = played
-        return played
     }
 
     private func played(at now: ContinuousClock.Instant) -> Int {

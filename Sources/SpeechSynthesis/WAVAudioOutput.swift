@@ -1,7 +1,7 @@
 import Glibc
 
-/// The `wav:DIR` output: a virtual real-time device, like `NullAudioOutput`, that also records
-/// the audio actually played of each utterance to `DIR/<seq>.wav`.
+/// The `wav:DIR` output: the `null` output's virtual real-time device, which it plays through,
+/// and a recording of the audio actually played of each utterance in `DIR/<seq>.wav`.
 ///
 /// Files are RIFF 16-bit mono PCM at the synthesizer's sample rate. A file is created when the
 /// utterance's first sample arrives (an utterance that never produced audio leaves no file) and
@@ -10,8 +10,9 @@ import Glibc
 public final class WAVAudioOutput: AudioOutput {
     /// The directory the files go to.
     public let directory: String
-    private var clock = VirtualPlaybackClock()
+    private let device = NullAudioOutput()
     private var seq: UInt64 = 0
+    private var sampleRate = 22_050
     private var file: WAVFileWriter?
 
     /// Creates the output, creating `directory` (and its parents) if it does not exist.
@@ -55,33 +56,33 @@ public final class WAVAudioOutput: AudioOutput {
         file?.abandon()
         file = nil
         self.seq = seq
-        clock.reset(sampleRate: sampleRate)
+        self.sampleRate = sampleRate
+        try device.begin(seq: seq, sampleRate: sampleRate)
     }
 
     /// Records `samples` and plays them in real time.
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws {
         guard !samples.isEmpty else { return }
         if file == nil {
-            file = try WAVFileWriter(path: path(forSeq: seq), sampleRate: clock.sampleRate)
+            file = try WAVFileWriter(path: path(forSeq: seq), sampleRate: sampleRate)
         }
         try file?.append(samples)
-        clock.recordWrite(samples.count)
-        clock.waitForBufferSpace()
+        try device.write(samples)
     }
 
     /// The frames of the current utterance played so far.
-    public var playedFrames: Int { clock.playedFrames }
+    public var playedFrames: Int { device.playedFrames }
 
     /// Waits until everything written has played or `timeout` passed.
     public func waitForPlayout(timeout: Duration) throws -> Bool {
-        clock.waitForPlayout(timeout: timeout)
+        try device.waitForPlayout(timeout: timeout)
     }
 
     /// Drops the unplayed audio; the file keeps only what was played.
     public func discard() {
-        let played = clock.discard()
+        device.discard()
         do {
-            try file?.truncate(toFrames: played)
+            try file?.truncate(toFrames: device.playedFrames)
         } catch {
             // Reported again by `end`, which rewrites the header of whatever is left.
         }
@@ -90,7 +91,8 @@ public final class WAVAudioOutput: AudioOutput {
     /// Ends the utterance: fixes the header sizes and closes the file.
     public func end() throws {
         defer { file = nil }
-        try file?.truncate(toFrames: clock.playedFrames)
+        try file?.truncate(toFrames: device.playedFrames)
         try file?.finish()
+        try device.end()
     }
 }
