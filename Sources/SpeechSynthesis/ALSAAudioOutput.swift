@@ -29,7 +29,6 @@ public final class ALSAAudioOutput: AudioOutput {
     static let latency: Duration = .milliseconds(25)
 
     private var pcm: OpaquePointer?
-    private var openedRate = 0
     private var sampleRate = 22_050
     private var writtenFrames = 0
     private var lastPlayed = 0
@@ -55,7 +54,7 @@ public final class ALSAAudioOutput: AudioOutput {
     /// Starts an utterance, reopening the device when it failed or the rate changed.
     /// - Throws: `SpeechSynthesisError` when the device cannot be opened.
     public func begin(seq: UInt64, sampleRate: Int) throws {
-        if pcm == nil || openedRate != sampleRate {
+        if pcm == nil || self.sampleRate != sampleRate {
             try open(sampleRate: sampleRate)
         } else if let pcm, snd_pcm_state(pcm) != SND_PCM_STATE_PREPARED {
             snd_pcm_drop(pcm)
@@ -122,9 +121,7 @@ public final class ALSAAudioOutput: AudioOutput {
         while playedFrames < writtenFrames {
             let now = clock.now
             guard now < deadline else { return false }
-            let unplayed = Duration.microseconds(Int64(Double(writtenFrames - lastPlayed) / Double(sampleRate) * 1e6))
-            let step = min(deadline - now, max(.milliseconds(1), min(unplayed, .milliseconds(5))))
-            sleepThread(for: step)
+            sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline)
         }
         return true
     }
@@ -179,14 +176,12 @@ public final class ALSAAudioOutput: AudioOutput {
             }
         }
         pcm = opened
-        openedRate = sampleRate
         self.sampleRate = sampleRate
     }
 
     private func close() {
         if let pcm { snd_pcm_close(pcm) }
         pcm = nil
-        openedRate = 0
     }
 
     /// An error naming the device and libasound's reason. A device that failed is closed by the

@@ -75,3 +75,11 @@ func sleepThread(for duration: Duration) {
         request = remaining
     }
 }
+
+/// Sleeps one step of a playout poll: about as long as the `unplayedFrames` still take to play
+/// at `sampleRate`, at least 1 ms and at most 5 ms (so an abort is noticed), never past `deadline`.
+func sleepOnePlayoutStep(unplayedFrames: Int, sampleRate: Int, deadline: ContinuousClock.Instant) {
+    let unplayed = Duration.microseconds(Int64(Double(unplayedFrames) / Double(max(1, sampleRate)) * 1e6))
+    let remaining = ContinuousClock.now.duration(to: deadline)
+    sleepThread(for: min(remaining, max(.milliseconds(1), min(unplayed, .milliseconds(5)))))
+}

@@ -48,7 +48,6 @@ public final class PulseAudioOutput: AudioOutput {
     static let prebuffer: Duration = .milliseconds(5)
 
     private var connection: OpaquePointer?
-    private var connectedRate = 0
     private var sampleRate = 22_050
     /// Frames written in the current utterance (not counting the trailing pad).
     private var writtenFrames = 0
@@ -105,7 +104,7 @@ public final class PulseAudioOutput: AudioOutput {
     /// Starts an utterance, reconnecting first when the server went away or the rate changed.
     /// - Throws: `SpeechSynthesisError` when no server answers.
     public func begin(seq: UInt64, sampleRate: Int) throws {
-        if connection == nil || connectedRate != sampleRate || !isConnectionAlive() {
+        if connection == nil || self.sampleRate != sampleRate || !isConnectionAlive() {
             try connect(sampleRate: sampleRate)
         }
         writtenFrames = 0
@@ -172,11 +171,7 @@ public final class PulseAudioOutput: AudioOutput {
                 return true
             }
             guard now < deadline else { return false }
-            let unplayed = Duration.microseconds(
-                Int64(Double(writtenFrames - lastPlayed) / Double(sampleRate) * 1e6)
-            )
-            let step = min(deadline - now, max(.milliseconds(1), min(unplayed, .milliseconds(5))))
-            sleepThread(for: step)
+            sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline)
         }
     }
 
@@ -222,14 +217,12 @@ public final class PulseAudioOutput: AudioOutput {
             )
         }
         connection = opened
-        connectedRate = sampleRate
         self.sampleRate = sampleRate
     }
 
     private func close() {
         if let connection { pa_simple_free(connection) }
         connection = nil
-        connectedRate = 0
     }
 
     /// Whether the server still answers: libpulse reports a dead context on any call.
