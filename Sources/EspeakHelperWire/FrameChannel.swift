@@ -69,8 +69,10 @@ public final class FrameChannel {
         return poll(&descriptor, 1, 0) > 0
     }
 
+    /// Reused for every read: frames of audio arrive every few milliseconds.
+    private var chunk = [UInt8](repeating: 0, count: 16_384)
+
     private func fill() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 16_384)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }

@@ -45,10 +45,12 @@ struct HelperWireTests {
         #expect(reader.readFrame() == nil, "end of stream after the last frame")
     }
 
-    @Test("the samples frame written straight from a buffer equals the message's")
+    @Test("the samples frame written straight from a buffer equals the message's, byte for byte")
     func samplesFrame() {
         let samples: [Int16] = [3, -3, 256, -256]
         #expect(samples.withUnsafeBufferPointer { HelperMessage.samplesFrame($0) } == HelperMessage.samples(samples).frame)
+        // Tag P, length 8, then each sample little-endian.
+        #expect(HelperMessage.samples(samples).frame == [0x50, 8, 0, 0, 0, 3, 0, 0xFD, 0xFF, 0x00, 0x01, 0x00, 0xFF])
     }
 
     @Test("truncated or unknown frames are refused, not misread")
