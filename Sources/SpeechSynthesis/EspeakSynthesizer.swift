@@ -60,12 +60,19 @@ final class EspeakSynthesizer {
         if !helper.isRunning {
             // Restart now, after the terminal line, so the next post does not wait for espeak-ng
             // to load; if this fails, the next post tries again and reports why.
-            do {
-                try helper.start()
-                session.logger.notice("espeak-ng helper restarted", metadata: ["helper": "\(helper.path)"])
-            } catch {
-                session.logger.error("espeak-ng helper cannot start", metadata: ["error": "\(error)"])
-            }
+            _ = startHelper(session.logger)
+        }
+    }
+
+    /// Starts a new helper process; nil when it runs, else why not (also logged).
+    private func startHelper(_ logger: Logger) -> String? {
+        do {
+            try helper.start()
+            logger.notice("espeak-ng helper started", metadata: ["helper": "\(helper.path)"])
+            return nil
+        } catch {
+            logger.error("espeak-ng helper cannot start", metadata: ["error": "\(error)"])
+            return error.message
         }
     }
 
@@ -78,14 +85,8 @@ final class EspeakSynthesizer {
     /// reads its answer about the voice.
     private func begin(_ request: SynthesisRequest, session: EngineSession, seq: UInt64) -> Beginning {
         for attempt in 0..<2 {
-            if !helper.isRunning || attempt > 0 {
-                do {
-                    try helper.start()
-                    session.logger.notice("espeak-ng helper started", metadata: ["helper": "\(helper.path)"])
-                } catch {
-                    session.logger.error("espeak-ng helper cannot start", metadata: ["error": "\(error)"])
-                    return .failed(error.message)
-                }
+            if !helper.isRunning || attempt > 0, let problem = startHelper(session.logger) {
+                return .failed(problem)
             }
             guard helper.send(.synthesize(request)) else { continue }
             switch helper.next() {
