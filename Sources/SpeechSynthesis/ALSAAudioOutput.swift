@@ -121,7 +121,10 @@ public final class ALSAAudioOutput: AudioOutput {
         while playedFrames < writtenFrames {
             let now = clock.now
             guard now < deadline else { return false }
-            sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline)
+            // An abort ends the wait at once; the engine then discards what is left.
+            guard sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline) else {
+                return false
+            }
         }
         return true
     }

@@ -107,20 +107,23 @@ final class EspeakSynthesizer {
         return .failed("the espeak-ng helper ended twice before it could speak this post; see the daemon's log")
     }
 
-    /// Reads the helper's words, marks and audio into `run` until the utterance is done; asks the
-    /// helper to stop when the run stops.
+    /// Reads the helper's words, marks and audio into `run` until the utterance is done. When the
+    /// run stops early it reports its end at once, asks the helper to stop, and reads on to the
+    /// helper's `done` (what comes until then is dropped), so the next post finds it idle.
     private func play(_ run: SynthesisRun) {
-        var stopping = run.stop != nil
-        if stopping { _ = helper.send(.abort) }
+        var stopping = false
+        func stopNow() {
+            stopping = true
+            _ = helper.send(.abort)
+            run.finish()
+        }
+        if run.stop != nil { stopNow() }
         while let message = helper.next() {
             switch message {
             case .samples(let samples):
                 guard !stopping else { continue }
                 let fed = samples.withUnsafeBufferPointer { run.feed($0) }
-                if !fed {
-                    stopping = true
-                    _ = helper.send(.abort)
-                }
+                if !fed { stopNow() }
             case .word(let sample, let textPosition, let length):
                 if !stopping { run.collectWord(sample: Int(sample), textPosition: Int(textPosition), length: Int(length)) }
             case .mark(let sample, let name):

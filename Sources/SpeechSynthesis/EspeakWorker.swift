@@ -41,6 +41,7 @@ final class EspeakWorker: @unchecked Sendable {
         condition.lock()
         if let current, current.matches(seq: seq, session: session) {
             current.requestAbort()
+            UtteranceAbortSignal.shared.raise()
             condition.unlock()
             return
         }
@@ -90,6 +91,9 @@ final class EspeakWorker: @unchecked Sendable {
 
             condition.lock()
             current = nil
+            // Raised only while the job it stopped is current (outputs used on their own, as in
+            // tests, then sleep as they should).
+            UtteranceAbortSignal.shared.lower()
             condition.unlock()
         }
     }

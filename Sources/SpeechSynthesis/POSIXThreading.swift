@@ -11,7 +11,12 @@ final class ConditionLock: @unchecked Sendable {
 
     init() {
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        // Timed waits count on the monotonic clock, so a change of the wall clock cannot stretch them.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -28,8 +33,73 @@ final class ConditionLock: @unchecked Sendable {
     /// Releases the lock, waits for a signal, and takes the lock again. Call with the lock held.
     func wait() { pthread_cond_wait(condition, mutex) }
 
+    /// Like `wait`, but gives up at `deadline` (CLOCK_MONOTONIC); false when it gave up.
+    func wait(until deadline: timespec) -> Bool {
+        var deadline = deadline
+        return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+    }
+
     /// Wakes one waiting thread.
     func signal() { pthread_cond_signal(condition) }
+
+    /// Wakes every waiting thread.
+    func broadcast() { pthread_cond_broadcast(condition) }
+}
+
+/// "Stop the utterance now", for the waits of the synthesis thread.
+///
+/// The audio outputs pace the synthesis thread by sleeping until the device has room, and poll
+/// playout in short sleeps. When the utterance being spoken is aborted, the signal is raised and
+/// every such sleep ends at once, so an interruption is heard within microseconds of the
+/// dispatcher's decision instead of at the next polling step. The speech worker lowers it when
+/// it takes the next utterance. There is one synthesis thread per process, hence one signal.
+final class UtteranceAbortSignal: @unchecked Sendable {
+    /// The synthesis thread's signal.
+    static let shared = UtteranceAbortSignal()
+
+    private let condition = ConditionLock()
+    private var raised = false
+
+    /// Whether the utterance being spoken was aborted.
+    var isRaised: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return raised
+    }
+
+    /// Aborts the utterance being spoken: wakes the synthesis thread if it sleeps.
+    func raise() {
+        condition.lock()
+        raised = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// A new utterance starts.
+    func lower() {
+        condition.lock()
+        raised = false
+        condition.unlock()
+    }
+
+    /// Sleeps for `duration` unless the signal is raised first; false when it was raised (at
+    /// once if it already was).
+    @discardableResult
+    func sleep(for duration: Duration) -> Bool {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        let parts = max(duration, .zero).components
+        let nanoseconds = Int(now.tv_nsec) + Int(parts.attoseconds / 1_000_000_000)
+        let deadline = timespec(
+            tv_sec: now.tv_sec + Int(parts.seconds) + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000
+        )
+        condition.lock()
+        defer { condition.unlock() }
+        while !raised {
+            if !condition.wait(until: deadline) { return !raised }
+        }
+        return false
+    }
 }
 
 /// Starts threads of their own, outside Swift concurrency's pool.
@@ -77,9 +147,11 @@ func sleepThread(for duration: Duration) {
 }
 
 /// Sleeps one step of a playout poll: about as long as the `unplayedFrames` still take to play
-/// at `sampleRate`, at least 1 ms and at most 5 ms (so an abort is noticed), never past `deadline`.
-func sleepOnePlayoutStep(unplayedFrames: Int, sampleRate: Int, deadline: ContinuousClock.Instant) {
+/// at `sampleRate`, at least 1 ms and at most 5 ms, never past `deadline`. Ends at once when the
+/// utterance is aborted; false then.
+@discardableResult
+func sleepOnePlayoutStep(unplayedFrames: Int, sampleRate: Int, deadline: ContinuousClock.Instant) -> Bool {
     let unplayed = Duration.microseconds(Int64(Double(unplayedFrames) / Double(max(1, sampleRate)) * 1e6))
     let remaining = ContinuousClock.now.duration(to: deadline)
-    sleepThread(for: min(remaining, max(.milliseconds(1), min(unplayed, .milliseconds(5)))))
+    return UtteranceAbortSignal.shared.sleep(for: min(remaining, max(.milliseconds(1), min(unplayed, .milliseconds(5)))))
 }

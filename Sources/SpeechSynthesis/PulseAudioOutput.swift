@@ -171,7 +171,10 @@ public final class PulseAudioOutput: AudioOutput {
                 return true
             }
             guard now < deadline else { return false }
-            sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline)
+            // An abort ends the wait at once; the engine then discards what is left.
+            guard sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline) else {
+                return false
+            }
         }
     }
 

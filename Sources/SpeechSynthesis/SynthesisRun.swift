@@ -34,6 +34,8 @@ final class SynthesisRun {
     /// The frame at which espeak's own audio starts (after the earcon).
     private var speechStart = 0
     private var started = false
+    /// Whether the terminal event has been emitted.
+    private var finished = false
     private var markers: [Marker] = []
     private var nextMarker = 0
     private var lastPlayedWordOffset = 0
@@ -84,8 +86,10 @@ final class SynthesisRun {
         return true
     }
 
-    /// Waits for playout (unless stopped), then reports the outcome.
+    /// Waits for playout (unless stopped), then reports the outcome; does nothing the second time.
     func finish() {
+        guard !finished else { return }
+        finished = true
         if stop == nil { drain() }
         switch stop {
         case nil:

@@ -45,22 +45,22 @@ struct VirtualPlaybackClock {
         writtenFrames += count
     }
 
-    /// Blocks while more than the device buffer is unplayed.
+    /// Blocks while more than the device buffer is unplayed, or until the utterance is aborted.
     func waitForBufferSpace() {
         while true {
             let target = writtenFrames - bufferFrames
             guard played(at: clock.now) < target else { return }
-            sleep(until: instant(whenPlayed: target))
+            guard sleep(until: instant(whenPlayed: target)) else { return }
         }
     }
 
-    /// Blocks until everything written has played or `timeout` has passed; true if all played.
+    /// Blocks until everything written has played, `timeout` has passed or the utterance is
+    /// aborted; true if all played.
     func waitForPlayout(timeout: Duration) -> Bool {
         let deadline = clock.now + timeout
         while played(at: clock.now) < writtenFrames {
             let now = clock.now
-            guard now < deadline else { return false }
-            sleep(until: min(deadline, instant(whenPlayed: writtenFrames)))
+            guard now < deadline, sleep(until: min(deadline, instant(whenPlayed: writtenFrames))) else { return false }
         }
         return true
     }
@@ -87,10 +87,11 @@ struct VirtualPlaybackClock {
         return anchor + .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
     }
 
-    private func sleep(until instant: ContinuousClock.Instant) {
+    /// Sleeps until `instant`; false when the utterance was aborted (see `UtteranceAbortSignal`).
+    private func sleep(until instant: ContinuousClock.Instant) -> Bool {
         let interval = clock.now.duration(to: instant)
-        guard interval > .zero else { return }
-        sleepThread(for: interval)
+        guard interval > .zero else { return !UtteranceAbortSignal.shared.isRaised }
+        return UtteranceAbortSignal.shared.sleep(for: interval)
     }
 
     static func seconds(_ duration: Duration) -> Double {
