@@ -132,17 +132,15 @@ extension Dispatcher {
         return ResolvedVoice(name: defaults.voice, language: language(ofVoice: defaults.voice))
     }
 
-    var voices: [VoiceDescription] { backend?.voices ?? [] }
-
     /// True when the backend has the voice (a `+variant` suffix is allowed); any name is accepted
     /// when the backend lists no voices.
     public func knowsVoice(_ name: String) -> Bool {
-        description(ofVoice: name) != nil || voices.isEmpty
+        description(ofVoice: name) != nil || voiceIndex.isEmpty
     }
 
     func description(ofVoice name: String) -> VoiceDescription? {
         let base = (name.split(separator: "+", maxSplits: 1).first.map(String.init) ?? name).lowercased()
-        return voices.first { $0.name.lowercased() == base } ?? voices.first { $0.languages.contains(base) }
+        return voiceIndex.voice(named: base)
     }
 
     func language(ofVoice name: String) -> String {
@@ -152,13 +150,11 @@ extension Dispatcher {
     /// A voice for a BCP 47 tag: one that lists it, else one for its primary subtag.
     func voice(forLanguage tag: String) -> String? {
         let lower = tag.lowercased().replacingUnderscores()
-        if let exact = voices.first(where: { $0.languages.contains(lower) }) { return exact.name }
+        if let exact = voiceIndex.voice(speaking: lower) { return exact.name }
         let primary = TraitNames.primarySubtag(lower)
         let candidates = primary == "zh" ? ["cmn", "zh"] : [primary]
         for candidate in candidates {
-            if let match = voices.first(where: { $0.languages.contains(candidate) || $0.name.lowercased() == candidate }) {
-                return match.name
-            }
+            if let match = voiceIndex.voice(speakingOrNamed: candidate) { return match.name }
         }
         return nil
     }

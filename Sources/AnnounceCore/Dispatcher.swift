@@ -20,6 +20,8 @@ public final class Dispatcher {
     var configuration: DispatcherConfiguration
     let scheduleTurn: TurnScheduler
     private(set) var backend: (any SpeechBackend)?
+    /// The backend's voices, indexed.
+    private(set) var voiceIndex = VoiceIndex([])
     var defaults: SpeechDefaults
     var clients: [ClientID: ClientState] = [:]
     /// Posts pending or speaking, per connection, for `max_pending_per_client`.
@@ -62,6 +64,7 @@ public final class Dispatcher {
     /// in order; ``backendEventHandler`` does that.
     public func attach(_ backend: any SpeechBackend) {
         self.backend = backend
+        voiceIndex = VoiceIndex(backend.voices)
     }
 
     /// A handler for the backend's events: hops each to the main queue, in order, and handles it.
