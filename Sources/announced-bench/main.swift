@@ -4,6 +4,8 @@ import Glibc
 // announced-bench: the figures of Benchmarks/README.md, against the daemon as a separate,
 // release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
+//   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, interrupt, start:
+//                                                      one figure alone, for profiling)
 //   announced-bench --soak POSTS [--daemon PATH]
 
 // A connection the daemon closed must show up as an error, not kill the benchmark.
@@ -30,6 +32,30 @@ func machine() -> String {
     let configuration = "release"
     #endif
     return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu); bench built \(configuration); daemon \(executable)"
+}
+
+if let only = option("--only") {
+    let figures = Figures(executable: executable, samples: samples, millionPosts: millionPosts)
+    do {
+        for name in only.split(separator: ",") {
+            let figure: Figure
+            switch name {
+            case "idle": figure = try figures.startLatency(busy: 0)
+            case "busy10": figure = try figures.startLatency(busy: 10)
+            case "busy100": figure = try figures.startLatency(busy: 100)
+            case "interrupt": figure = try figures.interruption().1
+            case "start": figure = try figures.startup()
+            default:
+                print("unknown figure \(name): use idle, busy10, busy100, interrupt or start")
+                exit(2)
+            }
+            print(pad(figure.name, 52) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
+        }
+        exit(0)
+    } catch {
+        print("benchmark failed: \(error)")
+        exit(1)
+    }
 }
 
 if let soakPosts = option("--soak").flatMap(Int.init) {
