@@ -36,6 +36,12 @@ public final class Dispatcher {
     var clientIdleWaiters: [ClientID: [CheckedContinuation<Void, Never>]] = [:]
     var outbox: [ClientID: [Event]] = [:]
     let startTime = ContinuousClock.now
+    /// Called at the end of every turn (a post, request, connection change or speech event
+    /// handled), e.g. to notice when the daemon has gone quiet.
+    public var turnObserver: (@MainActor () -> Void)?
+
+    /// True when nothing is speaking and nothing is pending.
+    public var isIdle: Bool { speaking == nil && pending.isEmpty }
 
     /// Creates the dispatcher. Call on the main thread; attach a backend before posts arrive.
     ///
@@ -152,6 +158,7 @@ public final class Dispatcher {
         scheduleStartIfNeeded()
         flushOutbox()
         resumeIdleWaitersIfIdle()
+        turnObserver?()
     }
 
     func scheduleStartIfNeeded() {

@@ -28,5 +28,8 @@ func soak(executable: String, posts: Int, rounds: Int = 10) throws {
     client.send(#"{"op":"stop","id":"end"}"#)
     client.waitFor(#""id":"end""#)
     let after = daemon.residentMiB
-    print("soak: RSS before \(format(before, 1)) MiB, peak \(format(peak, 1)) MiB, after \(format(after, 1)) MiB")
+    // Read again after two quiet seconds, when the daemon has given freed heap back (MemoryTrimmer).
+    usleep(2_000_000)
+    let quiet = daemon.residentMiB
+    print("soak: RSS before \(format(before, 1)) MiB, peak \(format(peak, 1)) MiB, after \(format(after, 1)) MiB, after 2 quiet seconds \(format(quiet, 1)) MiB (\(format((quiet / before - 1) * 100, 1))% over before)")
 }

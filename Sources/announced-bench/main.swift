@@ -4,8 +4,8 @@ import Glibc
 // announced-bench: the figures of Benchmarks/README.md, against the daemon as a separate,
 // release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
-//   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, interrupt, start:
-//                                                      one figure alone, for profiling)
+//   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, interrupt, start,
+//                                                      memory: one figure alone, for profiling)
 //   announced-bench --soak POSTS [--daemon PATH]
 
 // A connection the daemon closed must show up as an error, not kill the benchmark.
@@ -45,8 +45,12 @@ if let only = option("--only") {
             case "busy100": figure = try figures.startLatency(busy: 100)
             case "interrupt": figure = try figures.interruption().1
             case "start": figure = try figures.startup()
+            case "memory":
+                let memory = try figures.memory()
+                print("RSS MiB: idle \(format(memory.idle, 2)), 1,000 connections \(format(memory.connections, 2)), after \(millionPosts) posts \(format(memory.afterMillion, 2)), idle 2 s later \(format(memory.afterMillionIdle, 2)) (\(format((memory.afterMillionIdle / memory.idle - 1) * 100, 1))%)")
+                continue
             default:
-                print("unknown figure \(name): use idle, busy10, busy100, interrupt or start")
+                print("unknown figure \(name): use idle, busy10, busy100, interrupt, start or memory")
                 exit(2)
             }
             print(pad(figure.name, 52) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
@@ -103,7 +107,7 @@ do {
     hundred.daemon?.stop()
     print("\n4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)) (target ≥ 50000); 100 connections \(format(hundred.postsPerSecond, 0))")
     let memory = try figures.memory()
-    print("5. RSS MiB: idle \(format(memory.idle, 1)) (its espeak-ng helper process: \(format(memory.helperIdle, 1)) more); 1,000 connections \(format(memory.connections, 1)); after \(millionPosts) posts \(format(memory.afterMillion, 1)), then idle \(format(memory.afterMillionIdle, 1)) (target: idle ≤ 20, flat within 5%)")
+    print("5. RSS MiB: idle \(format(memory.idle, 1)) (its espeak-ng helper process: \(format(memory.helperIdle, 1)) more); 1,000 connections \(format(memory.connections, 1)); after \(millionPosts) posts \(format(memory.afterMillion, 1)), idle 2 s later \(format(memory.afterMillionIdle, 1)), \(format((memory.afterMillionIdle / memory.idle - 1) * 100, 1))% over idle (target: idle ≤ 20, flat within 5%)")
 
     let idle = rows[1].0
     print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(rows[4].0.p50)) ms, completion \(format(rows[6].0.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, start \(format(rows[7].0.p50)) ms")

@@ -48,6 +48,7 @@ struct Announced: AsyncParsableCommand {
 
     /// Parses the command line and runs; usage errors exit 2, like announcectl's.
     static func main() async {
+        MemoryTrimmer.limitAllocatorArenas()
         do {
             var command = try parseAsRoot()
             if let daemon = command as? Announced {

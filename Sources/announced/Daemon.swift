@@ -63,6 +63,8 @@ struct Daemon {
             throw StartupError(description: "\(error)")
         }
         await dispatcher.attach(engine)
+        let trimmer = await MainActor.run { MemoryTrimmer(dispatcher: dispatcher, logger: logger) }
+        await trimmer.install()
         if await !dispatcher.knowsVoice(dispatcherConfiguration.voice) {
             throw StartupError(description: "espeak-ng has no voice \"\(dispatcherConfiguration.voice)\"; `espeak-ng --voices` lists them")
         }
