@@ -13,10 +13,8 @@ LIBEXECDIR ?= $(PREFIX)/libexec/announced
 SYSCONFDIR ?= /etc/announced
 # The build folder install builds in (the release products land in $(SCRATCH)/release).
 SCRATCH ?= .build
-# Release builds link the Swift runtime statically: the installed binaries do not depend on where
-# the toolchain is, and the idle daemon is about 3 MB smaller in memory (only the runtime code it
-# uses is mapped). scripts/run builds the same way, so the two never rebuild each other's work.
-RELEASE = -c release --static-swift-stdlib
+# Release builds: static Swift runtime, lld with packed relocations (see scripts/packages.sh).
+RELEASE = $(shell . scripts/packages.sh; echo $$RELEASE_FLAGS)
 
 # Debian packages the build and tests need.
 DEBIAN_PACKAGES = $(shell . scripts/packages.sh; echo $$DEBIAN_PACKAGES)

@@ -50,6 +50,12 @@ public final class AnnounceServer: Service {
         self.onReady = onReady
     }
 
+    /// Starts the event loop threads the server will use, so that a daemon can do it while it
+    /// waits for something else at startup (the espeak-ng helper) instead of after.
+    public static func prepareEventLoops() {
+        _ = MultiThreadedEventLoopGroup.singleton.any()
+    }
+
     /// Serves until graceful shutdown.
     public func run() async throws {
         let serverChannel = try await bind()

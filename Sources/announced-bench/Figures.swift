@@ -7,8 +7,10 @@ struct Figures {
     let samples: Int
     let millionPosts: Int
 
-    /// 1. Socket write → `started`, idle daemon (or with `busy` other connections posting).
-    func startLatency(busy: Int) throws -> Figure {
+    /// 1. Socket write → `started`, idle daemon (or with `busy` other connections posting: as fast
+    /// as each gets its answers, or one post every `interval`). The figure's note says how much of
+    /// the machine's CPU time was idle while it was measured.
+    func startLatency(busy: Int, interval: Duration? = nil) throws -> Figure {
         let daemon = try BenchDaemon(executable: executable)
         defer { daemon.stop() }
         let stop = Atomic<Bool>(false)
@@ -19,7 +21,14 @@ struct Figures {
             done.enter()
             let thread = Thread {
                 var n = 0
+                // Paced connections start spread over one interval, as independent apps would.
+                var next = now() + (interval.map { UInt64($0 / .nanoseconds(1)) * UInt64(index) / UInt64(busy) } ?? 0)
                 while !stop.load(ordering: .relaxed) {
+                    if let interval {
+                        let current = now()
+                        if next > current { usleep(UInt32((next - current) / 1000)) }
+                        next += UInt64(interval / .nanoseconds(1))
+                    }
                     n += 1
                     client.send(#"{"op":"announce","id":\#(n),"text":"busy \#(index)","priority":"low"}"#)
                     client.send(#"{"op":"cancel","id":"c\#(n)","target":\#(n)}"#)
@@ -31,7 +40,14 @@ struct Figures {
             threads.append(thread)
         }
         let client = try daemon.connect()
-        var figure = Figure(name: busy == 0 ? "1. write → started (idle)" : "1. write → started (\(busy) busy connections)")
+        let name =
+            switch (busy, interval) {
+            case (0, _): "1. write → started (idle)"
+            case (_, nil): "1. write → started (\(busy) connections posting flat out)"
+            case (_, let interval?): "1. write → started (\(busy) connections, 1 post/\(interval) each)"
+            }
+        var figure = Figure(name: name)
+        let cpuBefore = CPUTimes.now()
         for id in 0..<samples {
             let start = now()
             client.send(#"{"op":"announce","id":\#(id),"text":"Saved"}"#)
@@ -41,6 +57,7 @@ struct Figures {
             client.send(#"{"op":"cancel","target":\#(id)}"#)
             client.waitFor(#""event":"finished""#, #""id":\#(id),"#)
         }
+        figure.note = "machine CPU idle \(format(CPUTimes.now().idlePercent(since: cpuBefore), 0))%"
         stop.store(true, ordering: .relaxed)
         daemon.stop()
         done.wait()

@@ -12,6 +12,8 @@ struct Figure {
     var name: String
     var values: [Double] = []
     var unit = "ms"
+    /// Printed after the figure's target, e.g. how busy the machine was.
+    var note = ""
 
     mutating func add(nanoseconds: UInt64) { values.append(Double(nanoseconds) / 1e6) }
 
@@ -75,4 +77,28 @@ func childProcesses(of pid: Int32) -> [Int32] {
         fclose(file)
     }
     return children
+}
+
+/// The machine's CPU time counters from /proc/stat, to tell how busy it was during a figure.
+struct CPUTimes {
+    var idle: UInt64 = 0
+    var total: UInt64 = 0
+
+    static func now() -> CPUTimes {
+        guard let file = fopen("/proc/stat", "r") else { return CPUTimes() }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 512)
+        guard fgets(&line, 512, file) != nil else { return CPUTimes() }
+        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        // cpu user nice system idle iowait irq softirq steal ...
+        let fields = text.split(separator: " ").dropFirst().compactMap { UInt64($0.filter(\.isNumber)) }
+        guard fields.count >= 5 else { return CPUTimes() }
+        return CPUTimes(idle: fields[3] + fields[4], total: fields.prefix(8).reduce(0, +))
+    }
+
+    /// The share of CPU time that was idle between `earlier` and this reading, in percent.
+    func idlePercent(since earlier: CPUTimes) -> Double {
+        guard total > earlier.total else { return .nan }
+        return Double(idle - earlier.idle) / Double(total - earlier.total) * 100
+    }
 }

@@ -54,6 +54,9 @@ struct Daemon {
         let dispatcher = await MainActor.run {
             Dispatcher(configuration: dispatcherConfiguration, logger: Logger(label: "announced.dispatcher"))
         }
+        // The engine waits for the espeak-ng helper to load espeak-ng (about 15 ms); meanwhile
+        // the event loop threads start.
+        AnnounceServer.prepareEventLoops()
         let engine: EspeakSpeechEngine
         do {
             engine = try EspeakSpeechEngine(
