@@ -67,6 +67,7 @@ final class EspeakWorker: @unchecked Sendable {
         let worker = EspeakWorker(sampleRate: helper.sampleRate, voices: helper.voices)
         let handoff = HelperHandoff(helper)
         DedicatedThread.start(name: "speech", stackSize: 1 << 20) {
+            UtteranceAbortSignal.shared.adoptCurrentThread()
             worker.run(EspeakSynthesizer(helper: handoff.helper))
         }
         return .success(worker)

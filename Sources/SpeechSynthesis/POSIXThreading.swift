@@ -53,18 +53,34 @@ final class ConditionLock: @unchecked Sendable {
 /// every such sleep ends at once, so an interruption is heard within microseconds of the
 /// dispatcher's decision instead of at the next polling step. The speech worker lowers it when
 /// it takes the next utterance. There is one synthesis thread per process, hence one signal.
+///
+/// Only the thread that adopted the signal sees it: an output used on any other thread (as
+/// tests do) sleeps as it would without it.
 final class UtteranceAbortSignal: @unchecked Sendable {
     /// The synthesis thread's signal.
     static let shared = UtteranceAbortSignal()
 
     private let condition = ConditionLock()
     private var raised = false
+    private var owner: pthread_t?
 
-    /// Whether the utterance being spoken was aborted.
+    /// Makes the calling thread the one whose waits the signal ends.
+    func adoptCurrentThread() {
+        condition.lock()
+        owner = pthread_self()
+        condition.unlock()
+    }
+
+    /// Whether the utterance being spoken was aborted (false on other threads than the owner's).
     var isRaised: Bool {
         condition.lock()
         defer { condition.unlock() }
-        return raised
+        return raised && isOwnerThread
+    }
+
+    private var isOwnerThread: Bool {
+        guard let owner else { return false }
+        return pthread_equal(owner, pthread_self()) != 0
     }
 
     /// Aborts the utterance being spoken: wakes the synthesis thread if it sleeps.
@@ -95,6 +111,12 @@ final class UtteranceAbortSignal: @unchecked Sendable {
         )
         condition.lock()
         defer { condition.unlock() }
+        guard isOwnerThread else {
+            condition.unlock()
+            sleepThread(for: duration)
+            condition.lock()
+            return true
+        }
         while !raised {
             if !condition.wait(until: deadline) { return !raised }
         }

@@ -10,11 +10,17 @@ struct VirtualPlaybackClock {
     static let bufferDuration: Duration = .milliseconds(20)
 
     private let clock = ContinuousClock()
+    /// Ends the waits when the utterance is aborted.
+    let abortSignal: UtteranceAbortSignal
     private(set) var sampleRate = 22_050
     private(set) var writtenFrames = 0
     private var anchor: ContinuousClock.Instant?
     private var anchorFrames = 0
     private var stoppedFrames: Int?
+
+    init(abortSignal: UtteranceAbortSignal = .shared) {
+        self.abortSignal = abortSignal
+    }
 
     /// The frames the device holds before `write` blocks.
     var bufferFrames: Int { Self.frames(in: Self.bufferDuration, rate: sampleRate) }
@@ -90,8 +96,8 @@ struct VirtualPlaybackClock {
     /// Sleeps until `instant`; false when the utterance was aborted (see `UtteranceAbortSignal`).
     private func sleep(until instant: ContinuousClock.Instant) -> Bool {
         let interval = clock.now.duration(to: instant)
-        guard interval > .zero else { return !UtteranceAbortSignal.shared.isRaised }
-        return UtteranceAbortSignal.shared.sleep(for: interval)
+        guard interval > .zero else { return !abortSignal.isRaised }
+        return abortSignal.sleep(for: interval)
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -58,3 +58,40 @@ struct AudioOutputTests {
         #expect(output.playedFrames == 20)
     }
 }
+
+struct UtteranceAbortSignalTests {
+    @Test func aRaisedSignalEndsTheDeviceWaitOnItsThread() {
+        let signal = UtteranceAbortSignal()
+        signal.adoptCurrentThread()
+        var clock = VirtualPlaybackClock(abortSignal: signal)
+        clock.reset(sampleRate: 1_000)
+        clock.recordWrite(1_000)  // one second
+        signal.raise()
+        clock.waitForBufferSpace()
+        // Returned without waiting for the second to play down to the device buffer.
+        #expect(clock.playedFrames < 1_000 - clock.bufferFrames)
+        #expect(!clock.waitForPlayout(timeout: .seconds(5)))
+        signal.lower()
+        clock.waitForBufferSpace()
+        #expect(clock.playedFrames >= 1_000 - clock.bufferFrames)
+    }
+
+    @Test func otherThreadsDoNotSeeTheSignal() async {
+        let signal = UtteranceAbortSignal()
+        signal.adoptCurrentThread()
+        signal.raise()
+        #expect(signal.isRaised)
+        // A thread of its own (a task could run on this very thread once the test awaits).
+        let elsewhere = await withCheckedContinuation { (done: CheckedContinuation<(raised: Bool, played: Int, buffer: Int), Never>) in
+            Thread {
+                var clock = VirtualPlaybackClock(abortSignal: signal)
+                clock.reset(sampleRate: 1_000)
+                clock.recordWrite(200)
+                clock.waitForBufferSpace()
+                done.resume(returning: (signal.isRaised, clock.playedFrames, clock.bufferFrames))
+            }.start()
+        }
+        #expect(!elsewhere.raised)
+        #expect(elsewhere.played >= 200 - elsewhere.buffer)
+    }
+}
