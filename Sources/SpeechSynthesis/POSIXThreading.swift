@@ -102,13 +102,6 @@ final class UtteranceAbortSignal: @unchecked Sendable {
     /// once if it already was).
     @discardableResult
     func sleep(for duration: Duration) -> Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let parts = max(duration, .zero).components
-        let nanoseconds = Int(now.tv_nsec) + Int(parts.attoseconds / 1_000_000_000)
-        let deadline = timespec(
-            tv_sec: now.tv_sec + Int(parts.seconds) + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000
-        )
         condition.lock()
         defer { condition.unlock() }
         guard isOwnerThread else {
@@ -117,6 +110,7 @@ final class UtteranceAbortSignal: @unchecked Sendable {
             condition.lock()
             return true
         }
+        let deadline = monotonicTime(after: duration)
         while !raised {
             if !condition.wait(until: deadline) { return !raised }
         }
@@ -156,6 +150,15 @@ enum DedicatedThread {
 /// glibc's `pthread_setname_np`, which the Glibc module leaves out (it needs `_GNU_SOURCE`).
 @_silgen_name("pthread_setname_np")
 private func setThreadName(_ thread: pthread_t, _ name: UnsafePointer<CChar>) -> Int32
+
+/// CLOCK_MONOTONIC's time `duration` from now, for timed waits.
+func monotonicTime(after duration: Duration) -> timespec {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let parts = max(duration, .zero).components
+    let nanoseconds = Int(now.tv_nsec) + Int(parts.attoseconds / 1_000_000_000)
+    return timespec(tv_sec: now.tv_sec + Int(parts.seconds) + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+}
 
 /// Sleeps the calling thread for `duration` (nothing when it is not positive).
 func sleepThread(for duration: Duration) {
