@@ -1,7 +1,6 @@
 public import AnnounceProtocol
 import Dispatch
 public import Logging
-import Glibc
 
 /// Runs a piece of dispatcher work on a later turn of the main queue.
 public typealias TurnScheduler = @Sendable (@escaping @MainActor @Sendable () -> Void) -> Void
@@ -15,7 +14,6 @@ public typealias TurnScheduler = @Sendable (@escaping @MainActor @Sendable () ->
 @MainActor
 public final class Dispatcher {
     nonisolated let logger: Logger
-    nonisolated let mainThread: pthread_t
     /// The defaults and limits; ``updateDefaults(voice:rate:pitch:volume:punctuation:earcons:)`` changes `earcons`.
     var configuration: DispatcherConfiguration
     let scheduleTurn: TurnScheduler
@@ -54,7 +52,6 @@ public final class Dispatcher {
         self.configuration = configuration
         self.logger = logger
         self.scheduleTurn = scheduleTurn
-        self.mainThread = pthread_self()
         self.defaults = SpeechDefaults(
             voice: configuration.voice, rate: configuration.rate, pitch: configuration.pitch,
             volume: configuration.volume, punctuation: configuration.punctuation
@@ -147,8 +144,8 @@ public final class Dispatcher {
         }
     }
 
-    /// True on the process's main thread.
-    nonisolated var isMainThread: Bool { pthread_equal(pthread_self(), mainThread) != 0 }
+    /// True on the main queue, UIKit's main thread (see ``MainQueue``).
+    nonisolated var isMainThread: Bool { MainQueue.isCurrent }
 
     // MARK: Turns
 

@@ -29,6 +29,41 @@ struct OffMainTests {
         #expect(h.backend.spokenTexts == ["On main"])
     }
 
+    // On Linux the main queue is drained by whichever libdispatch worker is free, and
+    // `DispatchQueue.main.sync` from a worker runs the block on that worker: these two tests use
+    // that to put the main queue on a thread of their choosing.
+
+    @Test("a post on the main queue counts as main, whichever thread drains the queue")
+    func mainQueueOnAnotherThread() async {
+        let h = Harness()
+        let dispatcher = h.dispatcher
+        let admission = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: DispatchQueue.main.sync { dispatcher.post(.announce("On main"), id: 5, from: 1) })
+            }
+        }
+        #expect(admission == .queued(seq: 1))
+        h.turns.run()
+        #expect(h.backend.spokenTexts == ["On main"])
+    }
+
+    @Test("a post from a worker thread that drained the main queue earlier is still dropped")
+    func workerThatRanTheMainQueue() async {
+        // The dispatcher is made on the main queue while a worker drains it; the same worker,
+        // back on the global queue, posts. (A check that compared threads took it for the main
+        // thread, and the daemon trapped in `MainActor.assumeIsolated`.)
+        let (admission, h) = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let h = DispatchQueue.main.sync { MainActor.assumeIsolated { Harness() } }
+                continuation.resume(returning: (h.dispatcher.post(.announce("From a worker"), id: 5, from: 1), h))
+            }
+        }
+        #expect(admission == .dropped(.offMain))
+        h.turns.run()
+        #expect(h.sink(1).lines == [#"{"event":"dropped","id":5,"reason":"off-main"}"#])
+        #expect(h.backend.spoken.isEmpty)
+    }
+
     @Test("submit posts lines marked thread: background from a background thread")
     func submitMarkedBackground() async {
         let h = Harness()
