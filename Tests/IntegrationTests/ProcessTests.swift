@@ -43,8 +43,7 @@ struct ProcessTests {
     func staleAndLive() throws {
         let first = try DaemonProcess()
         let path = first.socketPath
-        kill(first.process.processIdentifier, SIGKILL)  // leaves its socket file behind
-        first.process.waitForExit()
+        first.stop(signal: SIGKILL)  // leaves its socket file behind
         #expect(FileManager.default.fileExists(atPath: path))
 
         let second = try DaemonProcess(socketPath: path)

@@ -49,16 +49,24 @@ final class DaemonProcess {
         try process.run()
         if waitForReady {
             guard notify.waitForReady(timeout: 30) else {
+                exitExpected = true
                 process.terminate()
                 throw DaemonError.notReady(stderr: stderrText())
             }
         }
     }
 
+    /// Set when the test itself ends the daemon or waits for its exit.
+    private var exitExpected = false
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitForExit()
+        } else if !exitExpected {
+            // A daemon that crashed mid-test shows up to the test only as a closed connection;
+            // say what happened, with the daemon's own report (a crash prints a backtrace).
+            Issue.record("the daemon exited during the test without being asked (status \(process.terminationStatus)); its stderr:\n\(stderrText())")
         }
         try? FileManager.default.removeItem(at: directory)
     }
@@ -69,6 +77,7 @@ final class DaemonProcess {
     /// Sends `signal` and waits for the process to exit; returns its status.
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {
+        exitExpected = true
         kill(process.processIdentifier, signal)
         process.waitForExit()
         return process.terminationStatus
@@ -76,6 +85,7 @@ final class DaemonProcess {
 
     /// Waits for the process to exit by itself; returns its status.
     func waitForExit() -> Int32 {
+        exitExpected = true
         process.waitForExit()
         return process.terminationStatus
     }
