@@ -49,6 +49,10 @@ struct Announced: AsyncParsableCommand {
     /// Parses the command line and runs; usage errors exit 2, like announcectl's.
     static func main() async {
         MemoryTrimmer.limitAllocatorArenas()
+        // Loading espeak-ng in its helper is the longest step of a start (about 15 ms), so it
+        // begins before anything else; a run that fails or only prints help or the version
+        // exits, and the helper ends with it (its pipe closes).
+        if !printsOnly(CommandLine.arguments.dropFirst()) { EspeakSpeechEngine.prepare() }
         do {
             var command = try parseAsRoot()
             if let daemon = command as? Announced {
@@ -66,6 +70,12 @@ struct Announced: AsyncParsableCommand {
         }
     }
 
+    /// Whether the command line only asks for help or the version (then the helper is not
+    /// started early; the start is only a head start, the engine starts it when needed anyway).
+    static func printsOnly(_ arguments: ArraySlice<String>) -> Bool {
+        arguments.contains { ["-h", "--help", "--version", "help"].contains($0) }
+    }
+
     func validate() throws {
         if let rate, !SpeechRanges.rate.contains(rate) {
             throw ValidationError("--rate must be between 80 and 450 words per minute")
@@ -76,7 +86,6 @@ struct Announced: AsyncParsableCommand {
     }
 
     func run() async throws {
-        EspeakSpeechEngine.prepare()
         let environment = ProcessInfo.processInfo.environment
         let loader = SettingsLoader(
             commandLine: CommandLineSettings(
