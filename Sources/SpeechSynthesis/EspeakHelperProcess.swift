@@ -47,6 +47,33 @@ final class EspeakHelperProcess {
 
     deinit { stop() }
 
+    /// Variables the helper gets in place of the daemon's own.
+    static let helperOverrides = [
+        // espeak-ng's own message ("*** buffer overflow detected ***") says enough when it
+        // crashes; the Swift runtime's backtrace of the helper would only flood the daemon's log.
+        "SWIFT_BACKTRACE=enable=no",
+        // espeak-ng 1.51 probes PulseAudio (through libpcaudio) when it is initialized, even for
+        // callback output: it connects and opens a stream on the user's server, and without
+        // XDG_RUNTIME_DIR makes a new /tmp/pulse-* directory every time (libpulse then walks all
+        // the old ones: 27 ms per helper start with 8,900 of them, 10 ms without the probe).
+        // The helper never plays audio, so it gets a server address that refuses at once.
+        "PULSE_SERVER=unix:/dev/null",
+    ]
+
+    /// The daemon's environment with ``helperOverrides`` in place, as a NULL-terminated list of
+    /// `malloc`ed strings for `posix_spawn` (the caller frees them).
+    static func helperEnvironment(inherited: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [UnsafeMutablePointer<CChar>?] {
+        let overridden = helperOverrides.map { String($0.prefix { $0 != "=" }) + "=" }
+        var environment: [UnsafeMutablePointer<CChar>?] = helperOverrides.map { strdup($0) }
+        var entry = inherited
+        while let variable = entry.pointee {
+            if !overridden.contains(where: { strncmp(variable, $0, strlen($0)) == 0 }) { environment.append(strdup(variable)) }
+            entry += 1
+        }
+        environment.append(nil)
+        return environment
+    }
+
     /// Starts the helper and waits for espeak-ng to be ready.
     /// - Throws: `SpeechSynthesisError` when the helper cannot be started or espeak-ng cannot be
     ///   initialized.
@@ -69,15 +96,7 @@ final class EspeakHelperProcess {
         var child: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         defer { arguments.forEach { free($0) } }
-        // espeak-ng's own message ("*** buffer overflow detected ***") says enough when it
-        // crashes; the Swift runtime's backtrace of the helper would only flood the daemon's log.
-        var environment: [UnsafeMutablePointer<CChar>?] = [strdup("SWIFT_BACKTRACE=enable=no")]
-        var entry = environ
-        while let variable = entry.pointee {
-            if strncmp(variable, "SWIFT_BACKTRACE=", 16) != 0 { environment.append(strdup(variable)) }
-            entry += 1
-        }
-        environment.append(nil)
+        let environment = Self.helperEnvironment(inherited: environ)
         defer { environment.forEach { free($0) } }
         let status = posix_spawn(&child, path, &actions, nil, arguments, environment)
         close(toHelper[0])
