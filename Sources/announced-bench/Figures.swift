@@ -105,8 +105,9 @@ struct Figures {
 
     /// 4. Throughput: posts per second accepted and answered (each gets queued and a terminal
     /// line), over `connections` connections sending `posts` interrupting posts in all.
-    func throughput(posts: Int, connections: Int) throws -> (postsPerSecond: Double, rssMiB: Double, daemon: BenchDaemon?) {
+    func throughput(posts: Int, connections: Int) throws -> (postsPerSecond: Double, rssMiB: Double, daemon: BenchDaemon?, before: Resident) {
         let daemon = try BenchDaemon(executable: executable)
+        let before = Resident(pid: daemon.process.processIdentifier)
         let perConnection = posts / connections
         let clients = try (0..<connections).map { _ in try daemon.connect() }
         let group = DispatchGroup()
@@ -130,39 +131,41 @@ struct Figures {
             throw BenchError("throughput: \(missing) of \(posts) posts got no terminal line before the daemon closed the connection")
         }
         let seconds = Double(finish.withLock { $0 } - start) / 1e9
-        return (Double(perConnection * connections) / seconds, daemon.residentMiB, daemon)
+        return (Double(perConnection * connections) / seconds, daemon.residentMiB, daemon, before)
     }
 
-    /// 5. Memory: idle, with 1,000 connections, and after a million posts.
-    func memory() throws -> (idle: Double, helperIdle: Double, connections: Double, afterMillion: Double, afterMillionIdle: Double) {
-        let daemon = try BenchDaemon(executable: executable)
+    /// 5. Memory: idle, with 1,000 connections, and before and after a million posts.
+    func memory() throws -> MemoryFigure {
+        var figure = MemoryFigure()
+        do {
+            let daemon = try BenchDaemon(executable: executable)
+            defer { daemon.stop() }
+            figure.idle = daemon.residentMiB
+            figure.helperIdle = daemon.helperResidentMiB
+            var clients: [BenchClient] = []
+            for id in 0..<1000 {
+                let client = try daemon.connect()
+                client.send(#"{"op":"hello","id":\#(id),"client":"c\#(id)"}"#)
+                clients.append(client)
+            }
+            for client in clients { client.waitFor(#""event":"ok""#) }
+            figure.connections = daemon.residentMiB
+        }
+        // The million posts go to a daemon of their own, whose memory before them is the
+        // baseline: the same process, so the comparison is not blurred by start-to-start spread.
+        let (_, rss, daemon, before) = try throughput(posts: millionPosts, connections: 1)
+        figure.beforePosts = before
+        figure.afterPosts = rss
+        guard let daemon else { return figure }
         defer { daemon.stop() }
-        let idle = daemon.residentMiB
-        let helperIdle = daemon.helperResidentMiB
-        var clients: [BenchClient] = []
-        for id in 0..<1000 {
-            let client = try daemon.connect()
-            client.send(#"{"op":"hello","id":\#(id),"client":"c\#(id)"}"#)
-            clients.append(client)
-        }
-        for client in clients { client.waitFor(#""event":"ok""#) }
-        let withConnections = daemon.residentMiB
-        clients.removeAll()
-        let (_, rss, throughputDaemon) = try throughput(posts: millionPosts, connections: 1)
-        let afterIdle: Double
-        if let throughputDaemon {
-            let idleClient = try throughputDaemon.connect()
-            idleClient.send(#"{"op":"status","id":1}"#)
-            idleClient.waitFor(#""event":"ok""#)
-            // The daemon gives freed heap back after a quiet second (MemoryTrimmer): the figure
-            // is what an idle daemon holds, so it is read after two quiet seconds.
-            usleep(2_000_000)
-            afterIdle = throughputDaemon.residentMiB
-            throughputDaemon.stop()
-        } else {
-            afterIdle = .nan
-        }
-        return (idle, helperIdle, withConnections, rss, afterIdle)
+        let idleClient = try daemon.connect()
+        idleClient.send(#"{"op":"status","id":1}"#)
+        idleClient.waitFor(#""event":"ok""#)
+        // The daemon gives freed heap back after a quiet second (MemoryTrimmer): the figure is
+        // what an idle daemon holds, so it is read after two quiet seconds.
+        usleep(2_000_000)
+        figure.afterPostsIdle = Resident(pid: daemon.process.processIdentifier)
+        return figure
     }
 
     /// 6. Start: exec → READY=1 (the socket is served before READY is sent).
@@ -174,5 +177,31 @@ struct Figures {
             daemon.stop()
         }
         return figure
+    }
+}
+
+/// Figure 5, in MiB.
+struct MemoryFigure {
+    /// A fresh daemon right after READY=1.
+    var idle = Double.nan
+    /// Its espeak-ng helper process.
+    var helperIdle = Double.nan
+    /// The same daemon with 1,000 connections open.
+    var connections = Double.nan
+    /// Another fresh daemon, before the million posts.
+    var beforePosts = Resident(pid: -1)
+    /// That daemon right after its last post was answered.
+    var afterPosts = Double.nan
+    /// That daemon two quiet seconds later.
+    var afterPostsIdle = Resident(pid: -1)
+
+    /// How much more the daemon holds, idle, after the posts than before them, in percent.
+    var growth: Double { (afterPostsIdle.total / beforePosts.total - 1) * 100 }
+
+    /// The figure as one line.
+    func described(posts: Int) -> String {
+        "RSS MiB: idle \(format(idle, 1)) (its espeak-ng helper process: \(format(helperIdle, 1)) more); 1,000 connections "
+            + "\(format(connections, 1)); \(posts) posts: before \(beforePosts.described), right after \(format(afterPosts, 1)), "
+            + "idle 2 s later \(afterPostsIdle.described), \(format(growth, 1))% over before"
     }
 }

@@ -46,20 +46,32 @@ func pad(_ text: String, _ width: Int) -> String {
     text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
 }
 
-/// The resident set size of a process, in MiB, from /proc.
-func residentMiB(pid: Int32) -> Double {
-    guard let file = fopen("/proc/\(pid)/status", "r") else { return .nan }
-    defer { fclose(file) }
-    var line = [CChar](repeating: 0, count: 256)
-    while fgets(&line, 256, file) != nil {
-        let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        if text.hasPrefix("VmRSS:") {
-            let digits = text.filter(\.isNumber)
-            return (Double(digits) ?? .nan) / 1024
+/// A process's resident memory from /proc/PID/status, in MiB: all of it, and the part that
+/// is anonymous (heap, stacks) and file-backed (code and data of the executable and libraries).
+struct Resident {
+    var total = Double.nan
+    var anonymous = Double.nan
+    var file = Double.nan
+
+    init(pid: Int32) {
+        guard let status = fopen("/proc/\(pid)/status", "r") else { return }
+        defer { fclose(status) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, 256, status) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let mebibytes = (Double(text.filter(\.isNumber)) ?? .nan) / 1024
+            if text.hasPrefix("VmRSS:") { total = mebibytes }
+            if text.hasPrefix("RssAnon:") { anonymous = mebibytes }
+            if text.hasPrefix("RssFile:") { file = mebibytes }
         }
     }
-    return .nan
+
+    /// "19.8 (anonymous 4.5, files 15.3)".
+    var described: String { "\(format(total, 1)) (anonymous \(format(anonymous, 1)), files \(format(file, 1)))" }
 }
+
+/// The resident set size of a process, in MiB, from /proc.
+func residentMiB(pid: Int32) -> Double { Resident(pid: pid).total }
 
 /// The child processes of `pid` (the daemon's espeak-ng helper), from /proc.
 func childProcesses(of pid: Int32) -> [Int32] {

@@ -48,7 +48,7 @@ if let only = option("--only") {
             case "start": figure = try figures.startup()
             case "memory":
                 let memory = try figures.memory()
-                print("RSS MiB: idle \(format(memory.idle, 2)), 1,000 connections \(format(memory.connections, 2)), after \(millionPosts) posts \(format(memory.afterMillion, 2)), idle 2 s later \(format(memory.afterMillionIdle, 2)) (\(format((memory.afterMillionIdle / memory.idle - 1) * 100, 1))%)")
+                print(memory.described(posts: millionPosts))
                 continue
             default:
                 print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start or memory")
@@ -112,7 +112,7 @@ do {
     hundred.daemon?.stop()
     print("\n4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)) (target ≥ 50000); 100 connections \(format(hundred.postsPerSecond, 0))")
     let memory = try figures.memory()
-    print("5. RSS MiB: idle \(format(memory.idle, 1)) (its espeak-ng helper process: \(format(memory.helperIdle, 1)) more); 1,000 connections \(format(memory.connections, 1)); after \(millionPosts) posts \(format(memory.afterMillion, 1)), idle 2 s later \(format(memory.afterMillionIdle, 1)), \(format((memory.afterMillionIdle / memory.idle - 1) * 100, 1))% over idle (target: idle ≤ 20, flat within 5%)")
+    print("5. " + memory.described(posts: millionPosts) + " (target: idle ≤ 20, flat within 5%)")
 
     print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, start \(format(start.p50)) ms")
 } catch {
