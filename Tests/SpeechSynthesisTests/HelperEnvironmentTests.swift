@@ -1,5 +1,6 @@
 @testable import SpeechSynthesis
 import Glibc
+import TestSupport
 import Testing
 
 @Suite("The espeak-ng helper's environment")
@@ -31,11 +32,7 @@ struct HelperEnvironmentTests {
         let path = String(address.dropFirst("PULSE_SERVER=unix:".count))
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
-        var socketAddress = sockaddr_un()
-        socketAddress.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &socketAddress.sun_path) { raw in
-            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-        }
+        var socketAddress = sockaddr_un.make(path: path)
         let result = withUnsafePointer(to: &socketAddress) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }

@@ -145,17 +145,6 @@ final class NotifyListener {
     }
 }
 
-extension sockaddr_un {
-    static func make(path: String) -> sockaddr_un {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-        }
-        return address
-    }
-}
-
 /// Reads 16-bit mono PCM WAV files.
 enum WAVFile {
     static func samples(at url: URL) throws -> [Int16] {

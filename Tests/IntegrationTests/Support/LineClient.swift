@@ -1,6 +1,7 @@
 import AnnounceProtocol
 import Foundation
 import Glibc
+import TestSupport
 
 /// A blocking client on the daemon's socket: writes request lines, reads event lines.
 final class LineClient {
