@@ -86,7 +86,9 @@ public final class AnnounceServer: Service {
         logger.info("stopped")
     }
 
-    typealias Connection = NIOAsyncChannel<[Result<RequestLine, RequestError>], ByteBuffer>
+    /// A connection: its lines go to the dispatcher from the event loop (``LineFramer``), so its
+    /// inbound stream carries nothing and only ends, when the client stops sending.
+    typealias Connection = NIOAsyncChannel<Never, ByteBuffer>
 
     func bind() async throws -> NIOAsyncChannel<Connection, Never> {
         let bootstrap = ServerBootstrap(group: group)
@@ -126,10 +128,9 @@ public final class AnnounceServer: Service {
         let id = sink.id
         await dispatcher.connect(ClientRegistration(id: id, pid: peer.pid, sink: sink))
         do {
+            try await LineFramer.attach(to: connection.channel) { [dispatcher] in dispatcher.submit($0, from: id) }
             try await connection.executeThenClose { inbound, _ in
-                for try await batch in inbound {
-                    dispatcher.submit(batch, from: id)
-                }
+                for try await _ in inbound {}
                 // The client finished sending: answer everything it asked, then close.
                 await dispatcher.waitUntilIdle(client: id)
                 await sink.flushed()
