@@ -9,8 +9,9 @@ public typealias TurnScheduler = @Sendable (@escaping @MainActor @Sendable () ->
 ///
 /// It lives on the main actor (the daemon's main queue), like UIKit's accessibility notifications:
 /// connections hand it what they read with ``submit(_:from:)``, the speech backend reports
-/// progress, and everything else happens here, one turn at a time. Starting the next post is
-/// always deferred to a later turn, so everything that arrives together is decided together.
+/// progress, and everything else happens here, one turn at a time. What other threads hand it
+/// waits in an inbox; a turn takes everything that has arrived, decides it together, and only
+/// then starts the next post.
 @MainActor
 public final class Dispatcher {
     nonisolated let logger: Logger
@@ -28,7 +29,8 @@ public final class Dispatcher {
     var pending = PendingList()
     var nextSeq: UInt64 = 1
     var focus: FocusCursor?
-    var turnScheduled = false
+    /// What other threads handed over for the next turn.
+    nonisolated let inbox = DispatcherInbox()
     var shuttingDown = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var clientIdleWaiters: [ClientID: [CheckedContinuation<Void, Never>]] = [:]
@@ -43,7 +45,7 @@ public final class Dispatcher {
 
     /// Creates the dispatcher. Call on the main thread; attach a backend before posts arrive.
     ///
-    /// - Parameter scheduleTurn: how later turns are scheduled; the main queue by default.
+    /// - Parameter scheduleTurn: how turns are scheduled; the main queue by default.
     public init(
         configuration: DispatcherConfiguration = DispatcherConfiguration(),
         logger: Logger = Logger(label: "announced.dispatcher"),
@@ -70,11 +72,10 @@ public final class Dispatcher {
         voiceIndex = VoiceIndex(backend.voices)
     }
 
-    /// A handler for the backend's events: hops each to the main queue, in order, and handles it.
+    /// A handler for the backend's events: hands each to the next turn, in order, and handles it.
     public nonisolated var backendEventHandler: @Sendable (SpeechBackendEvent) -> Void {
-        let scheduleTurn = self.scheduleTurn
-        return { [weak self] event in
-            scheduleTurn { self?.transaction { $0.handle(event) } }
+        { [weak self] event in
+            self?.enqueue { $0.handle(event) }
         }
     }
 
@@ -98,8 +99,8 @@ public final class Dispatcher {
     ///
     /// Posts marked with a `thread` other than `"main"` are posted from here, off the main
     /// thread, where ``post(_:id:from:)`` drops them; their `dropped` lines may therefore come
-    /// before the answers to earlier lines of the same read. Everything else reaches the main
-    /// queue in one turn, so it is decided together.
+    /// before the answers to earlier lines of the same read. Everything else is decided in one
+    /// turn, together with whatever else has arrived by then.
     public nonisolated func submit(_ lines: [Result<RequestLine, RequestError>], from client: ClientID) {
         var forMain: [Result<RequestLine, RequestError>] = []
         forMain.reserveCapacity(lines.count)
@@ -111,9 +112,7 @@ public final class Dispatcher {
             }
         }
         guard !forMain.isEmpty else { return }
-        scheduleTurn { [weak self] in
-            self?.transaction { $0.receive(forMain, from: client) }
-        }
+        enqueue { $0.receive(forMain, from: client) }
     }
 
     /// Posts a marked-off-main post from a thread that is not the main thread.
@@ -132,9 +131,7 @@ public final class Dispatcher {
     public nonisolated func post(_ post: SpeechPost, id: RequestID?, from client: ClientID) -> PostAdmission {
         guard isMainThread else {
             logger.notice("dropped a post made off the main thread", metadata: ["client": "\(client)", "id": "\(id.map(\.description) ?? "none")"])
-            scheduleTurn { [weak self] in
-                self?.transaction { $0.drop(id: id, client: client, reason: .offMain) }
-            }
+            enqueue { $0.drop(id: id, client: client, reason: .offMain) }
             return .dropped(.offMain)
         }
         return MainActor.assumeIsolated {
@@ -149,25 +146,33 @@ public final class Dispatcher {
 
     // MARK: Turns
 
-    /// Runs `body`, then sends the lines it produced and schedules the next start if needed.
+    /// Hands `work` to the next turn, scheduling one if none is.
+    nonisolated func enqueue(_ work: @escaping DispatcherInbox.Work) {
+        guard inbox.add(work) else { return }
+        scheduleTurn { [weak self] in self?.runTurn() }
+    }
+
+    /// One turn: everything that has arrived, in order, then the next start if nothing speaks.
+    func runTurn() {
+        let work = inbox.takeAll()
+        transaction { dispatcher in
+            for item in work { item(dispatcher) }
+            dispatcher.startNext()
+        }
+    }
+
+    /// Runs `body`, then sends the lines it produced and schedules a turn to start the next
+    /// post if one is due (a post accepted here, on the main actor, starts on a later turn, so
+    /// what arrives meanwhile is decided with it).
     func transaction(_ body: (Dispatcher) -> Void) {
         body(self)
-        scheduleStartIfNeeded()
+        if speaking == nil, !pending.isEmpty { enqueue { _ in } }
         flushOutbox()
         resumeIdleWaitersIfIdle()
         turnObserver?()
     }
 
-    func scheduleStartIfNeeded() {
-        guard speaking == nil, !pending.isEmpty, !turnScheduled else { return }
-        turnScheduled = true
-        scheduleTurn { [weak self] in
-            self?.transaction { $0.startNext() }
-        }
-    }
-
     func startNext() {
-        turnScheduled = false
         guard speaking == nil, let next = pending.popNext() else { return }
         speaking = next
         guard let backend else {

@@ -34,6 +34,33 @@ struct SchedulingTests {
         }
     }
 
+    @Test("reads of several connections that arrive before a turn are decided in that one turn, then the last speaks")
+    func readsArrivingTogetherShareOneTurn() {
+        let h = Harness()
+        h.dispatcher.submit([RequestLine.decode(line: Array(announce(1, "First").utf8))], from: 1)
+        h.dispatcher.submit([RequestLine.decode(line: Array(announce(1, "Second").utf8))], from: 2)
+        #expect(h.turns.scheduled == 1, "one turn for everything that arrived before it")
+        h.turns.runOne()
+        #expect(h.backend.spokenTexts == ["Second"], "started at the end of the same turn")
+        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 0)))
+        #expect(h.turns.scheduled == 0)
+    }
+
+    @Test("the engine's end of the interrupted post and the next start happen in one turn")
+    func interruptedEndAndNextStartShareOneTurn() {
+        let h = Harness()
+        h.send(announce(1, "A long sentence that is being spoken"))
+        h.engineStarts()
+        h.send(announce(2, "Now"))
+        #expect(h.backend.aborted == [1])
+        h.dispatcher.backendEventHandler(.finished(seq: 1, outcome: .aborted(spokenChars: 2)))
+        #expect(h.turns.scheduled == 1)
+        h.turns.runOne()
+        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 2)))
+        #expect(h.backend.spokenTexts == ["A long sentence that is being spoken", "Now"], "no second trip through the main queue")
+        #expect(h.turns.scheduled == 0)
+    }
+
     @Test("an interrupting post interrupts the speaking one, which reports what it spoke")
     func interruption() {
         let h = Harness()

@@ -10,6 +10,15 @@ final class ManualTurns: Sendable {
         { work in self.queue.withLock { $0.append(work) } }
     }
 
+    /// How many turns are scheduled and not yet run.
+    var scheduled: Int { queue.withLock { $0.count } }
+
+    /// Runs the turn scheduled first, and nothing it schedules.
+    @MainActor func runOne() {
+        let first = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
+        first?()
+    }
+
     /// Runs scheduled turns, including the ones they schedule, until none is left.
     @MainActor func run() {
         while true {
