@@ -8,12 +8,14 @@ struct Figures {
     let millionPosts: Int
 
     /// 1. Socket write → `started`, idle daemon (or with `busy` other connections posting: as fast
-    /// as each gets its answers, or one post every `interval`). The figure's note says how much of
-    /// the machine's CPU time was idle while it was measured.
+    /// as each gets its answers, or one post every `interval`). The figure's note says how many
+    /// posts per second the other connections made and how much of the machine's CPU time was
+    /// idle while it was measured.
     func startLatency(busy: Int, interval: Duration? = nil) throws -> Figure {
         let daemon = try BenchDaemon(executable: executable)
         defer { daemon.stop() }
         let stop = Atomic<Bool>(false)
+        let busyPosts = Atomic<Int>(0)
         var threads: [Thread] = []
         let done = DispatchGroup()
         for index in 0..<busy {
@@ -33,6 +35,7 @@ struct Figures {
                     client.send(#"{"op":"announce","id":\#(n),"text":"busy \#(index)","priority":"low"}"#)
                     client.send(#"{"op":"cancel","id":"c\#(n)","target":\#(n)}"#)
                     client.waitFor(#""id":"c\#(n)""#)
+                    busyPosts.add(1, ordering: .relaxed)
                 }
                 done.leave()
             }
@@ -48,6 +51,8 @@ struct Figures {
             }
         var figure = Figure(name: name)
         let cpuBefore = CPUTimes.now()
+        let postsBefore = busyPosts.load(ordering: .relaxed)
+        let measuring = now()
         for id in 0..<samples {
             let start = now()
             client.send(#"{"op":"announce","id":\#(id),"text":"Saved"}"#)
@@ -57,7 +62,8 @@ struct Figures {
             client.send(#"{"op":"cancel","target":\#(id)}"#)
             client.waitFor(#""event":"finished""#, #""id":\#(id),"#)
         }
-        figure.note = "machine CPU idle \(format(CPUTimes.now().idlePercent(since: cpuBefore), 0))%"
+        let load = Double(busyPosts.load(ordering: .relaxed) - postsBefore) / (Double(now() - measuring) / 1e9)
+        figure.note = (busy > 0 ? "the others: \(format(load, 0)) posts/s; " : "") + "machine CPU idle \(format(CPUTimes.now().idlePercent(since: cpuBefore), 0))%"
         stop.store(true, ordering: .relaxed)
         daemon.stop()
         done.wait()
