@@ -31,7 +31,6 @@ public struct ClientRegistration: Sendable {
 struct ClientState {
     let registration: ClientRegistration
     var name: String?
-    var topics: Set<Topic> = []
     /// The screen's elements, from the last `screen-changed` or `layout-changed` with `elements`.
     var screen: [Element] = []
 

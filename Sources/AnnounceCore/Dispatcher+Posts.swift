@@ -108,7 +108,7 @@ extension Dispatcher {
         focus = cursor
         if let old { send(.unfocused(element: old.element), to: old.client) }
         if let cursor { send(.focused(element: cursor.element), to: cursor.client) }
-        for (id, state) in clients where state.topics.contains(.focus) {
+        for id in subscribers[.focus] ?? [] {
             outbox[id, default: []].append(.focusChanged(from: old?.element, to: cursor?.element, owner: cursor?.client == id))
         }
     }

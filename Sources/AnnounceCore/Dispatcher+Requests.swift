@@ -42,7 +42,9 @@ extension Dispatcher {
             case .failure(let error): send(.error(id: id, code: error.code, message: error.message), to: client)
             }
         case .subscribe(let topics):
-            clients[client]?.topics.formUnion(topics)
+            if clients[client] != nil {
+                for topic in topics { subscribers[topic, default: []].insert(client) }
+            }
             reply(id, to: client)
         }
     }

@@ -23,6 +23,9 @@ public final class Dispatcher {
     private(set) var voiceIndex = VoiceIndex([])
     var defaults: SpeechDefaults
     var clients: [ClientID: ClientState] = [:]
+    /// The connections subscribed to each topic (a broadcast costs its subscribers, not every
+    /// connection).
+    var subscribers: [Topic: Set<ClientID>] = [:]
     /// Posts pending or speaking, per connection, for `max_pending_per_client`.
     var activePosts: [ClientID: Int] = [:]
     var speaking: PostRecord?
@@ -90,6 +93,7 @@ public final class Dispatcher {
     public func disconnect(_ client: ClientID) {
         transaction { dispatcher in
             dispatcher.clients[client] = nil
+            for topic in dispatcher.subscribers.keys { dispatcher.subscribers[topic]?.remove(client) }
             if dispatcher.focus?.client == client { dispatcher.moveFocus(to: nil) }
         }
     }
@@ -189,11 +193,11 @@ public final class Dispatcher {
         outbox[client, default: []].append(event)
     }
 
-    /// Queues `event` for every client subscribed to `topic`.
-    func broadcast(_ event: Event, topic: Topic) {
-        for (id, state) in clients where state.topics.contains(topic) {
-            outbox[id, default: []].append(event)
-        }
+    /// Queues `event` for every client subscribed to `topic`; the event is made only if one is.
+    func broadcast(_ event: @autoclosure () -> Event, topic: Topic) {
+        guard let ids = subscribers[topic], !ids.isEmpty else { return }
+        let event = event()
+        for id in ids { outbox[id, default: []].append(event) }
     }
 
     func flushOutbox() {

@@ -37,5 +37,10 @@ extension Array where Element == AnnounceProtocol.Element {
 
 extension String {
     /// True when the string is empty or only white space.
-    var isBlank: Bool { !unicodeScalars.contains { !$0.properties.isWhitespace } }
+    var isBlank: Bool {
+        !unicodeScalars.contains { scalar in
+            // ASCII answered without a Unicode property lookup: this runs for every post.
+            scalar.isASCII ? !(scalar == " " || (0x09...0x0D).contains(scalar.value)) : !scalar.properties.isWhitespace
+        }
+    }
 }

@@ -150,4 +150,16 @@ struct FocusTests {
         h.dispatcher.disconnect(1)
         #expect(h.dispatcher.focus == nil)
     }
+
+    @Test("blank text is what Unicode calls white space, ASCII or not")
+    func blankText() {
+        for value in UInt32(0)...0x7F {
+            let scalar = Unicode.Scalar(value)!
+            #expect(String(scalar).isBlank == scalar.properties.isWhitespace, "U+\(String(value, radix: 16))")
+        }
+        #expect(" \t\n\u{85}\u{A0}\u{2003}\u{3000}".isBlank)
+        #expect("".isBlank)
+        #expect(!" \u{200B} ".isBlank, "a zero-width space is not white space")
+        #expect(!"  Saved ".isBlank)
+    }
 }
