@@ -172,6 +172,14 @@ private struct Reader {
         while let byte = current, isDigit(byte) { index += 1 }
     }
 
+    /// `bytes` as a string, or nil when they are not valid UTF-8. `String(validating:as:)` would
+    /// do, but it runs unspecialized (a generic metadata lookup for every string of every line).
+    /// `String(decoding:as:)` replaces invalid sequences, so only valid input comes out unchanged.
+    func validUTF8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let string = String(decoding: bytes, as: UTF8.self)
+        return string.utf8.elementsEqual(bytes) ? string : nil
+    }
+
     mutating func readString() throws(JSONSyntaxError) -> String {
         index += 1
         let start = index
@@ -182,7 +190,7 @@ private struct Reader {
         guard let stop = current else { throw error("unterminated string") }
         if stop == UInt8(ascii: "\"") {
             let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
-            guard let string = String(validating: raw, as: UTF8.self) else {
+            guard let string = validUTF8String(raw) else {
                 throw JSONSyntaxError(reason: "invalid UTF-8 in a string", offset: start)
             }
             index += 1
@@ -190,7 +198,7 @@ private struct Reader {
         }
         var scalars = String.UnicodeScalarView()
         let prefix = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        guard let head = String(validating: prefix, as: UTF8.self) else {
+        guard let head = validUTF8String(prefix) else {
             throw JSONSyntaxError(reason: "invalid UTF-8 in a string", offset: start)
         }
         scalars.append(contentsOf: head.unicodeScalars)
@@ -211,7 +219,7 @@ private struct Reader {
                     index += 1
                 }
                 let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
-                guard let text = String(validating: run, as: UTF8.self) else {
+                guard let text = validUTF8String(run) else {
                     throw JSONSyntaxError(reason: "invalid UTF-8 in a string", offset: runStart)
                 }
                 scalars.append(contentsOf: text.unicodeScalars)

@@ -135,9 +135,28 @@ struct JSONTests {
         #expect(throws: (any Error).self) { try JSONParser.parse(Array(deep.utf8)) }
     }
 
-    @Test("invalid UTF-8 is refused")
-    func invalidUTF8() {
-        #expect(throws: (any Error).self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
+    @Test("invalid UTF-8 is refused, in a plain string and after an escape", arguments: [
+        [0xC3, 0x28],  // a lead byte without its continuation
+        [0x80],  // a continuation byte alone
+        [0xE2, 0x82],  // a sequence cut short
+        [0xC0, 0xAF],  // an overlong "/"
+        [0xED, 0xA0, 0x80],  // a UTF-16 surrogate
+        [0xF4, 0x90, 0x80, 0x80],  // past U+10FFFF
+        [0xFF],
+    ] as [[UInt8]])
+    func invalidUTF8(bytes: [UInt8]) {
+        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), n = UInt8(ascii: "n")
+        #expect(throws: (any Error).self) { try JSONParser.parse([quote] + bytes + [quote]) }
+        #expect(throws: (any Error).self) { try JSONParser.parse([quote, backslash, n] + bytes + [quote]) }
+        #expect(throws: (any Error).self) { try JSONParser.parse([quote] + bytes + [backslash, n, quote]) }
+    }
+
+    @Test("valid UTF-8 comes through unchanged, U+FFFD written out included")
+    func validUTF8() throws {
+        for text in ["Grüße", "日本語", "😀", "\u{FFFD}", "a\u{FFFD}b"] {
+            #expect(try JSONParser.parse(Array("\"\(text)\"".utf8)) == .string(text))
+            #expect(try JSONParser.parse(Array("\"\\n\(text)\"".utf8)) == .string("\n" + text))
+        }
     }
 
     @Test("surrogate pairs decode to one scalar")
