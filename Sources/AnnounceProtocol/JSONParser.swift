@@ -177,7 +177,8 @@ private struct Reader {
     /// `String(decoding:as:)` replaces invalid sequences, so only valid input comes out unchanged.
     func validUTF8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let string = String(decoding: bytes, as: UTF8.self)
-        return string.utf8.elementsEqual(bytes) ? string : nil
+        let unchanged = string.utf8.withContiguousStorageIfAvailable { $0.count == bytes.count && $0.elementsEqual(bytes) }
+        return unchanged ?? string.utf8.elementsEqual(bytes) ? string : nil
     }
 
     mutating func readString() throws(JSONSyntaxError) -> String {

@@ -94,6 +94,11 @@ public final class AnnounceServer: Service {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .childChannelOption(.allowRemoteHalfClosure, value: true)
+            // ConnectionSink closes a connection that is no longer writable: max_outbound_bytes unread.
+            .childChannelOption(
+                .writeBufferWaterMark,
+                value: .init(low: configuration.maxOutboundBytes / 2, high: configuration.maxOutboundBytes)
+            )
         let initializer: @Sendable (any Channel) -> EventLoopFuture<Connection> = { [configuration] channel in
             channel.eventLoop.makeCompletedFuture {
                 try channel.pipeline.syncOperations.addHandler(
@@ -120,8 +125,7 @@ public final class AnnounceServer: Service {
             _ = try? await connection.channel.close()
             return
         }
-        let maxOutbound = configuration.maxOutboundBytes
-        guard let sink = registry.add({ ConnectionSink(id: $0, channel: connection.channel, maxOutboundBytes: maxOutbound) }) else {
+        guard let sink = registry.add({ ConnectionSink(id: $0, channel: connection.channel) }) else {
             _ = try? await connection.channel.close()
             return
         }

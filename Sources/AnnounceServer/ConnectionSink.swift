@@ -3,60 +3,52 @@ import AnnounceProtocol
 import NIOCore
 
 /// Sends the dispatcher's lines to one connection, and closes the connection when its client
-/// leaves more than `maxOutboundBytes` unread (a slow reader must not grow the daemon's memory).
+/// leaves more than `max_outbound_bytes` unread (a slow reader must not grow the daemon's memory).
+///
+/// The limit is the channel's high write-buffer water mark (set by the server): what the kernel
+/// did not take waits in the channel, and once more than the limit waits, the channel is no
+/// longer writable. So a write needs no promise of its own (writes complete in order; waiting
+/// for "everything written" is an empty write's promise).
 final class ConnectionSink: EventSink, Sendable {
     let id: ClientID
     let channel: any Channel
-    private let state: NIOLoopBoundBox<State>
-    private let maxOutboundBytes: Int
+    /// Whether the sink has closed, or is closing, the connection. Used on the event loop only.
+    private let closed: NIOLoopBoundBox<Bool>
 
-    private struct State {
-        var unwrittenBytes = 0
-        var lastWrite: EventLoopFuture<Void>?
-        var closed = false
-    }
-
-    init(id: ClientID, channel: any Channel, maxOutboundBytes: Int) {
+    init(id: ClientID, channel: any Channel) {
         self.id = id
         self.channel = channel
-        self.maxOutboundBytes = maxOutboundBytes
-        self.state = NIOLoopBoundBox.makeBoxSendingValue(State(), eventLoop: channel.eventLoop)
+        self.closed = NIOLoopBoundBox.makeBoxSendingValue(false, eventLoop: channel.eventLoop)
     }
 
     func deliver(_ events: [Event]) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(events.count * 64)
         for event in events { event.json.write(to: &bytes); bytes.append(UInt8(ascii: "\n")) }
-        let count = bytes.count
         channel.eventLoop.execute { [self, bytes] in
-            guard !state.value.closed else { return }
-            if state.value.unwrittenBytes + count > maxOutboundBytes {
-                state.value.closed = true
+            guard !closed.value else { return }
+            channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+            if !channel.isWritable {
+                closed.value = true
                 channel.close(promise: nil)
-                return
             }
-            state.value.unwrittenBytes += count
-            let buffer = channel.allocator.buffer(bytes: bytes)
-            let write = channel.writeAndFlush(buffer)
-            state.value.lastWrite = write
-            write.whenComplete { [self] _ in state.value.unwrittenBytes -= count }
         }
     }
 
     /// Returns once every line already handed to the connection has been written (or failed).
     func flushed() async {
-        let last = try? await channel.eventLoop.submit { [self] in
-            state.value.lastWrite ?? channel.eventLoop.makeSucceededVoidFuture()
+        _ = try? await channel.eventLoop.flatSubmit { [channel] in
+            channel.writeAndFlush(channel.allocator.buffer(capacity: 0))
         }.get()
-        _ = try? await last?.get()
     }
 
     /// Closes the connection once every line already handed to it has been written.
     func closeAfterFlush() {
         channel.eventLoop.execute { [self] in
-            state.value.closed = true
-            let last = state.value.lastWrite ?? channel.eventLoop.makeSucceededVoidFuture()
-            last.whenComplete { [channel] _ in channel.close(promise: nil) }
+            closed.value = true
+            channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).whenComplete { [channel] _ in
+                channel.close(promise: nil)
+            }
         }
     }
 }
