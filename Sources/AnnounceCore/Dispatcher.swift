@@ -93,7 +93,7 @@ public final class Dispatcher {
     public func disconnect(_ client: ClientID) {
         transaction { dispatcher in
             dispatcher.clients[client] = nil
-            for topic in dispatcher.subscribers.keys { dispatcher.subscribers[topic]?.remove(client) }
+            for topic in Topic.allCases { dispatcher.subscribers[topic]?.remove(client) }
             if dispatcher.focus?.client == client { dispatcher.moveFocus(to: nil) }
         }
     }

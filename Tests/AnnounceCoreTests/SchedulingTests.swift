@@ -301,6 +301,21 @@ struct SchedulingTests {
         ])
     }
 
+    @Test("a subscription ends with its connection: a later connection under the same number hears nothing")
+    func subscriptionEndsWithConnection() {
+        let h = Harness()
+        h.send(#"{"op":"subscribe","id":1,"events":["speech","focus","status"]}"#, from: 3)
+        h.dispatcher.disconnect(3)
+        h.dispatcher.connect(ClientRegistration(id: 3, pid: 300, sink: h.sink(3)))
+        h.sink(3).clear()
+        h.send(announce(1, "Saved"), #"{"op":"focus","id":2,"element":{"id":"a","label":"A"}}"#, from: 1)
+        h.send(#"{"op":"set","id":3,"rate":200}"#, from: 1)
+        h.engineStarts()
+        h.engineFinishes()
+        #expect(h.sink(3).received.isEmpty)
+        #expect(h.sink(1).lines(for: 3) == [.ok(id: 3, fields: JSONObject())])
+    }
+
     @Test("word events only when asked, marks always, with the post's id and seq")
     func wordsAndMarks() {
         let h = Harness()
