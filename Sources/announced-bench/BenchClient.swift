@@ -70,18 +70,17 @@ final class BenchClient: @unchecked Sendable {
         }
     }
 
-    /// True when the bytes of `line` contain every fragment.
-    private func line(_ line: Range<Int>, containsAll fragments: [[UInt8]]) -> Bool {
-        buffer.withUnsafeBufferPointer { bytes in
-            fragments.allSatisfy { fragment in
-                guard let first = fragment.first, fragment.count <= line.count else { return fragment.isEmpty }
-                var index = line.lowerBound
-                while index <= line.upperBound - fragment.count {
-                    if bytes[index] == first, bytes[index..<(index + fragment.count)].elementsEqual(fragment) { return true }
-                    index += 1
-                }
-                return false
+    /// True when the bytes of `line` contain `fragment`.
+    private func line(_ line: Range<Int>, contains fragment: [UInt8]) -> Bool {
+        guard let first = fragment.first else { return true }
+        guard fragment.count <= line.count else { return false }
+        return buffer.withUnsafeBufferPointer { bytes in
+            var index = line.lowerBound
+            while index <= line.upperBound - fragment.count {
+                if bytes[index] == first, bytes[index..<(index + fragment.count)].elementsEqual(fragment) { return true }
+                index += 1
             }
+            return false
         }
     }
 
@@ -90,7 +89,7 @@ final class BenchClient: @unchecked Sendable {
     func waitFor(_ fragments: String...) -> UInt64? {
         let patterns = fragments.map { Array($0.utf8) }
         while let range = nextLine() {
-            if line(range, containsAll: patterns) { return now() }
+            if patterns.allSatisfy({ line(range, contains: $0) }) { return now() }
         }
         return nil
     }
@@ -98,7 +97,7 @@ final class BenchClient: @unchecked Sendable {
     /// Reads until the end of a line that contains any one of `fragments`; false at end of stream.
     func skipToLine(containingAnyOf fragments: [[UInt8]]) -> Bool {
         while let range = nextLine() {
-            if fragments.contains(where: { line(range, containsAll: [$0]) }) { return true }
+            if fragments.contains(where: { line(range, contains: $0) }) { return true }
         }
         return false
     }
