@@ -37,18 +37,20 @@ final class ConnectionSink: EventSink, Sendable {
 
     /// Returns once every line already handed to the connection has been written (or failed).
     func flushed() async {
-        _ = try? await channel.eventLoop.flatSubmit { [channel] in
-            channel.writeAndFlush(channel.allocator.buffer(capacity: 0))
-        }.get()
+        _ = try? await channel.eventLoop.flatSubmit { [self] in allWritten() }.get()
     }
 
     /// Closes the connection once every line already handed to it has been written.
     func closeAfterFlush() {
         channel.eventLoop.execute { [self] in
             closed.value = true
-            channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).whenComplete { [channel] _ in
-                channel.close(promise: nil)
-            }
+            allWritten().whenComplete { [channel] _ in channel.close(promise: nil) }
         }
+    }
+
+    /// Completes when every write made so far has: an empty write, since writes complete in
+    /// order. Call on the event loop.
+    private func allWritten() -> EventLoopFuture<Void> {
+        channel.writeAndFlush(channel.allocator.buffer(capacity: 0))
     }
 }
