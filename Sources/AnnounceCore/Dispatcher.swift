@@ -150,8 +150,9 @@ public final class Dispatcher {
 
     // MARK: Turns
 
-    /// Hands `work` to the next turn, scheduling one if none is.
-    nonisolated func enqueue(_ work: @escaping DispatcherInbox.Work) {
+    /// Hands `work` to the next turn (with none, only makes sure a turn comes), scheduling one if
+    /// none is.
+    nonisolated func enqueue(_ work: DispatcherInbox.Work? = nil) {
         guard inbox.add(work) else { return }
         scheduleTurn { [weak self] in self?.runTurn() }
     }
@@ -170,7 +171,7 @@ public final class Dispatcher {
     /// what arrives meanwhile is decided with it).
     func transaction(_ body: (Dispatcher) -> Void) {
         body(self)
-        if speaking == nil, !pending.isEmpty { enqueue { _ in } }
+        if speaking == nil, !pending.isEmpty { enqueue() }
         flushOutbox()
         resumeIdleWaitersIfIdle()
         turnObserver?()

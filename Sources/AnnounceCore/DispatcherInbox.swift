@@ -25,11 +25,12 @@ final class DispatcherInbox: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Adds `item`; true when no turn is scheduled yet, so the caller must schedule one.
-    func add(_ item: @escaping Work) -> Bool {
+    /// Adds `item` (none: only a turn is wanted); true when no turn is scheduled yet, so the
+    /// caller must schedule one.
+    func add(_ item: Work?) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        work.append(item)
+        if let item { work.append(item) }
         guard !turnScheduled else { return false }
         turnScheduled = true
         return true
