@@ -22,7 +22,7 @@ extension Dispatcher {
             drop(id: id, client: client, reason: .offMain)
         case .speech(let post):
             _ = accept(post, id: id, from: client)
-        case .hello(let name):
+        case .hello(let name, _):
             if let name, !name.isBlank { clients[client]?.name = name }
             reply(id, to: client, ["daemon": "announced", "version": .string(configuration.version), "protocol": .integer(Int64(protocolVersion))])
         case .status:
@@ -46,6 +46,9 @@ extension Dispatcher {
                 for topic in topics { subscribers[topic, default: []].insert(client) }
             }
             reply(id, to: client)
+        case .navigate, .update:
+            // Not served yet: `hello` does not list the "navigation" feature.
+            send(.error(id: id, code: .unknownOp, message: "\(line.request.op) is not served by this daemon yet"), to: client)
         }
     }
 

@@ -46,11 +46,20 @@ public struct Element: Sendable, Hashable {
     public var hint: String?
     /// Higher is read first within a screen's `elements`; ties keep array order.
     public var sortPriority: Double?
+    /// The element's own elements, in order (a list row's parts, a toolbar's buttons).
+    public var children: [Element]?
+    /// How `children` are presented; nil means `contain` when there are children.
+    public var childrenMode: ChildrenMode?
+    /// Neither a stop nor spoken, with its children.
+    public var hidden: Bool
+    /// The names of its custom actions ("Delete", "Flag").
+    public var actions: [String]
 
     /// Creates an element.
     public init(
         id: String, label: String? = nil, value: String? = nil, traits: [Trait] = [],
-        hint: String? = nil, sortPriority: Double? = nil
+        hint: String? = nil, sortPriority: Double? = nil, children: [Element]? = nil,
+        childrenMode: ChildrenMode? = nil, hidden: Bool = false, actions: [String] = []
     ) {
         self.id = id
         self.label = label
@@ -58,7 +67,14 @@ public struct Element: Sendable, Hashable {
         self.traits = traits
         self.hint = hint
         self.sortPriority = sortPriority
+        self.children = children
+        self.childrenMode = childrenMode
+        self.hidden = hidden
+        self.actions = actions
     }
+
+    /// How the children are presented: the given mode, else `contain` (meaningful only with children).
+    public var effectiveChildrenMode: ChildrenMode { childrenMode ?? .contain }
 }
 
 extension Element {
@@ -71,6 +87,10 @@ extension Element {
         if !traits.isEmpty { object.append("traits", .array(traits.map { .string($0.rawValue) })) }
         if let hint { object.append("hint", .string(hint)) }
         if let sortPriority { object.append("sort_priority", .number(sortPriority)) }
+        if let children { object.append("children", .array(children.map(\.json))) }
+        if let childrenMode { object.append("children_mode", .string(childrenMode.rawValue)) }
+        if hidden { object.append("hidden", true) }
+        if !actions.isEmpty { object.append("actions", .array(actions.map { .string($0) })) }
         return .object(object)
     }
 
@@ -87,23 +107,7 @@ extension Element {
         self.label = try object.optionalString("label", in: field)
         self.value = try object.optionalString("value", in: field)
         self.hint = try object.optionalString("hint", in: field)
-        if let traits = object["traits"], !traits.isNull {
-            guard let array = traits.arrayValue else {
-                throw FieldError(field: "\(field).traits", problem: "must be an array of strings")
-            }
-            self.traits = try array.map { (item: JSONValue) throws(FieldError) -> Trait in
-                guard let name = item.stringValue else {
-                    throw FieldError(field: "\(field).traits", problem: "must be an array of strings")
-                }
-                guard let trait = Trait(rawValue: name) else {
-                    let known = Trait.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw FieldError(field: "\(field).traits", problem: "has unknown trait \"\(name)\" (known: \(known))")
-                }
-                return trait
-            }
-        } else {
-            self.traits = []
-        }
+        self.traits = try Self.traits(object["traits"], field: field) ?? []
         if let priority = object["sort_priority"], !priority.isNull {
             guard let number = priority.doubleValue else {
                 throw FieldError(field: "\(field).sort_priority", problem: "must be a number")
@@ -112,6 +116,62 @@ extension Element {
         } else {
             self.sortPriority = nil
         }
+        if let children = object["children"], !children.isNull {
+            guard let array = children.arrayValue else {
+                throw FieldError(field: "\(field).children", problem: "must be an array of element objects")
+            }
+            var decoded: [Element] = []
+            decoded.reserveCapacity(array.count)
+            for (index, item) in array.enumerated() {
+                decoded.append(try Element(json: item, field: "\(field).children[\(index)]"))
+            }
+            self.children = decoded
+        } else {
+            self.children = nil
+        }
+        self.childrenMode = try object.optionalEnum("children_mode", ChildrenMode.self, in: field)
+        self.hidden = try object.optionalBool("hidden", in: field) ?? false
+        self.actions = try Self.actionNames(object["actions"], field: field) ?? []
+    }
+
+    /// Reads a `traits` array; nil when absent or null.
+    static func traits(_ value: JSONValue?, field: String) throws(FieldError) -> [Trait]? {
+        guard let value, !value.isNull else { return nil }
+        guard let array = value.arrayValue else {
+            throw FieldError(field: "\(field).traits", problem: "must be an array of strings")
+        }
+        return try array.map { (item: JSONValue) throws(FieldError) -> Trait in
+            guard let name = item.stringValue else {
+                throw FieldError(field: "\(field).traits", problem: "must be an array of strings")
+            }
+            guard let trait = Trait(rawValue: name) else {
+                let known = Trait.allCases.map(\.rawValue).joined(separator: ", ")
+                throw FieldError(field: "\(field).traits", problem: "has unknown trait \"\(name)\" (known: \(known))")
+            }
+            return trait
+        }
+    }
+
+    /// Reads an `actions` array of non-empty, distinct names; nil when absent or null.
+    static func actionNames(_ value: JSONValue?, field: String) throws(FieldError) -> [String]? {
+        guard let value, !value.isNull else { return nil }
+        let problem = "must be an array of distinct, non-empty action names"
+        guard let array = value.arrayValue else { throw FieldError(field: "\(field).actions", problem: problem) }
+        var names: [String] = []
+        for item in array {
+            guard let name = item.stringValue, !name.isEmpty, !names.contains(name) else {
+                throw FieldError(field: "\(field).actions", problem: problem)
+            }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// Every id of this element and its descendants, depth-first.
+    public var allIDs: [String] {
+        var ids = [id]
+        for child in children ?? [] { ids += child.allIDs }
+        return ids
     }
 }
 
@@ -142,10 +202,11 @@ extension JSONObject {
         return string
     }
 
-    func optionalBool(_ key: String) throws(FieldError) -> Bool? {
+    func optionalBool(_ key: String, in parent: String? = nil) throws(FieldError) -> Bool? {
         guard let value = self[key], !value.isNull else { return nil }
         guard let bool = value.boolValue else {
-            throw FieldError(field: key, problem: "must be true or false, not \(value.typeName)")
+            let name = parent.map { "\($0).\(key)" } ?? key
+            throw FieldError(field: name, problem: "must be true or false, not \(value.typeName)")
         }
         return bool
     }
@@ -158,12 +219,12 @@ extension JSONObject {
         return int
     }
 
-    func optionalEnum<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type) throws(FieldError) -> T?
+    func optionalEnum<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type, in parent: String? = nil) throws(FieldError) -> T?
     where T.RawValue == String {
         guard let value = self[key], !value.isNull else { return nil }
         guard let string = value.stringValue, let result = T(rawValue: string) else {
             let allowed = T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-            throw FieldError(field: key, problem: "must be one of \(allowed)")
+            throw FieldError(field: parent.map { "\($0).\(key)" } ?? key, problem: "must be one of \(allowed)")
         }
         return result
     }

@@ -20,6 +20,14 @@ public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     case forbidden
     /// The daemon failed; the message says how.
     case `internal`
+    /// `navigate`: there is no current screen.
+    case noScreen = "no-screen"
+    /// `navigate`: the focus is at the first or last stop already.
+    case endOfScreen = "end-of-screen"
+    /// `navigate` `increment`/`decrement`: the focused element is not adjustable.
+    case notAdjustable = "not-adjustable"
+    /// `navigate`: the focused element has no custom actions.
+    case noActions = "no-actions"
 }
 
 /// A request the daemon refuses, answered with an `error` line.

@@ -122,6 +122,11 @@ public enum Event: Sendable, Hashable {
     case focused(element: String)
     /// One of this connection's elements lost the focus.
     case unfocused(element: String)
+    /// The screen's owner is asked to act on one of its elements (nil for `escape`/`magic-tap`
+    /// without a focus); `name` is the custom action's name for `custom`.
+    case action(element: String?, action: ElementActionKind, name: String?)
+    /// A guideline finding about an element this connection posted (when it said `lint` in `hello`).
+    case lint(element: String, rule: String, message: String)
 
     /// The request id this line answers, if any.
     public var requestID: RequestID? {
@@ -130,7 +135,7 @@ public enum Event: Sendable, Hashable {
             .finished(let id, _, _), .dropped(let id, _), .ok(let id, _):
             return id
         case .error(let id, _, _): return id
-        case .statusChanged, .focusChanged, .speech, .focused, .unfocused: return nil
+        case .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint: return nil
         }
     }
 

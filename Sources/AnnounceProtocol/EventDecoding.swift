@@ -58,6 +58,15 @@ extension Event {
             self = .focused(element: try object.requiredString("element"))
         case "unfocused":
             self = .unfocused(element: try object.requiredString("element"))
+        case "action":
+            guard let action = try object.optionalEnum("action", ElementActionKind.self) else {
+                throw FieldError(field: "action", problem: "is required")
+            }
+            self = .action(element: try object.optionalString("element"), action: action, name: try object.optionalString("name"))
+        case "lint":
+            self = .lint(
+                element: try object.requiredString("element"), rule: try object.requiredString("rule"),
+                message: try object.requiredString("message"))
         default:
             throw FieldError(field: "event", problem: "has unknown value \"\(name)\"")
         }

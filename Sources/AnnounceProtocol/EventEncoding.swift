@@ -58,6 +58,16 @@ extension Event {
         case .unfocused(let element):
             object.append("event", "unfocused")
             object.append("element", .string(element))
+        case .action(let element, let action, let name):
+            object.append("event", "action")
+            object.append("element", element.map(JSONValue.string) ?? .null)
+            object.append("action", .string(action.rawValue))
+            if let name { object.append("name", .string(name)) }
+        case .lint(let element, let rule, let message):
+            object.append("event", "lint")
+            object.append("element", .string(element))
+            object.append("rule", .string(rule))
+            object.append("message", .string(message))
         }
         return .object(object)
     }

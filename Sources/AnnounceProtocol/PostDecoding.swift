@@ -30,9 +30,11 @@ extension RequestLine {
                     for (index, item) in array.enumerated() {
                         decoded.append(try Element(json: item, field: "elements[\(index)]"))
                     }
+                    try checkUniqueIDs(decoded)
                     elements = decoded
                 }
-                return SpeechPost(kind: kind, subject: subject, elements: elements, options: options)
+                let rotors = kind == .focus ? nil : try decodeRotors(object["rotors"], elements: elements)
+                return SpeechPost(kind: kind, subject: subject, elements: elements, rotors: rotors, options: options)
             }
         } catch {
             throw RequestError(.invalid, error.description)

@@ -82,14 +82,20 @@ public struct SpeechPost: Sendable, Hashable {
     public var subject: PostSubject
     /// For `screen-changed` and `layout-changed`: the screen's elements in reading order.
     public var elements: [Element]?
+    /// For `screen-changed` and `layout-changed` with `elements`: the screen's custom rotors.
+    public var rotors: [CustomRotor]?
     /// The common options.
     public var options: SpeechOptions
 
     /// Creates a speech post.
-    public init(kind: PostKind, subject: PostSubject, elements: [Element]? = nil, options: SpeechOptions = SpeechOptions()) {
+    public init(
+        kind: PostKind, subject: PostSubject, elements: [Element]? = nil, rotors: [CustomRotor]? = nil,
+        options: SpeechOptions = SpeechOptions()
+    ) {
         self.kind = kind
         self.subject = subject
         self.elements = elements
+        self.rotors = rotors
         self.options = options
     }
 
@@ -136,8 +142,8 @@ public struct SettingsChange: Sendable, Hashable {
 public enum Request: Sendable, Hashable {
     /// A speech post.
     case speech(SpeechPost)
-    /// `hello`: names the client.
-    case hello(client: String?)
+    /// `hello`: names the client; `lint` asks for `lint` lines about the elements it posts.
+    case hello(client: String?, lint: Bool = false)
     /// `status`.
     case status
     /// `stop`: cancel everything.
@@ -148,6 +154,10 @@ public enum Request: Sendable, Hashable {
     case set(SettingsChange)
     /// `subscribe` to events.
     case subscribe([Topic])
+    /// `navigate`: move through the current screen, or act on its focused element.
+    case navigate(NavigateRequest)
+    /// `update`: change fields of one element on the owner's screen.
+    case update(ElementUpdate)
 
     /// The `op` name.
     public var op: String {
@@ -159,6 +169,8 @@ public enum Request: Sendable, Hashable {
         case .cancel: return "cancel"
         case .set: return "set"
         case .subscribe: return "subscribe"
+        case .navigate: return "navigate"
+        case .update: return "update"
         }
     }
 }

@@ -41,7 +41,7 @@ extension RequestLine {
         }
     }
 
-    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "cancel", "set", "subscribe"])
+    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "cancel", "set", "subscribe", "navigate", "update"])
         .joined(separator: ", ")
 
     static func decodeRequest(op: String, object: JSONObject, limits: DecodingLimits) throws(RequestError) -> Request {
@@ -51,7 +51,7 @@ extension RequestLine {
         do throws(FieldError) {
             switch op {
             case "hello":
-                return .hello(client: try object.optionalString("client"))
+                return .hello(client: try object.optionalString("client"), lint: try object.optionalBool("lint") ?? false)
             case "status":
                 return .status
             case "stop":
@@ -68,6 +68,10 @@ extension RequestLine {
                 return .set(try decodeSettings(object))
             case "subscribe":
                 return .subscribe(try decodeTopics(object))
+            case "navigate":
+                return .navigate(try decodeNavigate(object))
+            case "update":
+                return .update(try decodeUpdate(object))
             default:
                 break
             }

@@ -18,8 +18,9 @@ extension Request {
         switch self {
         case .speech(let post):
             post.append(to: &object)
-        case .hello(let client):
+        case .hello(let client, let lint):
             if let client { object.append("client", .string(client)) }
+            if lint { object.append("lint", true) }
         case .status, .stop:
             break
         case .cancel(let target):
@@ -32,6 +33,12 @@ extension Request {
             if let volume = change.volume { object.append("volume", .integer(Int64(volume))) }
         case .subscribe(let topics):
             object.append("events", .array(topics.map { .string($0.rawValue) }))
+        case .navigate(let navigate):
+            object.append("action", .string(navigate.action.rawValue))
+            if let rotor = navigate.rotor { object.append("rotor", .string(rotor)) }
+            if let name = navigate.name { object.append("name", .string(name)) }
+        case .update(let update):
+            object.append("element", update.json)
         }
     }
 }
@@ -49,6 +56,7 @@ extension SpeechPost {
             object.append("element", .null)
         }
         if let elements { object.append("elements", .array(elements.map(\.json))) }
+        if let rotors { object.append("rotors", .array(rotors.map(\.json))) }
         options.append(to: &object)
     }
 }

@@ -45,7 +45,7 @@ struct DecodingTests {
 
     @Test("control requests")
     func controls() throws {
-        #expect(try decode(#"{"op":"hello","client":"mail"}"#).get().request == .hello(client: "mail"))
+        #expect(try decode(#"{"op":"hello","client":"mail"}"#).get().request == .hello(client: "mail", lint: false))
         #expect(try decode(#"{"op":"stop"}"#).get().request == .stop)
         #expect(try decode(#"{"op":"cancel","target":"x"}"#).get().request == .cancel(target: "x"))
         #expect(try decode(#"{"op":"set","muted":true,"rate":90}"#).get().request == .set(SettingsChange(muted: true, rate: 90)))

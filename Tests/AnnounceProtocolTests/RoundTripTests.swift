@@ -32,6 +32,10 @@ private let events: [Event] = [
     .speech(.dropped(client: "mail", reason: .offMain)),
     .focused(element: "b"),
     .unfocused(element: "a"),
+    .action(element: "slider", action: .increment, name: nil),
+    .action(element: "row-3", action: .custom, name: "Delete"),
+    .action(element: nil, action: .escape, name: nil),
+    .lint(element: "save", rule: "label-period", message: "the label ends with a period"),
 ]
 
 private var everyOption: SpeechOptions {
@@ -70,6 +74,18 @@ private let requests: [RequestLine] = [
     RequestLine(id: 12, .set(SettingsChange(muted: true, voice: "en-gb", rate: 300, pitch: 10, volume: 0))),
     RequestLine(id: 13, .set(SettingsChange(muted: false))),
     RequestLine(id: 14, .subscribe([.status, .focus, .speech])),
+    RequestLine(id: 15, .hello(client: "app", lint: true)),
+    RequestLine(id: 16, .navigate(NavigateRequest(.next))),
+    RequestLine(id: 17, .navigate(NavigateRequest(.rotorSelect, rotor: "headings"))),
+    RequestLine(id: 18, .navigate(NavigateRequest(.custom, name: "Delete"))),
+    RequestLine(id: 19, .update(ElementUpdate(id: "slider", label: .some(nil), value: "50 percent", traits: [.adjustable], hidden: false, actions: ["Reset"]))),
+    RequestLine(id: 20, .speech(SpeechPost(
+        kind: .screenChanged, subject: .none,
+        elements: [
+            Element(id: "row", label: "Inbox", children: [Element(id: "flag", label: "Flagged", traits: [.image])], childrenMode: .combine, actions: ["Delete", "Flag"]),
+            Element(id: "gone", hidden: true),
+        ],
+        rotors: [CustomRotor(name: "Unread", elements: ["row", "flag"])]))),
 ]
 
 @Suite("Round trips of the wire types")
