@@ -27,10 +27,13 @@ let package = Package(
     targets: [
         // Wire types: JSON lines in both directions. No NIO, no Foundation, so clients stay light.
         .target(name: "AnnounceProtocol", swiftSettings: strictSwift),
+        // The label and hint guidelines as lint rules, shared by the daemon and `announcectl lint`.
+        // Only the wire types, no Foundation.
+        .target(name: "AccessibilityLint", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         // The dispatcher: scheduling, elements, localization. Pure logic over a speech backend.
         .target(
             name: "AnnounceCore",
-            dependencies: ["AnnounceProtocol", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AnnounceProtocol", "AccessibilityLint", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift
         ),
         .systemLibrary(
@@ -92,7 +95,7 @@ let package = Package(
         .executableTarget(
             name: "announcectl",
             dependencies: [
-                "AnnounceClient", "AnnounceProtocol",
+                "AnnounceClient", "AnnounceProtocol", "AccessibilityLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -146,6 +149,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        .testTarget(name: "AccessibilityLintTests", dependencies: ["AccessibilityLint", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "TestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),

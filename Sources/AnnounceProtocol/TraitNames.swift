@@ -1,7 +1,8 @@
-public import AnnounceProtocol
-
 /// The spoken names of traits, by language. Traits with no spoken name (`static-text`,
 /// `summary-element`, `plays-sound`, `updates-frequently`) add nothing to an element's speech.
+///
+/// The one table of these names: the daemon speaks them and the lint checks labels and hints
+/// against them, so it lives with the wire types both depend on.
 public enum TraitNames {
     /// The languages with their own table, by primary language subtag. Others use English.
     public static let languages = ["en", "de", "fr", "es", "zh"]
@@ -23,8 +24,9 @@ public enum TraitNames {
         }
     }
 
-    /// The lower-case primary subtag of a language tag: `de` for `de-AT`, `cmn` for `cmn-Hans`.
-    static func primarySubtag(_ language: String?) -> String {
+    /// The lower-case primary subtag of a language tag: `de` for `de-AT`, `cmn` for `cmn-Hans`;
+    /// `en` when there is no tag.
+    public static func primarySubtag(_ language: String?) -> String {
         guard let language else { return "en" }
         let primary = language.split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init) ?? language
         return primary.lowercased()
