@@ -33,6 +33,9 @@ struct ClientState {
     var name: String?
     /// The screen's elements, from the last `screen-changed` or `layout-changed` with `elements`.
     var screen: [Element] = []
+    /// True when the connection said `"lint": true` in `hello`: it gets `lint` lines about the
+    /// elements it posts.
+    var wantsLint = false
 
     /// The name in `speech` events: from `hello`, else `pid:N`.
     var displayName: String {

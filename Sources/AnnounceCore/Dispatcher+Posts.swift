@@ -21,6 +21,7 @@ extension Dispatcher {
             send(error.event, to: client)
             return .rejected(error)
         }
+        sendLint(for: post, language: voice.language, to: client)
         let speakingOwn = speaking?.client == client ? 1 : 0
         guard activePosts[client, default: 0] - speakingOwn < configuration.maxPendingPerClient else {
             drop(id: id, client: client, reason: .queueFull)

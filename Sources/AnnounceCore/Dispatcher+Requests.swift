@@ -22,9 +22,13 @@ extension Dispatcher {
             drop(id: id, client: client, reason: .offMain)
         case .speech(let post):
             _ = accept(post, id: id, from: client)
-        case .hello(let name, _):
+        case .hello(let name, let lint):
             if let name, !name.isBlank { clients[client]?.name = name }
-            reply(id, to: client, ["daemon": "announced", "version": .string(configuration.version), "protocol": .integer(Int64(protocolVersion))])
+            clients[client]?.wantsLint = lint
+            reply(id, to: client, [
+                "daemon": "announced", "version": .string(configuration.version), "protocol": .integer(Int64(protocolVersion)),
+                "features": .array(Self.features.map { .string($0) }),
+            ])
         case .status:
             reply(id, to: client, statusReport.jsonObject)
         case .stop:
