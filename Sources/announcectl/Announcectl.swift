@@ -12,14 +12,15 @@ struct Announcectl: AsyncParsableCommand {
             else /tmp/announced-<uid>/announced.sock.
 
             Exit status: 0 done (with --wait: spoken to the end); 1 the daemon cannot be reached or \
-            answered an error; 2 usage error; 3 (with --wait) interrupted, cancelled, muted or dropped.
+            answered an error; 2 usage error (lint: bad input); 3 (with --wait) interrupted, cancelled, \
+            muted or dropped (lint: findings).
 
             Shell completions: announcectl --generate-completion-script bash|zsh|fish
             """,
         version: "0.1.0",
         subcommands: [
             Say.self, Focus.self, ScreenChanged.self, LayoutChanged.self, Stop.self, Mute.self, Unmute.self,
-            Set.self, Status.self, Monitor.self,
+            Set.self, Status.self, Monitor.self, Lint.self,
         ]
     )
 

@@ -12,6 +12,8 @@ enum ExitStatus {
     static let usage: Int32 = 2
     /// With `--wait`: interrupted, cancelled, muted or dropped.
     static let notSpoken: Int32 = 3
+    /// `lint`: the elements break a guideline.
+    static let findings: Int32 = 3
 
     /// The status for how a post ended.
     static func of(_ result: AnnouncementResult) -> Int32 {
