@@ -67,7 +67,7 @@ extension Announcer {
             state.link = .connected(channel, generation: generation)
             state.reconnectDelay = AnnouncerState.firstReconnectDelay
             state.lastConnectionError = nil
-            var lines = [RequestLine(id: nil, .hello(client: clientName)).line]
+            var lines = [RequestLine(id: nil, .hello(client: clientName, lint: lint)).line]
             let topics = state.topics
             if !topics.isEmpty { lines.append(RequestLine(id: nil, .subscribe(Topic.allCases.filter(topics.contains))).line) }
             lines += state.outbox

@@ -19,6 +19,8 @@ extension Announcer {
             if let handler = state.withLockedValue({ $0.focusHandlers[element]?.onFocus }) { Self.onMain(handler) }
         case .unfocused(let element):
             if let handler = state.withLockedValue({ $0.focusHandlers[element]?.onLoseFocus }) { Self.onMain(handler) }
+        case .lint(let element, let rule, let message):
+            report(LintReport(element: element, rule: rule, message: message))
         case .error(_, _, let message):
             state.withLockedValue { $0.lastConnectionError = message }
         default:

@@ -19,6 +19,9 @@ public final class Announcer: Sendable {
     public let socketPath: String
     /// The name the daemon shows for this client in `speech` events (`announcectl monitor`).
     public let clientName: String
+    /// True when the daemon checks every element this announcer posts against the label and hint
+    /// guidelines and reports what it finds (see ``onLint(perform:)``).
+    public let lint: Bool
 
     // NIO's pthread lock, not Synchronization's Mutex: a contended Mutex is handed over by a PI
     // futex inside the Swift runtime, where ThreadSanitizer cannot see it (false race reports).
@@ -29,9 +32,14 @@ public final class Announcer: Sendable {
     /// - Parameters:
     ///   - socketPath: The daemon's socket; nil finds it like `announced` does (see ``AnnouncedSocket``).
     ///   - clientName: The name shown to other clients; nil uses the process name.
-    public init(socketPath: String? = nil, clientName: String? = nil) {
+    ///   - lint: Ask the daemon to check every element this announcer posts (in `focus`,
+    ///     `screen-changed` and `layout-changed`) against the label and hint guidelines. Each
+    ///     finding goes to the ``onLint(perform:)`` handler, or without one to standard error as
+    ///     `announced lint: ID: RULE: MESSAGE`. For development; speech is the same either way.
+    public init(socketPath: String? = nil, clientName: String? = nil, lint: Bool = false) {
         self.socketPath = AnnouncedSocket.path(explicit: socketPath)
         self.clientName = clientName ?? ProcessInfo.processInfo.processName
+        self.lint = lint
         self.eventLoopGroup = MultiThreadedEventLoopGroup.singleton
     }
 

@@ -28,6 +28,8 @@ struct AnnouncerState {
     var statusContinuations: [Int: AsyncStream<SpeechStatus>.Continuation] = [:]
     var eventSubscribers: [Int: EventSubscriber] = [:]
     var focusHandlers: [String: FocusHandlers] = [:]
+    /// Where `lint` findings go; nil writes them to standard error.
+    var lintHandler: (@MainActor @Sendable (LintReport) -> Void)?
     var nextToken = 0
 
     var reconnectDelay = AnnouncerState.firstReconnectDelay
