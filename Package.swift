@@ -140,7 +140,7 @@ let package = Package(
         .target(name: "FuzzSupport", swiftSettings: strictSwift),
         .executableTarget(
             name: "FuzzRequestDecoder",
-            dependencies: ["AnnounceProtocol", "AnnounceCore", "FuzzSupport"],
+            dependencies: ["AnnounceProtocol", "AnnounceCore", "AccessibilityLint", "FuzzSupport"],
             swiftSettings: strictSwift
         ),
         .executableTarget(

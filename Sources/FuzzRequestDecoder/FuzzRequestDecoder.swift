@@ -1,8 +1,9 @@
+import AccessibilityLint
 import AnnounceCore
 import AnnounceProtocol
 
 /// libFuzzer's entry point: one request line through the decoder, and every element it carries
-/// through the composition VoiceOver's order and the localization tables.
+/// through the composition VoiceOver's order, the localization tables and the lint rules.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequestDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: data == nil ? 0 : size)
@@ -16,6 +17,12 @@ public func fuzzRequestDecoder(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CI
             }
             for element in post.elements?.inReadingOrder() ?? [] {
                 _ = element.spokenText(language: language)
+            }
+            // Every finding is about an element the post carries.
+            var ids = Set(post.elements?.flatMap(\.allIDs) ?? [])
+            if case .element(let element) = post.subject { ids.formUnion(element.allIDs) }
+            for finding in AccessibilityLint.findings(for: post, language: language) {
+                precondition(ids.contains(finding.element), "a finding about an element the post does not carry")
             }
         }
     case .failure(let error):
