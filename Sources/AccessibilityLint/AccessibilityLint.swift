@@ -26,11 +26,7 @@ public enum AccessibilityLint {
     ///
     /// - Parameter language: the post's language; nil means English.
     public static func findings(for post: SpeechPost, language: String?) -> [LintFinding] {
-        var elements = post.elements ?? []
-        if case .element(let element) = post.subject, !elements.contains(where: { $0.containsElement(element) }) {
-            elements.insert(element, at: 0)
-        }
-        return findings(for: elements, language: language)
+        findings(for: post.postedElements, language: language)
     }
 
     /// True when the rules that look for English words apply to text in `language`: `en`, `en-*`,
@@ -49,6 +45,18 @@ public enum AccessibilityLint {
         for child in children {
             visit(child, inStopPosition: inStopPosition && isContainer, language: language, into: &findings)
         }
+    }
+}
+
+extension SpeechPost {
+    /// The elements the post carries, for the lint: its `element` (unless it is also among its
+    /// `elements`), then its `elements`.
+    var postedElements: [Element] {
+        var elements = self.elements ?? []
+        if case .element(let element) = subject, !elements.contains(where: { $0.containsElement(element) }) {
+            elements.insert(element, at: 0)
+        }
+        return elements
     }
 }
 

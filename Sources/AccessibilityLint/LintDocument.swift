@@ -29,11 +29,7 @@ public struct LintDocument: Sendable, Hashable {
                 guard case .speech(let post) = line.request, post.kind != .announce else {
                     throw LintDocumentError("it is a request with `op` \"\(line.request.op)\", which carries no elements")
                 }
-                var elements = post.elements ?? []
-                if case .element(let element) = post.subject, !elements.contains(where: { $0.containsElement(element) }) {
-                    elements.insert(element, at: 0)
-                }
-                self.init(elements: elements, language: post.options.lang ?? post.options.voice)
+                self.init(elements: post.postedElements, language: post.options.lang ?? post.options.voice)
             }
         } else if json.objectValue != nil {
             do {

@@ -28,6 +28,7 @@ extension Dispatcher {
         AccessibilityLint.findings(for: elements, language: language ?? self.language(ofVoice: defaults.voice))
     }
 
+    /// Queues one `lint` line per finding for `client`.
     private func sendLintLines(_ findings: [LintFinding], to client: ClientID) {
         for finding in findings {
             send(.lint(element: finding.element, rule: finding.rule.rawValue, message: finding.message), to: client)
