@@ -70,6 +70,10 @@ extension Announcer {
             var lines = [RequestLine(id: nil, .hello(client: clientName, lint: lint)).line]
             let topics = state.topics
             if !topics.isEmpty { lines.append(RequestLine(id: nil, .subscribe(Topic.allCases.filter(topics.contains))).line) }
+            // After a reconnect the published screen is sent again, so the daemon has it (on
+            // the first connection, the post that published it waits in the outbox).
+            if state.connectedBefore, let screen = state.publishedScreen { lines.append(screen.republishLine) }
+            state.connectedBefore = true
             lines += state.outbox
             state.outbox = []
             return lines

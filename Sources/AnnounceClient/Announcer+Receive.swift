@@ -21,6 +21,8 @@ extension Announcer {
             if let handler = state.withLockedValue({ $0.focusHandlers[element]?.onLoseFocus }) { Self.onMain(handler) }
         case .lint(let element, let rule, let message):
             report(LintReport(element: element, rule: rule, message: message))
+        case .action(let element, let action, let name):
+            receiveAction(element: element, action: action, name: name)
         case .error(_, _, let message):
             state.withLockedValue { $0.lastConnectionError = message }
         default:

@@ -106,21 +106,29 @@ public final class Announcer: Sendable {
     }
 
     /// A new screen: interrupts speech, discards what waits, then speaks `subject` (or, for
-    /// `.none`, the first of `elements`). Off the main thread the post is dropped, as UIKit does.
+    /// `.none`, the first stop of `elements`). With `elements` (and custom `rotors`) it publishes
+    /// the screen users navigate with `announcectl navigate`; the announcer then stays connected
+    /// and publishes it again after the daemon restarts. Off the main thread the post is
+    /// dropped, as UIKit does.
     public func screenChanged(
-        _ subject: PostSubject = .none, elements: [Element]? = nil, options: SpeechOptions = SpeechOptions(),
-        completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
+        _ subject: PostSubject = .none, elements: [Element]? = nil, rotors: [CustomRotor]? = nil,
+        options: SpeechOptions = SpeechOptions(), completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
     ) {
-        postFromCallingThread(SpeechPost(kind: .screenChanged, subject: subject, elements: elements, options: options), completion: completion)
+        let post = SpeechPost(kind: .screenChanged, subject: subject, elements: elements, rotors: rotors, options: options)
+        recordPublishedScreen(of: post)
+        postFromCallingThread(post, completion: completion)
     }
 
     /// Part of the screen changed: focuses and speaks an element, speaks a string, or with
-    /// `.none` only replaces `elements`. Off the main thread the post is dropped, as UIKit does.
+    /// `.none` only replaces `elements` (the focus stays; when the focused element's value changed,
+    /// the daemon speaks the new value alone). Off the main thread the post is dropped, as UIKit does.
     public func layoutChanged(
-        _ subject: PostSubject = .none, elements: [Element]? = nil, options: SpeechOptions = SpeechOptions(),
-        completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
+        _ subject: PostSubject = .none, elements: [Element]? = nil, rotors: [CustomRotor]? = nil,
+        options: SpeechOptions = SpeechOptions(), completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
     ) {
-        postFromCallingThread(SpeechPost(kind: .layoutChanged, subject: subject, elements: elements, options: options), completion: completion)
+        let post = SpeechPost(kind: .layoutChanged, subject: subject, elements: elements, rotors: rotors, options: options)
+        recordPublishedScreen(of: post)
+        postFromCallingThread(post, completion: completion)
     }
 
     /// Marks the post with the calling thread, sends it, and reports its end on the main queue.

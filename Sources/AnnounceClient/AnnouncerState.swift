@@ -30,6 +30,13 @@ struct AnnouncerState {
     var focusHandlers: [String: FocusHandlers] = [:]
     /// Where `lint` findings go; nil writes them to standard error.
     var lintHandler: (@MainActor @Sendable (LintReport) -> Void)?
+    /// The screen this announcer published last, if any: keeps it connected and is sent again
+    /// after a reconnect.
+    var publishedScreen: PublishedScreen?
+    /// True once a connection was made: the next one is a reconnect.
+    var connectedBefore = false
+    /// The callbacks for `action` lines about this announcer's screen.
+    var actionHandlers = ActionHandlers()
     var nextToken = 0
 
     var reconnectDelay = AnnouncerState.firstReconnectDelay
@@ -45,7 +52,7 @@ struct AnnouncerState {
     }
 
     /// True when someone listens to the daemon, so a lost connection is re-established.
-    var wantsLink: Bool { followsStatus || !eventSubscribers.isEmpty }
+    var wantsLink: Bool { followsStatus || !eventSubscribers.isEmpty || publishedScreen != nil }
 
     mutating func makeID() -> RequestID {
         defer { nextID += 1 }

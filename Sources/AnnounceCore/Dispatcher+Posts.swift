@@ -28,9 +28,10 @@ extension Dispatcher {
             return .dropped(.queueFull)
         }
 
+        if navigation.readAll?.owner == client { endReadAll() }
         let seq = nextSeq
         nextSeq += 1
-        if let screen = plan.screen { clients[client]?.screen = screen }
+        if let screen = plan.screen { publishScreen(screen, rotors: post.rotors, from: client) }
         if let target = plan.focusTarget { moveFocus(to: FocusCursor(client: client, element: target.id)) }
         let options = post.options
         let utterance = Utterance(
@@ -79,9 +80,11 @@ extension Dispatcher {
             plan.focusTarget = full
             plan.text = full.spokenText(language: language)
         case .none:
-            if post.kind == .screenChanged, let first = post.elements?.inReadingOrder().first {
-                plan.focusTarget = first
+            if post.kind == .screenChanged, let elements = post.elements, let first = Screen.stops(of: elements).first {
+                plan.focusTarget = first.element
                 plan.text = first.spokenText(language: language)
+            } else if post.kind == .layoutChanged, let elements = post.elements {
+                plan.text = changedFocusedValue(in: elements, from: client)
             }
         }
         if let text = plan.text {

@@ -50,9 +50,10 @@ extension Dispatcher {
                 for topic in topics { subscribers[topic, default: []].insert(client) }
             }
             reply(id, to: client)
-        case .navigate, .update:
-            // Not served yet: `hello` does not list the "navigation" feature.
-            send(.error(id: id, code: .unknownOp, message: "\(line.request.op) is not served by this daemon yet"), to: client)
+        case .navigate(let request):
+            navigate(request, id: id, from: client)
+        case .update(let change):
+            update(change, id: id, from: client)
         }
     }
 
@@ -67,7 +68,8 @@ extension Dispatcher {
             running: !defaults.muted, muted: defaults.muted, speaking: speaking != nil, pending: pending.count,
             voice: defaults.voice, rate: defaults.rate, pitch: defaults.pitch, volume: defaults.volume,
             audio: backend?.outputDescription ?? "none", clients: clients.count, focus: focus?.element,
-            uptimeSeconds: Int((ContinuousClock.now - startTime).components.seconds), version: configuration.version
+            uptimeSeconds: Int((ContinuousClock.now - startTime).components.seconds), version: configuration.version,
+            screen: navigation.current.flatMap { clients[$0.owner]?.displayName }, stops: navigation.current?.stops.count ?? 0
         )
     }
 
@@ -152,6 +154,7 @@ extension Dispatcher {
         if activePosts[post.client] == 0 { activePosts[post.client] = nil }
         if let id = post.id { send(.finished(id: id, seq: post.seq, termination: termination), to: post.client) }
         broadcast(.speech(.finished(seq: post.seq, client: post.clientName, termination: termination)), topic: .speech)
+        if post.client == navigationClientID { navigationSpeechEnded(post, termination) }
     }
 
     /// Reports a post that was never queued.
@@ -174,6 +177,7 @@ extension Dispatcher {
             current.started = true
             if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text), to: current.client) }
             broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text)), topic: .speech)
+            if current.client == navigationClientID { navigationSpeechStarted(current) }
         case .word(_, let offset, let length):
             if current.wantsWords, let id = current.id {
                 send(.word(id: id, seq: current.seq, offset: offset, length: length), to: current.client)

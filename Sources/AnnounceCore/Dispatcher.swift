@@ -32,6 +32,8 @@ public final class Dispatcher {
     var pending = PendingList()
     var nextSeq: UInt64 = 1
     var focus: FocusCursor?
+    /// The screens and what `navigate` has selected (see Dispatcher+Navigation).
+    var navigation = NavigationState()
     /// What other threads handed over for the next turn.
     nonisolated let inbox = DispatcherInbox()
     var shuttingDown = false
@@ -95,6 +97,7 @@ public final class Dispatcher {
             dispatcher.clients[client] = nil
             for topic in Topic.allCases { dispatcher.subscribers[topic]?.remove(client) }
             if dispatcher.focus?.client == client { dispatcher.moveFocus(to: nil) }
+            dispatcher.removeScreen(of: client)
         }
     }
 

@@ -23,14 +23,16 @@ public struct Utterance: Sendable, Hashable {
     public var punctuation: PunctuationMode
     /// Speak the text character by character.
     public var spell: Bool
-    /// Play the screen-change earcon before the speech.
+    /// Play an earcon before the speech.
     public var earcon: Bool
+    /// Which earcon `earcon` plays.
+    public var earconSound: EarconSound
 
     /// Creates an utterance.
     public init(
         seq: UInt64, text: String, ssml: Bool = false, voice: String, rate: Int = 175,
         pitch: Int = 50, volume: Int = 100, punctuation: PunctuationMode = .none, spell: Bool = false,
-        earcon: Bool = false
+        earcon: Bool = false, earconSound: EarconSound = .screenChange
     ) {
         self.seq = seq
         self.text = text
@@ -42,7 +44,16 @@ public struct Utterance: Sendable, Hashable {
         self.punctuation = punctuation
         self.spell = spell
         self.earcon = earcon
+        self.earconSound = earconSound
     }
+}
+
+/// The short sounds an utterance may start with.
+public enum EarconSound: Sendable, Hashable {
+    /// A new screen (`screen-changed`): two rising tones.
+    case screenChange
+    /// Navigation hit the first or last stop (`end-of-screen`): one low tone.
+    case boundary
 }
 
 /// How the backend ended an utterance.

@@ -68,6 +68,10 @@ public struct StatusReport: Sendable, Hashable {
     public var clients: Int
     /// The focused element's id, if any.
     public var focus: String?
+    /// The current screen's owner (its client name), or nil when there is no screen.
+    public var screen: String?
+    /// The number of focus stops on the current screen.
+    public var stops: Int
     /// Seconds since the daemon started.
     public var uptimeSeconds: Int
     /// The daemon's version.
@@ -76,7 +80,8 @@ public struct StatusReport: Sendable, Hashable {
     /// Creates a status report.
     public init(
         running: Bool, muted: Bool, speaking: Bool, pending: Int, voice: String, rate: Int, pitch: Int,
-        volume: Int, audio: String, clients: Int, focus: String?, uptimeSeconds: Int, version: String
+        volume: Int, audio: String, clients: Int, focus: String?, uptimeSeconds: Int, version: String,
+        screen: String? = nil, stops: Int = 0
     ) {
         self.running = running
         self.muted = muted
@@ -89,6 +94,8 @@ public struct StatusReport: Sendable, Hashable {
         self.audio = audio
         self.clients = clients
         self.focus = focus
+        self.screen = screen
+        self.stops = stops
         self.uptimeSeconds = uptimeSeconds
         self.version = version
     }

@@ -120,7 +120,8 @@ extension StatusReport {
             pitch: try object.requiredInt("pitch"), volume: try object.requiredInt("volume"),
             audio: try object.requiredString("audio"), clients: try object.requiredInt("clients"),
             focus: try object.optionalString("focus"), uptimeSeconds: try object.requiredInt("uptime_s"),
-            version: try object.requiredString("version"))
+            version: try object.requiredString("version"), screen: try object.optionalString("screen"),
+            stops: try object.optionalInt("stops", range: 0...Int.max) ?? 0)
     }
 }
 

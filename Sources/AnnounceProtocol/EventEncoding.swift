@@ -138,6 +138,8 @@ extension StatusReport {
         object.append("focus", focus.map(JSONValue.string) ?? .null)
         object.append("uptime_s", .integer(Int64(uptimeSeconds)))
         object.append("version", .string(version))
+        object.append("screen", screen.map(JSONValue.string) ?? .null)
+        object.append("stops", .integer(Int64(stops)))
         return object
     }
 }

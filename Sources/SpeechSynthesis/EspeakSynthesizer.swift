@@ -12,11 +12,13 @@ final class EspeakSynthesizer {
     private let helper: EspeakHelperProcess
     private let sampleRate: Int
     private let earcon: [Int16]
+    private let boundaryEarcon: [Int16]
 
     init(helper: EspeakHelperProcess) {
         self.helper = helper
         sampleRate = helper.sampleRate
         earcon = Earcon.samples(sampleRate: sampleRate)
+        boundaryEarcon = Earcon.boundarySamples(sampleRate: sampleRate)
     }
 
     /// Speaks one utterance and reports its events, ending with exactly one `finished`.
@@ -52,7 +54,8 @@ final class EspeakSynthesizer {
         }
         let run = SynthesisRun(job: job, sampleRate: sampleRate, map: map)
         if utterance.earcon {
-            earcon.withUnsafeBufferPointer { _ = run.feed($0) }
+            let samples = utterance.earconSound == .boundary ? boundaryEarcon : earcon
+            samples.withUnsafeBufferPointer { _ = run.feed($0) }
         }
         run.beginSpeech()
         play(run)

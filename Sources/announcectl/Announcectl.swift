@@ -21,7 +21,7 @@ struct Announcectl: AsyncParsableCommand {
         subcommands: [
             Say.self, Focus.self, ScreenChanged.self, LayoutChanged.self, Stop.self, Mute.self, Unmute.self,
             Set.self, Status.self, Monitor.self, Lint.self,
-        ]
+        ] + navigationCommands
     )
 
     @Option(help: ArgumentHelp("The daemon's Unix socket.", valueName: "path"), completion: .file())

@@ -13,8 +13,8 @@ final class AnnouncectlProcess: @unchecked Sendable {
 
     /// Starts `announcectl ARGUMENTS` with `environment` added to the test's own (without
     /// ANNOUNCED_SOCKET and XDG_RUNTIME_DIR, so only what the test gives counts).
-    init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = Self.executable
+    init(_ arguments: [String], environment: [String: String] = [:], executable: URL? = nil) throws {
+        process.executableURL = executable ?? Self.executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["ANNOUNCED_SOCKET"] = nil
@@ -34,6 +34,11 @@ final class AnnouncectlProcess: @unchecked Sendable {
             kill(process.processIdentifier, SIGKILL)
             process.waitForExit()
         }
+    }
+
+    /// Writes `text` to standard input and keeps it open.
+    func write(_ text: String) {
+        input.fileHandleForWriting.write(Data(text.utf8))
     }
 
     /// Writes `text` to standard input and closes it.

@@ -1,0 +1,291 @@
+import AnnounceProtocol
+import Foundation
+import TestSupport
+import Testing
+
+/// The task timer's screen: a heading, an adjustable duration, a start button, a help link and a
+/// reset button with custom actions; a custom rotor "Controls" lists reset before the duration.
+private let timerScreen = #"""
+    {"op":"screen-changed","id":100,"element":null,"elements":[
+    {"id":"title","label":"Timer","traits":["header"]},
+    {"id":"time","label":"Duration","value":"5 minutes","traits":["adjustable"]},
+    {"id":"start","label":"Start","traits":["button"],"hint":"Starts the timer."},
+    {"id":"help","label":"Help","traits":["link"]},
+    {"id":"find","label":"Find","traits":["search-field"]},
+    {"id":"reset","label":"Reset","traits":["button"],"actions":["Reset all","Undo"]}],
+    "rotors":[{"name":"Controls","elements":["reset","time"]}]}
+    """#.split(separator: "\n").joined()
+
+extension LineClient {
+    /// Sends `navigate` and returns its answer (`ok` or `error`).
+    func navigate(_ action: String, _ extra: String = "", id: Int) -> JSONValue? {
+        send(#"{"op":"navigate","id":\#(id),"action":"\#(action)"\#(extra)}"#)
+        return waitFor { $0["id"] == .integer(Int64(id)) && ($0.event == "ok" || $0.event == "error") }
+    }
+
+    /// Waits for the `speech` event of navigation speech that finished, and returns its seq
+    /// and text (from the matching `started`).
+    func nextNavigationSpeech(timeout: Double = 30) -> (seq: Int, text: String, success: Bool)? {
+        guard let started = waitFor(timeout: timeout, { $0.event == "speech" && $0["state"] == "started" && $0["client"] == "navigation" }),
+            let seq = started["seq"]?.integerValue,
+            let finished = waitFor(timeout: timeout, { $0.event == "speech" && $0["state"] == "finished" && $0["seq"] == .integer(seq) })
+        else { return nil }
+        return (Int(seq), started["text"]?.stringValue ?? "", finished["success"] == .bool(true))
+    }
+
+    /// A status round trip: every line the daemon sent before it has arrived afterwards.
+    func roundTrip(id: Int) -> JSONValue? {
+        send(#"{"op":"status","id":\#(id)}"#)
+        return waitFor("ok", id: id)
+    }
+}
+
+/// The played audio of post `seq` is espeak-ng's rendering of `text`.
+private func expectPlayed(_ daemon: DaemonProcess, seq: Int, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let played = WAVFile.trimmed(try daemon.wavSamples(seq: seq))
+    let reference = WAVFile.trimmed(try espeakReference(text: text, voice: "en-us", rate: 175))
+    #expect(played.count > 1000, sourceLocation: sourceLocation)
+    #expect(played.elementsEqual(reference), "the audio of #\(seq) is not \"\(text)\"", sourceLocation: sourceLocation)
+}
+
+@Suite("Daemon: navigating an app's screen", .serialized)
+struct NavigationIntegrationTests {
+    @Test("two apps and a navigator: the latest screen is current, actions reach only its owner, and the earlier screen returns when its owner leaves")
+    func ownerStack() throws {
+        let daemon = try DaemonProcess()
+        let mail = try daemon.connect()
+        mail.send(#"{"op":"hello","id":1,"client":"mail"}"#, #"{"op":"screen-changed","id":2,"elements":[{"id":"inbox","label":"Inbox","traits":["button"]}]}"#)
+        try #require(mail.waitForTerminal(id: 2) != nil)
+        var music: LineClient? = try daemon.connect()
+        music?.send(#"{"op":"hello","id":1,"client":"music"}"#, #"{"op":"screen-changed","id":2,"elements":[{"id":"play","label":"Play","traits":["button"]}]}"#)
+        try #require(music?.waitForTerminal(id: 2) != nil)
+
+        let keys = try daemon.connect()
+        keys.send(#"{"op":"hello","id":1,"client":"keys"}"#, #"{"op":"subscribe","id":2,"events":["focus","speech"]}"#)
+        let hello = try #require(keys.waitFor("ok", id: 1))
+        #expect(hello["features"]?.arrayValue?.contains(.string("navigation")) == true)
+        let status = try #require(keys.roundTrip(id: 3))
+        #expect(status["screen"] == .string("music") && status["stops"] == .integer(1))
+
+        #expect(keys.navigate("first", id: 10)?.text == #"{"event":"ok","id":10,"focus":"play","rotor":null}"#)
+        #expect(keys.navigate("activate", id: 11)?.event == "ok")
+        let action = try #require(music?.waitFor { $0.event == "action" })
+        #expect(action.text == #"{"event":"action","element":"play","action":"activate"}"#)
+        #expect(music?.received.contains { $0.event == "focused" && $0["element"] == "play" } == true)
+        _ = mail.roundTrip(id: 3)
+        #expect(!mail.received.contains { $0.event == "action" }, "only the owner hears actions")
+        #expect(!keys.received.contains { $0.event == "action" })
+
+        music = nil
+        try #require(keys.waitFor { $0.event == "focus-changed" && $0["to"] == .null } != nil)
+        #expect(keys.roundTrip(id: 4)?["screen"] == .string("mail"))
+        #expect(keys.navigate("next", id: 12)?["focus"] == .string("inbox"))
+        #expect(keys.navigate("activate", id: 13)?.event == "ok")
+        #expect(mail.waitFor { $0.event == "action" }?["element"] == .string("inbox"))
+    }
+
+    @Test("adjustable round trip: increment reaches the app, its update speaks the new value alone, heard in the audio")
+    func adjustable() throws {
+        let daemon = try DaemonProcess()
+        let app = try daemon.connect()
+        app.send(timerScreen)
+        try #require(app.waitForTerminal(id: 100) != nil)
+        let keys = try daemon.connect()
+        keys.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
+        _ = keys.waitFor("ok", id: 1)
+
+        #expect(keys.navigate("first", id: 2)?.event == "ok")
+        #expect(keys.navigate("next", id: 3)?["focus"] == .string("time"))
+        while let speech = keys.nextNavigationSpeech(), speech.text != "Duration, 5 minutes, adjustable" {}
+        #expect(keys.navigate("increment", id: 4)?.event == "ok")
+        let action = try #require(app.waitFor { $0.event == "action" })
+        #expect(action.text == #"{"event":"action","element":"time","action":"increment"}"#)
+        app.send(#"{"op":"update","id":5,"element":{"id":"time","value":"6 minutes"}}"#)
+        #expect(app.waitFor("ok", id: 5) != nil)
+        let spoken = try #require(keys.nextNavigationSpeech())
+        #expect(spoken.text == "6 minutes" && spoken.success)
+        try expectPlayed(daemon, seq: spoken.seq, "6 minutes")
+
+        #expect(keys.navigate("decrement", id: 6)?.event == "ok")
+        #expect(app.waitFor { $0.event == "action" && $0["action"] == "decrement" } != nil)
+        #expect(keys.navigate("next", id: 7)?.event == "ok")
+        #expect(keys.navigate("increment", id: 8)?["code"] == .string("not-adjustable"))
+        keys.send(#"{"op":"update","id":9,"element":{"id":"time","value":"1 minute"}}"#)
+        #expect(keys.waitFor("error", id: 9)?["code"] == .string("forbidden"))
+    }
+
+    @Test("custom actions: by name, and through the actions rotor and activate")
+    func customActions() throws {
+        let daemon = try DaemonProcess()
+        let app = try daemon.connect()
+        app.send(timerScreen)
+        try #require(app.waitForTerminal(id: 100) != nil)
+        let keys = try daemon.connect()
+        keys.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
+        _ = keys.waitFor("ok", id: 1)
+        #expect(keys.navigate("last", id: 2)?["focus"] == .string("reset"))
+        #expect(keys.navigate("custom", #","name":"Undo""#, id: 3)?.event == "ok")
+        #expect(app.waitFor { $0.event == "action" }?.text == #"{"event":"action","element":"reset","action":"custom","name":"Undo"}"#)
+        #expect(keys.navigate("custom", #","name":"Delete""#, id: 4)?["code"] == .string("not-found"))
+
+        #expect(keys.navigate("rotor-select", #","rotor":"actions""#, id: 5)?["rotor"] == .string("actions"))
+        #expect(keys.navigate("rotor-next", id: 6)?["focus"] == .string("reset"))
+        var heard: [String] = []
+        while let speech = keys.nextNavigationSpeech() {
+            heard.append(speech.text)
+            if speech.text == "Reset all" {
+                try expectPlayed(daemon, seq: speech.seq, "Reset all")
+                break
+            }
+        }
+        #expect(heard.last == "Reset all")
+        #expect(keys.navigate("activate", id: 7)?.event == "ok")
+        #expect(app.waitFor { $0.event == "action" }?.text == #"{"event":"action","element":"reset","action":"custom","name":"Reset all"}"#)
+        #expect(keys.navigate("first", id: 8)?.event == "ok")
+        #expect(keys.navigate("rotor-next", id: 9)?["code"] == .string("no-actions"))
+    }
+
+    @Test("each built-in rotor and a custom one move between their elements")
+    func rotors() throws {
+        let daemon = try DaemonProcess()
+        let app = try daemon.connect()
+        app.send(timerScreen)
+        try #require(app.waitForTerminal(id: 100) != nil)
+        let keys = try daemon.connect()
+        // From the first stop (the heading) onwards, in each rotor's order.
+        let expected: [(String, [String])] = [
+            ("headings", []), ("links", ["help"]), ("buttons", ["start", "reset"]),
+            ("form-controls", ["time", "find"]), ("Controls", ["reset", "time"]),
+        ]
+        var id = 10
+        for (rotor, ids) in expected {
+            id += 1
+            #expect(keys.navigate("rotor-select", #","rotor":"\#(rotor)""#, id: id)?["rotor"] == .string(rotor))
+            id += 1
+            _ = keys.navigate("first", id: id)
+            var visited: [String] = []
+            while true {
+                id += 1
+                guard let answer = keys.navigate("rotor-next", id: id), answer.event == "ok" else {
+                    #expect(keys.received.last?["code"] == .string("end-of-screen"))
+                    break
+                }
+                visited.append(answer["focus"]?.stringValue ?? "")
+            }
+            #expect(visited == ids, "\(rotor)")
+        }
+        id += 1
+        _ = keys.navigate("rotor-select", #","rotor":"headings""#, id: id)
+        id += 1
+        _ = keys.navigate("last", id: id)
+        id += 1
+        #expect(keys.navigate("rotor-previous", id: id)?["focus"] == .string("title"))
+        id += 1
+        #expect(keys.navigate("rotor-select", #","rotor":"Colours""#, id: id)?["code"] == .string("not-found"))
+    }
+
+    @Test("end of screen: the focus stays, and the boundary earcon is played")
+    func endOfScreen() throws {
+        let daemon = try DaemonProcess()
+        let app = try daemon.connect()
+        app.send(#"{"op":"screen-changed","id":1,"elements":[{"id":"a","label":"Alpha"},{"id":"b","label":"Beta"}]}"#)
+        try #require(app.waitForTerminal(id: 1) != nil)
+        let keys = try daemon.connect()
+        keys.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
+        _ = keys.waitFor("ok", id: 1)
+        #expect(keys.navigate("last", id: 2)?["focus"] == .string("b"))
+        let beta = try #require(keys.nextNavigationSpeech())
+        #expect(beta.text == "Beta" && beta.success)
+        try expectPlayed(daemon, seq: beta.seq, "Beta")
+        let end = try #require(keys.navigate("next", id: 3))
+        #expect(end["code"] == .string("end-of-screen"))
+        let earcon = try #require(keys.nextNavigationSpeech())
+        #expect(earcon.text == "")
+        let samples = try daemon.wavSamples(seq: earcon.seq)
+        #expect(samples.count > 1000 && samples.count < 4000, "about 70 ms of tone")
+        #expect(samples.contains { abs(Int($0)) > 4000 }, "audible")
+        #expect(keys.roundTrip(id: 4)?["focus"] == .string("b"))
+    }
+
+    @Test("read-all speaks every stop to the end, moving the focus, and any other navigate ends it")
+    func readAll() throws {
+        let daemon = try DaemonProcess()
+        let app = try daemon.connect()
+        app.send(#"{"op":"screen-changed","id":1,"elements":[{"id":"a","label":"Alpha"},{"id":"b","label":"Beta"},{"id":"c","label":"Gamma"}]}"#)
+        try #require(app.waitForTerminal(id: 1) != nil)
+        let keys = try daemon.connect()
+        keys.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
+        _ = keys.waitFor("ok", id: 1)
+        _ = keys.navigate("first", id: 2)
+        _ = keys.nextNavigationSpeech()
+        #expect(keys.navigate("read-all", id: 3)?.event == "ok")
+        var heard: [(Int, String)] = []
+        for _ in 0..<3 {
+            guard let speech = keys.nextNavigationSpeech() else { break }
+            #expect(speech.success)
+            heard.append((speech.seq, speech.text))
+        }
+        #expect(heard.map(\.1) == ["Alpha", "Beta", "Gamma"])
+        for (seq, text) in heard { try expectPlayed(daemon, seq: seq, text) }
+        #expect(app.received.filter { $0.event == "focused" }.map { $0["element"]?.stringValue ?? "" }.suffix(2) == ["b", "c"])
+
+        _ = keys.navigate("first", id: 4)
+        _ = keys.nextNavigationSpeech()
+        #expect(keys.navigate("read-all", id: 5)?.event == "ok")
+        try #require(keys.waitFor { $0.event == "speech" && $0["state"] == "started" && $0["text"] == "Alpha" } != nil)
+        #expect(keys.navigate("escape", id: 6)?.event == "ok")
+        let ended = try #require(keys.waitFor { $0.event == "speech" && $0["state"] == "finished" && $0["client"] == "navigation" })
+        #expect(ended["reason"] == .string("interrupted"))
+        #expect(keys.roundTrip(id: 7)?["speaking"] == .bool(false), "nothing more is read")
+    }
+
+    @Test("announcectl one-shots send one navigate each and exit as the rest of announcectl")
+    func oneShots() throws {
+        let daemon = try DaemonProcess()
+        let socket = ["--socket", daemon.socketPath]
+        let empty = try AnnouncectlProcess.run(socket + ["next"])
+        #expect(empty.status == 1 && empty.stderr.contains("no app has published a screen"))
+        let app = try daemon.connect()
+        app.send(timerScreen)
+        try #require(app.waitForTerminal(id: 100) != nil)
+        for command in [["first"], ["next"], ["increment"], ["decrement"], ["last"], ["action", "Undo"], ["rotor", "buttons"], ["rotor-previous"], ["activate"], ["escape"], ["magic-tap"], ["read"], ["rotor"], ["rotor-next"], ["previous"], ["read-all"]] {
+            let result = try AnnouncectlProcess.run(socket + command)
+            #expect(result.status == 0, "\(command): \(result.stderr)")
+        }
+        let actions = app.received.filter { $0.event == "action" }.map { "\($0["action"]?.stringValue ?? "") \($0["element"]?.stringValue ?? "null")" }
+        #expect(actions == ["increment time", "decrement time", "custom reset", "activate start", "escape start", "magic-tap start"])
+        _ = try AnnouncectlProcess.run(socket + ["first"])
+        let refused = try AnnouncectlProcess.run(socket + ["increment"])
+        #expect(refused.status == 1 && refused.stderr.contains("not adjustable"))
+        #expect(try AnnouncectlProcess.run(socket + ["action"]).status == 2)
+    }
+
+    @Test("announcectl navigate reads keys from a terminal and shows what is spoken")
+    func interactive() throws {
+        let daemon = try DaemonProcess()
+        let app = try daemon.connect()
+        app.send(timerScreen)
+        try #require(app.waitForTerminal(id: 100) != nil)
+        let command = "\(AnnouncectlProcess.executable.path) --socket \(daemon.socketPath) navigate"
+        // `script` gives announcectl a pseudo-terminal and copies our keys into it.
+        let tool = try AnnouncectlProcess(["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+        try #require(tool.waitForOutputLine { $0.contains("? lists the keys") } != nil)
+        tool.write("\u{1B}[C")
+        #expect(tool.waitForOutputLine { $0.contains("» Timer, heading") } != nil)
+        tool.write("\u{1B}[C")
+        #expect(tool.waitForOutputLine { $0.contains("» Duration, 5 minutes, adjustable") } != nil)
+        tool.write("+")
+        #expect(app.waitFor { $0.event == "action" }?.text == #"{"event":"action","element":"time","action":"increment"}"#)
+        tool.write("\r")
+        #expect(app.waitFor { $0.event == "action" }?["action"] == .string("activate"))
+        tool.write("\u{1B}[D\u{1B}[D")
+        #expect(tool.waitForOutputLine { $0.contains("! end of screen") } != nil)
+        tool.write("?")
+        #expect(tool.waitForOutputLine { $0.contains("Tab") && $0.contains("next rotor") } != nil)
+        tool.write("\t")
+        #expect(tool.waitForOutputLine { $0.contains("» headings") } != nil)
+        tool.write("q")
+        let result = tool.finish(timeout: 30)
+        #expect(result.status == 0)
+    }
+}
