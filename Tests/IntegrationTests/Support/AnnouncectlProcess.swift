@@ -108,7 +108,9 @@ final class LineCollector: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            let complete = text.split(separator: "\n", omittingEmptySubsequences: true).dropLast(text.hasSuffix("\n") ? 0 : 1)
+            // "\r\n" (a terminal's line end) is one Character in Swift, so it is split on too.
+            let complete = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+                .dropLast(text.last == "\n" || text.last == "\r\n" ? 0 : 1)
             if let line = complete.first(where: { predicate(String($0)) }) { return String(line) }
             if ended || !condition.wait(until: deadline) { return nil }
         }
