@@ -1,0 +1,79 @@
+import AnnounceClient
+import Foundation
+import Testing
+
+@Suite("AnnounceClient: publishing a screen and handling the user's actions", .serialized)
+struct ClientScreenTests {
+    @Test("action callbacks run on the main queue, and update changes the published element")
+    @MainActor
+    func actionCallbacks() async throws {
+        let daemon = try DaemonProcess()
+        let announcer = Announcer(socketPath: daemon.socketPath, clientName: "timer")
+        let (calls, continuation) = AsyncStream.makeStream(of: String.self)
+        announcer.onActivate { continuation.yield("activate \($0), main: \(MainQueue.isCurrent)") }
+        announcer.onIncrement { continuation.yield("increment \($0), main: \(MainQueue.isCurrent)") }
+        announcer.onDecrement { continuation.yield("decrement \($0), main: \(MainQueue.isCurrent)") }
+        announcer.onCustomAction { continuation.yield("custom \($0) \($1), main: \(MainQueue.isCurrent)") }
+        announcer.onEscape { continuation.yield("escape, main: \(MainQueue.isCurrent)") }
+        announcer.onMagicTap { continuation.yield("magic tap, main: \(MainQueue.isCurrent)") }
+        let elements = [
+            Element(id: "time", label: "Time", value: "5 seconds", traits: [.adjustable]),
+            Element(id: "reset", label: "Reset", traits: [.button], actions: ["Reset to 1 minute"]),
+        ]
+        let shown = try await withTimeout("the screen post") {
+            await withCheckedContinuation { done in
+                Task { @MainActor in announcer.screenChanged(elements: elements, rotors: [CustomRotor(name: "Controls", elements: ["reset"])]) { done.resume(returning: $0) } }
+            }
+        }
+        #expect(shown == .spoken)
+
+        let keys = try daemon.connect()
+        var id = 0
+        func press(_ action: String, _ extra: String = "") -> JSONValue? {
+            id += 1
+            return keys.navigate(action, extra, id: id)
+        }
+        var iterator = calls.makeAsyncIterator()
+        #expect(press("first")?["focus"] == .string("time"))
+        for (action, expected) in [
+            ("increment", "increment time, main: true"), ("decrement", "decrement time, main: true"),
+            ("activate", "activate time, main: true"), ("escape", "escape, main: true"), ("magic-tap", "magic tap, main: true"),
+        ] {
+            #expect(press(action)?.event == "ok")
+            #expect(await iterator.next() == expected)
+        }
+        #expect(press("rotor-select", #","rotor":"Controls""#)?["rotor"] == .string("Controls"))
+        #expect(press("rotor-next")?["focus"] == .string("reset"))
+        #expect(press("custom", #","name":"Reset to 1 minute""#)?.event == "ok")
+        #expect(await iterator.next() == "custom reset Reset to 1 minute, main: true")
+
+        try await announcer.update(ElementUpdate(id: "time", value: .some("1 minute")))
+        await #expect(throws: AnnouncerError.self) { try await announcer.update(ElementUpdate(id: "nope", value: .some("1"))) }
+        #expect(press("first")?["focus"] == .string("time"))
+        keys.send(#"{"op":"subscribe","id":90,"events":["speech"]}"#)
+        _ = keys.waitFor("ok", id: 90)
+        #expect(press("read")?.event == "ok")
+        #expect(keys.waitFor { $0["state"] == "started" && $0["client"] == "navigation" }?["text"] == .string("Time, 1 minute, adjustable"))
+        withExtendedLifetime(daemon) {}
+    }
+
+    @Test("after the daemon restarts, the announcer publishes its screen again")
+    @MainActor
+    func republish() async throws {
+        let first = try DaemonProcess()
+        let announcer = Announcer(socketPath: first.socketPath, clientName: "menu")
+        announcer.screenChanged(elements: [Element(id: "soup", label: "Soup")])
+        let statuses = announcer.statusChanges()
+        _ = try await statuses.first("the first daemon's status") { $0.isSpeechRunning }
+        #expect(first.stop() == 0)
+        _ = try await statuses.first("the daemon to be gone") { $0 == .unavailable }
+        let second = try DaemonProcess(socketPath: first.socketPath)
+        _ = try await statuses.first("the new daemon's status") { $0.isSpeechRunning }
+        let keys = try second.connect()
+        // The announcer's status request follows the republished screen on its connection, so
+        // the daemon has the screen once that status has been answered.
+        let answer = keys.roundTrip(id: 1)
+        #expect(answer?["screen"] == .string("menu") && answer?["stops"] == .integer(1))
+        withExtendedLifetime(first) {}
+    }
+}
