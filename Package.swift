@@ -106,6 +106,12 @@ let package = Package(
             dependencies: ["AnnounceClient"],
             swiftSettings: strictSwift
         ),
+        // A terminal menu a user drives with `announcectl navigate`: combined rows, custom rotors.
+        .executableTarget(
+            name: "TerminalMenu",
+            dependencies: ["AnnounceClient"],
+            swiftSettings: strictSwift
+        ),
         // The Unix socket server: framing, peer credentials, systemd notify and activation.
         .target(
             name: "AnnounceServer",

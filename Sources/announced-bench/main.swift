@@ -4,7 +4,7 @@ import Glibc
 // announced-bench: the figures of README.md's Performance section (issue 5), against the daemon as a separate,
 // release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
-//   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start,
+//   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate,
 //                                                      memory: one figure alone, for profiling)
 //   announced-bench --soak POSTS [--daemon PATH]
 
@@ -46,12 +46,13 @@ if let only = option("--only") {
             case "paced100": figure = try figures.startLatency(busy: 100, interval: .milliseconds(100))
             case "interrupt": figure = try figures.interruption().1
             case "start": figure = try figures.startup()
+            case "navigate": figure = try figures.navigateNext()
             case "memory":
                 let memory = try figures.memory()
                 print(memory.described(posts: millionPosts))
                 continue
             default:
-                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start or memory")
+                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate or memory")
                 exit(2)
             }
             print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")
@@ -90,6 +91,7 @@ do {
     let (ended, started) = try figures.interruption()
     let completion = try figures.completion(text: text, audioSeconds: audioSeconds)
     let start = try figures.startup()
+    let navigate = try figures.navigateNext()
     rows.append((floor, "the floor"))
     rows.append((idle, "p50 ≤ 1, p99 ≤ 3"))
     rows.append((try figures.startLatency(busy: 10), ""))
@@ -99,6 +101,7 @@ do {
     rows.append((started, ""))
     rows.append((completion, "≤ 15"))
     rows.append((start, "≤ 50"))
+    rows.append((navigate, "p99 ≤ 3"))
 
     print(pad("figure", 62) + pad("p50", 10) + pad("p99", 10) + pad("max", 10) + pad("p50 − floor", 13) + "target (ms)")
     for (figure, target) in rows {
@@ -114,7 +117,7 @@ do {
     let memory = try figures.memory()
     print("5. " + memory.described(posts: millionPosts) + " (target: idle ≤ 20, flat within 5%)")
 
-    print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, start \(format(start.p50)) ms")
+    print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms")
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

@@ -318,3 +318,53 @@ struct NavigationIntegrationTests {
         #expect(result.status == 0)
     }
 }
+
+@Suite("Examples: driven with navigate requests alone", .serialized)
+struct ExampleNavigationTests {
+    @Test("the task timer publishes its screen; incrementing its time makes it longer and the new value is spoken")
+    func taskTimer() throws {
+        let daemon = try DaemonProcess()
+        let keys = try daemon.connect()
+        keys.send(#"{"op":"subscribe","id":1,"events":["focus","speech"]}"#)
+        _ = keys.waitFor("ok", id: 1)
+        let timer = Process()
+        timer.executableURL = DaemonProcess.binDirectory.appendingPathComponent("TaskTimer")
+        timer.arguments = ["--seconds", "5"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["ANNOUNCED_SOCKET"] = daemon.socketPath
+        timer.environment = environment
+        let input = Pipe()
+        timer.standardInput = input
+        timer.standardOutput = FileHandle.nullDevice
+        try timer.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            timer.terminate()
+            timer.waitUntilExit()
+        }
+        // Its screen-changed focuses the first stop.
+        try #require(keys.waitFor { $0.event == "focus-changed" && $0["to"] == "title" } != nil)
+        #expect(keys.roundTrip(id: 2)?["screen"] == .string("TaskTimer"))
+        #expect(keys.navigate("next", id: 3)?["focus"] == .string("time"))
+        #expect(keys.navigate("increment", id: 4)?.event == "ok")
+        var spoken: (seq: Int, text: String, success: Bool)?
+        while let speech = keys.nextNavigationSpeech() {
+            spoken = speech
+            if speech.text == "10 seconds" { break }
+        }
+        #expect(spoken?.text == "10 seconds" && spoken?.success == true)
+        if let spoken { try expectPlayed(daemon, seq: spoken.seq, "10 seconds") }
+        #expect(keys.navigate("last", id: 5)?["focus"] == .string("reset"))
+        #expect(keys.navigate("custom", #","name":"Reset to 1 minute""#, id: 6)?.event == "ok")
+        #expect(keys.navigate("previous", id: 7)?.event == "ok")
+        #expect(keys.navigate("previous", id: 8)?["focus"] == .string("time"))
+        #expect(keys.navigate("read", id: 9)?.event == "ok")
+        // The app's update may come before the read (which then says the new time) or after it
+        // (the focused time's new value is then spoken alone).
+        let sixty = keys.waitFor {
+            guard $0["state"] == "started", $0["client"] == "navigation", let text = $0["text"]?.stringValue else { return false }
+            return text == "60 seconds" || text.hasPrefix("Time, 60 seconds")
+        }
+        #expect(sixty != nil)
+    }
+}
