@@ -48,6 +48,7 @@ test:
 bench: deps
 	$(SWIFT) build $(RELEASE) --product announced
 	$(SWIFT) build $(RELEASE) --product announced-espeak
+	$(SWIFT) build $(RELEASE) --product announcectl
 	$(SWIFT) build $(RELEASE) --product announced-bench
 	.build/release/announced-bench $(BENCH_ARGS)
 

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Figures {
     /// 8. `navigate next` → the new stop's `started`: a navigator's write until its `speech`
     /// subscription says the stop's speech reached the audio output, on an idle daemon with one
@@ -22,6 +24,30 @@ extension Figures {
             // Stop it and wait until it has ended, so the next sample starts on an idle daemon.
             keys.send(#"{"op":"stop"}"#)
             keys.waitFor(#""state":"finished""#, #""client":"navigation""#)
+        }
+        return figure
+    }
+
+    /// 9. `announcectl next`, as a desktop shortcut runs it: exec → exit 0 (the process starts,
+    /// connects, sends one `navigate` and has its answer), on an idle daemon with a screen.
+    func announcectlNext() throws -> Figure {
+        let daemon = try BenchDaemon(executable: executable)
+        defer { daemon.stop() }
+        let app = try daemon.connect()
+        let stops = (0...samples).map { #"{"id":"e\#($0)","label":"Item \#($0)"}"# }.joined(separator: ",")
+        app.send(#"{"op":"screen-changed","id":1,"element":"Menu","elements":[\#(stops)]}"#)
+        guard app.waitFor(#""event":"finished""#, #""id":1,"#) != nil else { throw BenchError("the screen post was not answered") }
+        let tool = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("announcectl")
+        var figure = Figure(name: "9. announcectl next: exec → exit (one navigate answered)")
+        for _ in 0..<min(samples, 100) {
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = ["--socket", daemon.socketPath, "next"]
+            let start = now()
+            try process.run()
+            process.waitUntilExit()
+            figure.add(nanoseconds: now() - start)
+            guard process.terminationStatus == 0 else { throw BenchError("announcectl next exited \(process.terminationStatus)") }
         }
         return figure
     }
