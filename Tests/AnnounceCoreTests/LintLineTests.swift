@@ -41,6 +41,9 @@ struct LintLineTests {
         harness.sink(1).clear()
         harness.send(#"{"op":"layout-changed","element":{"id":"vol","label":"Volume","value":"5","traits":["adjustable"],"hint":"Swipe to adjust."}}"#)
         #expect(lintLines(harness.sink(1)) == ["vol hint-imperative", "vol hint-gesture"])
+        // The screen-changed speaks its first stop ("play": "button"); the layout-changed
+        // interrupts it.
+        harness.engineAborts()
         // Speech is unaffected: the element is spoken as without lint.
         #expect(harness.speakingText == "Volume, 5, adjustable. Swipe to adjust.")
         #expect(harness.sink(1).received.allSatisfy { $0.requestID == nil || $0.requestID == 2 }, "lint lines carry no id")

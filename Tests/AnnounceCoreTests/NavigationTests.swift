@@ -351,6 +351,16 @@ struct ScreenOwnerTests {
         #expect(h.lastSpoken == "Pause, button. Starts the timer.")
     }
 
+    @Test("update sends lint lines about the changed element to an owner that asked for them")
+    func updateLint() {
+        let h = Harness()
+        h.send(#"{"op":"hello","id":1,"client":"timer","lint":true}"#)
+        h.send(timerScreen)
+        h.sink(1).clear()
+        h.send(#"{"op":"update","id":7,"element":{"id":"start","label":"Start button"}}"#)
+        #expect(h.sink(1).received.contains { if case .lint("start", "label-has-type", _) = $0 { true } else { false } })
+    }
+
     @Test("update by anyone but the current owner is forbidden; an unknown id is not-found; the connection keeps working")
     func updateErrors() {
         let h = Harness()
