@@ -103,6 +103,22 @@ struct NavigationMoveTests {
         #expect(h.lastSpoken == "Timer, heading")
     }
 
+    @Test("navigation speech interrupts a speaking low post, and replaces earlier navigation speech still waiting")
+    func interruptsLow() {
+        let h = Harness()
+        h.send(timerScreen)
+        h.speakEverything()
+        h.send(announce(2, "Low news", #","priority":"low""#), from: 2)
+        h.engineStarts()
+        let lowSeq = h.dispatcher.speaking?.seq ?? 0
+        h.navigate("next")
+        h.navigate("next", id: 501)
+        #expect(h.backend.aborted.contains(lowSeq))
+        h.settle()
+        #expect(h.speakingText == "Start, button. Starts the timer.", "the first move's speech was replaced before it started")
+        #expect(h.sink(2).terminal(2) == .finished(id: 2, seq: lowSeq, termination: .failure(reason: .interrupted, spokenChars: 0)))
+    }
+
     @Test("navigation speech interrupts a default post but never a high one")
     func interruption() {
         let h = Harness()
