@@ -62,11 +62,13 @@ let package = Package(
             dependencies: ["CEspeakNG", "EspeakHelperWire"],
             swiftSettings: strictSwift
         ),
+        // glibc's posix_spawn extensions that Swift's Glibc module leaves out (they need _GNU_SOURCE).
+        .target(name: "CProcessSpawn"),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EspeakHelperWire", "CPulseSimple", "CALSA", "AnnounceCore",
+                "EspeakHelperWire", "CPulseSimple", "CALSA", "CProcessSpawn", "AnnounceCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift

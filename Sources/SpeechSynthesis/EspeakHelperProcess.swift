@@ -1,4 +1,5 @@
 import AnnounceCore
+import CProcessSpawn
 import EspeakHelperWire
 import Glibc
 
@@ -93,12 +94,16 @@ final class EspeakHelperProcess {
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toHelper[0], STDIN_FILENO)
         posix_spawn_file_actions_adddup2(&actions, fromHelper[1], STDOUT_FILENO)
+        // The helper gets its two pipes and standard error, nothing else of the daemon's: not a
+        // socket passed by systemd (which is not close-on-exec), not a client's connection (NIO
+        // accepts without SOCK_CLOEXEC), not a WAV file being written.
+        let closing = announced_spawn_file_actions_addclosefrom(&actions, STDERR_FILENO + 1)
         var child: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         defer { arguments.forEach { free($0) } }
         let environment = Self.helperEnvironment(inherited: environ)
         defer { environment.forEach { free($0) } }
-        let status = posix_spawn(&child, path, &actions, nil, arguments, environment)
+        let status = closing != 0 ? closing : posix_spawn(&child, path, &actions, nil, arguments, environment)
         close(toHelper[0])
         close(fromHelper[1])
         guard status == 0 else {
