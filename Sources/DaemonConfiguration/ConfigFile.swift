@@ -30,18 +30,33 @@ enum ConfigFileReader {
     }
 }
 
-/// A configuration file, parsed and checked: valid JSON, an object, known keys of the right JSON
-/// types. Unknown keys become warnings. The values then reach the `ConfigReader` through
-/// ``ConfigFileProvider``.
-struct ParsedConfigFile {
-    let path: String
+/// A configuration file as swift-configuration's file snapshot, parsed by the protocol's own
+/// ``JSONParser`` (not the library's `JSONSnapshot`, whose JSON trait links full Foundation and
+/// adds megabytes to the daemon's resident memory).
+///
+/// The file must be one JSON object; `audio` must be an object. Unknown keys become warnings.
+/// A value is checked when it is read: ``SettingsLayer`` turns a value of the wrong JSON type
+/// into a ``SettingsError`` naming the file and the key.
+struct SettingsFileSnapshot: FileConfigSnapshot {
+    /// No options: the file is always JSON in UTF-8.
+    struct ParsingOptions: FileParsingOptions {
+        static let `default` = ParsingOptions()
+    }
+
+    /// The file's path.
+    let providerName: String
     /// The known keys' values (nulls left out), by dotted key (`rate`, `audio.output`).
     let values: [String: JSONValue]
+    /// One message for each unknown key.
     let warnings: [String]
-    let provider: InMemoryProvider
 
+    init(data: RawSpan, providerName: String, parsingOptions: ParsingOptions) throws {
+        try self.init(path: providerName, bytes: data.withUnsafeBytes { Array($0) })
+    }
+
+    /// Parses the file at `path`, whose contents are `bytes`.
     init(path: String, bytes: [UInt8]) throws(SettingsError) {
-        self.path = path
+        providerName = path
         let root: JSONValue
         do {
             root = try JSONParser.parse(bytes)
@@ -55,66 +70,58 @@ struct ParsedConfigFile {
         guard let object = root.objectValue else {
             throw SettingsError(source: .file(path), key: nil, problem: "must hold one JSON object such as {\"rate\": 175}, not a \(root.typeName)")
         }
-        let known = SettingsKey.allCases.map(\.rawValue)
-        var values: [String: JSONValue] = [:]
-        var warnings: [String] = []
-        func unknown(_ key: String) {
-            warnings.append(
-                "config file \(path): unknown key \"\(key)\" is ignored; check its spelling (the keys are \(SettingsKey.fileTopLevelKeys.joined(separator: ", ")), and output and device inside audio)"
-            )
-        }
-        func check(_ key: SettingsKey, _ value: JSONValue) throws(SettingsError) {
-            if value.isNull { return }
-            let ok: Bool
-            let expected: String
-            switch key.kind {
-            case .string:
-                ok = value.stringValue != nil
-                expected = "a string"
-            case .integer:
-                ok = value.integerValue != nil
-                expected = "a whole number"
-            case .boolean:
-                ok = value.boolValue != nil
-                expected = "true or false"
-            case .integerArray:
-                ok = value.arrayValue?.allSatisfy { $0.integerValue != nil } ?? false
-                expected = "a list of user ids such as [1001, 1002]"
-            }
-            guard ok else {
+        var members = object.members.filter { $0.key != "audio" }
+        if let audio = object["audio"], !audio.isNull {
+            guard let inner = audio.objectValue else {
                 throw SettingsError(
-                    source: .file(path), key: key.rawValue,
-                    problem: "must be \(expected), not \(value.jsonText); correct it, or remove the key to use the default"
+                    source: .file(path), key: "audio",
+                    problem: "must be an object such as {\"output\": \"auto\", \"device\": null}, not \(audio.jsonText)"
                 )
             }
-            values[key.rawValue] = value
+            members += inner.members.map { ("audio." + $0.key, $0.value) }
         }
-        for (name, value) in object.members {
-            if name == "audio" {
-                if value.isNull { continue }
-                guard let audio = value.objectValue else {
-                    throw SettingsError(
-                        source: .file(path), key: "audio",
-                        problem: "must be an object such as {\"output\": \"auto\", \"device\": null}, not \(value.jsonText)"
-                    )
-                }
-                for (inner, innerValue) in audio.members {
-                    guard let key = SettingsKey(rawValue: "audio." + inner) else {
-                        unknown("audio." + inner)
-                        continue
-                    }
-                    try check(key, innerValue)
-                }
-            } else if known.contains(name), let key = SettingsKey(rawValue: name) {
-                try check(key, value)
-            } else {
-                unknown(name)
+        var values: [String: JSONValue] = [:]
+        var warnings: [String] = []
+        for (name, value) in members {
+            guard SettingsKey(rawValue: name) != nil else {
+                warnings.append(
+                    "config file \(path): unknown key \"\(name)\" is ignored; check its spelling (the keys are \(SettingsKey.fileTopLevelKeys.joined(separator: ", ")), and output and device inside audio)"
+                )
+                continue
             }
+            if !value.isNull { values[name] = value }
         }
         self.values = values
         self.warnings = warnings
-        provider = ConfigFileProvider.make(path: path, values: values)
     }
+
+    /// The value at `key` when it has the JSON type `type` asks for; throws when it has another.
+    func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
+        let name = key.components.joined(separator: ".")
+        guard let value = values[name] else { return LookupResult(encodedKey: name, value: nil) }
+        guard let content = Self.content(of: value, as: type) else { throw WrongJSONType() }
+        return LookupResult(encodedKey: name, value: ConfigValue(content, isSecret: false))
+    }
+
+    /// A value whose JSON type is not the one asked for.
+    struct WrongJSONType: Error {}
+
+    /// `value` as configuration content of `type`, or nil when it is of another JSON type.
+    static func content(of value: JSONValue, as type: ConfigType) -> ConfigContent? {
+        switch type {
+        case .string: return value.stringValue.map { .string($0) }
+        case .int: return value.integerValue.flatMap { Int(exactly: $0) }.map { .int($0) }
+        case .bool: return value.boolValue.map { .bool($0) }
+        case .intArray:
+            guard let array = value.arrayValue else { return nil }
+            let integers = array.compactMap { $0.integerValue.flatMap { Int(exactly: $0) } }
+            return integers.count == array.count ? .intArray(integers) : nil
+        default: return nil
+        }
+    }
+
+    var description: String { providerName }
+    var debugDescription: String { "\(providerName): \(values.keys.sorted().joined(separator: ", "))" }
 
     /// The 1-based line and column of byte `offset`.
     static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
@@ -129,36 +136,5 @@ struct ParsedConfigFile {
             }
         }
         return (line, column)
-    }
-}
-
-/// The file layer: an `InMemoryProvider` over the file's checked values, read once.
-///
-/// Not swift-configuration's `JSONSnapshot`: that needs full Foundation (for `JSONSerialization`),
-/// and linking Foundation with its ICU data adds about 9 MB to the daemon's resident memory
-/// (measured: an idle Swift program is 7.4 MB with FoundationEssentials' subset not loaded, 16.6
-/// MB with Foundation). The file is parsed and checked by ``JSONParser`` in any case, so only
-/// the checked values are handed on.
-enum ConfigFileProvider {
-    /// A provider named after the file, holding `values` by their dotted keys.
-    static func make(path: String, values: [String: JSONValue]) -> InMemoryProvider {
-        var contents: [AbsoluteConfigKey: ConfigValue] = [:]
-        for (name, value) in values {
-            guard let content = content(of: value) else { continue }
-            contents[AbsoluteConfigKey(ConfigKey(name))] = ConfigValue(content, isSecret: false)
-        }
-        return InMemoryProvider(name: path, values: contents)
-    }
-
-    /// The configuration content of a checked JSON value (nil for null and objects).
-    static func content(of value: JSONValue) -> ConfigContent? {
-        if let string = value.stringValue { return .string(string) }
-        if let integer = value.integerValue { return .int(Int(integer)) }
-        if let boolean = value.boolValue { return .bool(boolean) }
-        if let array = value.arrayValue {
-            let integers = array.compactMap(\.integerValue)
-            return integers.count == array.count ? .intArray(integers.map { Int($0) }) : nil
-        }
-        return nil
     }
 }

@@ -1,3 +1,6 @@
+import Configuration
+import AnnounceProtocol
+
 /// A configuration key, as the file spells it (`audio.output` is `"audio": {"output": ...}`).
 public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     /// `socket`.
@@ -31,17 +34,60 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     /// `log_level`.
     case logLevel = "log_level"
 
-    /// The JSON type a value of this key has.
-    enum Kind {
-        case string, integer, boolean, integerArray
-    }
-
-    var kind: Kind {
+    /// The configuration type a value of this key has.
+    var type: ConfigType {
         switch self {
         case .socket, .audioOutput, .audioDevice, .voice, .punctuation, .logLevel: return .string
-        case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes: return .integer
-        case .earcons: return .boolean
-        case .allowUIDs: return .integerArray
+        case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes: return .int
+        case .earcons: return .bool
+        case .allowUIDs: return .intArray
+        }
+    }
+
+    /// The whole numbers a value of this key (or of each of its elements) may be.
+    private var range: ClosedRange<Int> {
+        switch self {
+        case .rate: return SpeechRanges.rate
+        case .pitch: return SpeechRanges.pitch
+        case .volume: return SpeechRanges.volume
+        case .allowUIDs: return 0...Int(UInt32.max - 1)
+        default: return 1...Int(Int32.max)
+        }
+    }
+
+    /// What a value of this key must be, as an error message says it: `must be a whole number
+    /// from 80 to 450`.
+    var requirement: String {
+        switch self {
+        case .socket: return "must be the path of a Unix socket, not empty"
+        case .audioOutput: return "must be auto, pulse, alsa, null or wav:DIR"
+        case .audioDevice: return "must not be empty (leave it out, or null, for the output's default device)"
+        case .voice: return "must be an espeak-ng voice name such as en-us (espeak-ng --voices lists them)"
+        case .punctuation: return "must be one of \(Punctuation.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .logLevel: return "must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))"
+        case .earcons: return "must be true or false"
+        case .allowUIDs: return "must be a list of user ids (numbers from 0 to 4294967294) such as [1001, 1002]"
+        case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes:
+            if range.upperBound == Int(Int32.max) { return "must be a whole number greater than 0" }
+            return "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
+        }
+    }
+
+    /// Whether `content` is a value this key accepts: of its type, in its range, one of its words.
+    func accepts(_ content: ConfigContent) -> Bool {
+        switch content {
+        case .string(let text):
+            switch self {
+            case .audioOutput: return AudioOutputSetting(text) != nil
+            case .punctuation: return Punctuation(rawValue: text) != nil
+            case .logLevel: return LogLevel(rawValue: text) != nil
+            case .socket, .audioDevice, .voice: return !text.isEmpty
+            default: return false
+            }
+        case .int(let number): return type == .int && range.contains(number)
+        case .bool: return type == .bool
+        case .intArray(let numbers): return type == .intArray && numbers.allSatisfy(range.contains)
+        default: return false
         }
     }
 
@@ -66,6 +112,9 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         case .audioOutput: return "--audio"
         case .voice: return "--voice"
         case .rate: return "--rate"
+        case .pitch: return "--pitch"
+        case .volume: return "--volume"
+        case .punctuation: return "--punctuation"
         case .logLevel: return "--log-level"
         default: return nil
         }

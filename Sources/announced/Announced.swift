@@ -43,6 +43,15 @@ struct Announced: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The default rate in words per minute (80-450).", valueName: "wpm"))
     var rate: Int?
 
+    @Option(help: ArgumentHelp("The default pitch (0-100, 50 is the voice's own).", valueName: "pitch"))
+    var pitch: Int?
+
+    @Option(help: ArgumentHelp("The default volume (0-200, 100 is the voice's own).", valueName: "volume"))
+    var volume: Int?
+
+    @Option(help: ArgumentHelp("Which punctuation is spoken by default: none, some or all.", valueName: "level"))
+    var punctuation: String?
+
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String?
 
@@ -80,6 +89,15 @@ struct Announced: AsyncParsableCommand {
         if let rate, !SpeechRanges.rate.contains(rate) {
             throw ValidationError("--rate must be between 80 and 450 words per minute")
         }
+        if let pitch, !SpeechRanges.pitch.contains(pitch) {
+            throw ValidationError("--pitch must be between 0 and 100 (50 is the voice's own pitch)")
+        }
+        if let volume, !SpeechRanges.volume.contains(volume) {
+            throw ValidationError("--volume must be between 0 and 200 (100 is the voice's own volume)")
+        }
+        if let punctuation, Punctuation(rawValue: punctuation) == nil {
+            throw ValidationError("--punctuation must be none, some or all")
+        }
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
@@ -89,7 +107,8 @@ struct Announced: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let loader = SettingsLoader(
             commandLine: CommandLineSettings(
-                socket: socket, config: config, audio: audio?.settingValue, voice: voice, rate: rate, logLevel: logLevel
+                socket: socket, config: config, audio: audio?.settingValue, voice: voice, rate: rate,
+                pitch: pitch, volume: volume, punctuation: punctuation, logLevel: logLevel
             ),
             environment: environment
         )

@@ -406,3 +406,35 @@ struct UnknownKeyTests {
         #expect(loaded.warnings.count == 1)
     }
 }
+
+@Suite("Settings: the --pitch, --volume and --punctuation flags")
+struct SpeechFlagTests {
+    @Test("each flag beats its variable and the file")
+    func flagsWin() throws {
+        let fixture = ConfigFixture()
+        fixture.write(#"{"pitch": 10, "volume": 20, "punctuation": "some"}"#, to: fixture.xdgFile)
+        let environment = ["ANNOUNCED_PITCH": "30", "ANNOUNCED_VOLUME": "40", "ANNOUNCED_PUNCTUATION": "none"]
+        var settings = try fixture.loader(environment: environment).load().settings
+        #expect(settings.pitch == 30)
+        #expect(settings.volume == 40)
+        #expect(settings.punctuation == Punctuation.none)
+        settings = try fixture.loader(CommandLineSettings(pitch: 0, volume: 200, punctuation: "all"), environment: environment).load().settings
+        #expect(settings.pitch == 0)
+        #expect(settings.volume == 200)
+        #expect(settings.punctuation == .all)
+    }
+
+    @Test(
+        "a bad value names the flag, the range or the words, and the value",
+        arguments: [
+            (CommandLineSettings(pitch: 101), "--pitch: must be a whole number from 0 to 100, not 101"),
+            (CommandLineSettings(pitch: -1), "--pitch: must be a whole number from 0 to 100, not -1"),
+            (CommandLineSettings(volume: 201), "--volume: must be a whole number from 0 to 200, not 201"),
+            (CommandLineSettings(punctuation: "most"), "--punctuation: must be one of none, some, all, not \"most\""),
+        ])
+    func badFlag(flags: CommandLineSettings, message: String) throws {
+        let error = try #require(loadError(ConfigFixture().loader(flags)))
+        #expect(error.description == message)
+        #expect(error.source == .flag(String(message.prefix { $0 != ":" })))
+    }
+}

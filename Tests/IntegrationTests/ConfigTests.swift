@@ -161,4 +161,37 @@ struct ConfigTests {
         #expect(daemon.stop() == 0)
         #expect(daemon.stderrText().contains("not reloaded"))
     }
+
+    @Test("--pitch, --volume and --punctuation set the defaults over the file: status shows them, and all punctuation is heard")
+    func speechFlags() throws {
+        let file = try EditableConfigFile(#"{"pitch": 20, "volume": 40, "punctuation": "none"}"#)
+        let text = "One, two; three. Four!"
+        let silent = try DaemonProcess(arguments: ["--config", file.path])
+        let quiet = try silent.connect()
+        quiet.send(announce(1, text))
+        #expect(quiet.waitForTerminal(id: 1)?["success"] == .bool(true))
+        let withoutPunctuation = try silent.wavSamples(seq: 1).count
+        #expect(silent.stop() == 0)
+
+        let daemon = try DaemonProcess(arguments: ["--config", file.path, "--pitch", "70", "--volume", "150", "--punctuation", "all"])
+        let client = try daemon.connect()
+        let ok = try statusReply(client, id: 1)
+        #expect(ok["pitch"] == .integer(70))
+        #expect(ok["volume"] == .integer(150))
+        client.send(announce(2, text))
+        #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true))
+        // "comma", "semicolon", "full stop" and "exclamation mark" spoken: far more audio.
+        let withPunctuation = try daemon.wavSamples(seq: 1).count
+        #expect(withPunctuation > withoutPunctuation * 3 / 2, "\(withPunctuation) samples with all punctuation, \(withoutPunctuation) without")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test(
+        "a bad --pitch, --volume or --punctuation is a usage error (exit status 2) that names the flag",
+        arguments: [["--pitch", "101"], ["--volume", "-5"], ["--punctuation", "most"]])
+    func badSpeechFlag(arguments: [String]) throws {
+        let daemon = try DaemonProcess(arguments: arguments, waitForReady: false)
+        #expect(daemon.waitForExit() == 2)
+        #expect(daemon.stderrText().contains(arguments[0]))
+    }
 }
