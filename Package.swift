@@ -57,9 +57,12 @@ let package = Package(
         .target(name: "EspeakHelperWire", swiftSettings: strictSwift),
         // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
         // costs one post, not the daemon.
+        // espeak-ng linked statically, without its audio library (which would load libpulse and
+        // its dependencies into a process that never plays audio).
+        .target(name: "CEspeakNGStatic"),
         .executableTarget(
             name: "announced-espeak",
-            dependencies: ["CEspeakNG", "EspeakHelperWire"],
+            dependencies: ["CEspeakNGStatic", "EspeakHelperWire"],
             swiftSettings: strictSwift
         ),
         // glibc's posix_spawn extensions that Swift's Glibc module leaves out (they need _GNU_SOURCE).

@@ -53,12 +53,6 @@ final class EspeakHelperProcess {
         // espeak-ng's own message ("*** buffer overflow detected ***") says enough when it
         // crashes; the Swift runtime's backtrace of the helper would only flood the daemon's log.
         "SWIFT_BACKTRACE=enable=no",
-        // espeak-ng 1.51 probes PulseAudio (through libpcaudio) when it is initialized, even for
-        // callback output: it connects and opens a stream on the user's server, and without
-        // XDG_RUNTIME_DIR makes a new /tmp/pulse-* directory every time (libpulse then walks all
-        // the old ones: 27 ms per helper start with 8,900 of them, 10 ms without the probe).
-        // The helper never plays audio, so it gets a server address that refuses at once.
-        "PULSE_SERVER=unix:/dev/null",
     ]
 
     /// The daemon's environment with ``helperOverrides`` in place, as a NULL-terminated list of

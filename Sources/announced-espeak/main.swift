@@ -1,4 +1,4 @@
-import CEspeakNG
+import CEspeakNGStatic
 import EspeakHelperWire
 import Glibc
 
