@@ -9,7 +9,7 @@ final class BenchDaemon {
     /// Nanoseconds from `exec` to `READY=1` on NOTIFY_SOCKET.
     private(set) var startNanoseconds: UInt64 = 0
 
-    init(executable: String, audio: String = "null", extra: [String] = []) throws {
+    init(executable: String, audio: String = "null", extra: [String] = [], environment extraEnvironment: [String: String] = [:]) throws {
         directory = "/tmp/announced-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(directory, 0o700)
         socketPath = directory + "/announced.sock"
@@ -29,6 +29,7 @@ final class BenchDaemon {
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notifyPath
         environment["XDG_CONFIG_HOME"] = directory + "/config"
+        for (key, value) in extraEnvironment { environment[key] = value }
         process.environment = environment
         let started = now()
         try process.run()

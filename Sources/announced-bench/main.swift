@@ -5,7 +5,8 @@ import Glibc
 // release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl,
-//                                                      memory: one figure alone, for profiling)
+//                                                      memory, pair: one figure alone, for profiling)
+//   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
 //   announced-bench --soak POSTS [--daemon PATH]
 
 // A connection the daemon closed must show up as an error, not kill the benchmark.
@@ -19,6 +20,8 @@ func option(_ name: String) -> String? {
 let quick = arguments.contains("--quick")
 let samples = Int(option("--samples") ?? "") ?? (quick ? 50 : 200)
 let millionPosts = Int(option("--posts") ?? "") ?? (quick ? 100_000 : 1_000_000)
+/// Posts spoken before the daemon-and-helper memory figure (5b).
+let memoryPosts = Int(option("--memory-posts") ?? "") ?? (quick ? 20 : 100)
 let executable = option("--daemon")
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("announced").path
 
@@ -52,8 +55,11 @@ if let only = option("--only") {
                 let memory = try figures.memory()
                 print(memory.described(posts: millionPosts))
                 continue
+            case "pair":
+                for audio in ["null", "pulse"] { print(try figures.pairMemory(audio: audio, posts: memoryPosts).described) }
+                continue
             default:
-                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, announcectl or memory")
+                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, memory or pair")
                 exit(2)
             }
             print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")
@@ -119,8 +125,15 @@ do {
     print("\n4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)) (target ≥ 50000); 100 connections \(format(hundred.postsPerSecond, 0))")
     let memory = try figures.memory()
     print("5. " + memory.described(posts: millionPosts) + " (target: idle ≤ 20, flat within 5%)")
+    var pairs: [PairMemory] = []
+    for audio in ["null", "pulse"] {
+        let pair = try figures.pairMemory(audio: audio, posts: memoryPosts)
+        print("5b. " + pair.described)
+        pairs.append(pair)
+    }
+    print("    target with --audio pulse: daemon + helper RSS ≤ 20, PSS ≤ 12, anonymous ≤ 5")
 
-    print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms")
+    print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, daemon + helper with pulse RSS \(format(pairs[1].sum.rss, 1)) / PSS \(format(pairs[1].sum.pss, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms")
 } catch {
     print("benchmark failed: \(error)")
     exit(1)
