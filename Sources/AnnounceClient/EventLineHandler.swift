@@ -1,11 +1,12 @@
 internal import NIOCore
 
-/// Splits the daemon's bytes into lines and hands each decoded event on; reports when the
-/// connection closes. Lines this version cannot read are skipped.
+/// Splits the daemon's bytes into lines (``LineSplitter``, at the protocol's line limit) and hands
+/// each decoded event on; reports when the connection closes. Lines this version cannot read are
+/// skipped; a line past the limit means framing is lost, so the connection is closed.
 final class EventLineHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
-    private var buffered: [UInt8] = []
+    private var splitter = LineSplitter()
     private let onEvent: @Sendable (Event) -> Void
     private let onClose: @Sendable () -> Void
 
@@ -16,13 +17,16 @@ final class EventLineHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let chunk = unwrapInboundIn(data)
-        buffered.append(contentsOf: chunk.readableBytesView)
-        var start = buffered.startIndex
-        while let newline = buffered[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            if let event = try? Event(line: buffered[start..<newline]) { onEvent(event) }
-            start = newline + 1
+        let onEvent = onEvent
+        do {
+            try chunk.withUnsafeReadableBytes { bytes in
+                try splitter.split(bytes) { line in
+                    if let event = try? Event(line: line) { onEvent(event) }
+                }
+            }
+        } catch {
+            context.close(promise: nil)
         }
-        buffered.removeSubrange(..<start)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
