@@ -105,6 +105,8 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The smallest client: one announcement (and the client whose memory the README quotes).
+        .executableTarget(name: "HelloAnnouncer", dependencies: ["AnnounceClient"], swiftSettings: strictSwift),
         // The seed article's task timer, on announced.
         .executableTarget(
             name: "TaskTimer",

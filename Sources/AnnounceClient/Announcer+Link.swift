@@ -1,4 +1,4 @@
-internal import Foundation
+internal import Glibc
 internal import NIOCore
 internal import NIOPosix
 

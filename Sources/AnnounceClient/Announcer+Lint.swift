@@ -1,4 +1,4 @@
-internal import Foundation
+internal import Glibc
 
 /// A guideline one of this announcer's elements does not follow, as the daemon reports it to an
 /// announcer created with `lint: true`.
@@ -33,7 +33,8 @@ extension Announcer {
         if let handler = state.withLockedValue({ $0.lintHandler }) {
             Self.onMain { handler(finding) }
         } else {
-            FileHandle.standardError.write(Data("announced lint: \(finding)\n".utf8))
+            let line = Array("announced lint: \(finding)\n".utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
     }
 }

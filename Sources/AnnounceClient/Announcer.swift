@@ -1,4 +1,4 @@
-internal import Foundation
+internal import Glibc
 internal import NIOCore
 internal import NIOPosix
 internal import NIOConcurrencyHelpers
@@ -15,6 +15,11 @@ internal import NIOConcurrencyHelpers
 /// let result = await announcer.announce("Download complete")
 /// ```
 public final class Announcer: Sendable {
+    /// The process's name: the last part of its executable's path as it was started.
+    static var processName: String {
+        String(CommandLine.arguments.first?.split(separator: "/").last ?? "client")
+    }
+
     /// The socket this announcer talks to.
     public let socketPath: String
     /// The name the daemon shows for this client in `speech` events (`announcectl monitor`).
@@ -38,7 +43,7 @@ public final class Announcer: Sendable {
     ///     `announced lint: ID: RULE: MESSAGE`. For development; speech is the same either way.
     public init(socketPath: String? = nil, clientName: String? = nil, lint: Bool = false) {
         self.socketPath = AnnouncedSocket.path(explicit: socketPath)
-        self.clientName = clientName ?? ProcessInfo.processInfo.processName
+        self.clientName = clientName ?? Self.processName
         self.lint = lint
         self.eventLoopGroup = MultiThreadedEventLoopGroup.singleton
     }
