@@ -2,7 +2,7 @@ import Glibc
 
 // The few threading tools the synthesis thread and the audio outputs need, on pthreads directly:
 // Foundation's Thread and NSCondition would link full Foundation (and its ICU data) into the
-// daemon for three calls, about 9 MB of resident memory.
+// daemon for three calls.
 
 /// A mutex with a condition variable, for a thread that waits for work.
 final class ConditionLock: @unchecked Sendable {

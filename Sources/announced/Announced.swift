@@ -58,8 +58,8 @@ struct Announced: AsyncParsableCommand {
     /// Parses the command line and runs; usage errors exit 2, like announcectl's.
     static func main() async {
         MemoryTrimmer.configureAllocator()
-        // Loading espeak-ng in its helper is the longest step of a start (about 10 ms), so it
-        // begins before anything else; a run that fails or only prints help or the version
+        // Loading espeak-ng in its helper is the longest step of a start (README, Performance),
+        // so it begins before anything else; a run that fails or only prints help or the version
         // exits, and the helper ends with it (its pipe closes).
         if !printsOnly(CommandLine.arguments.dropFirst()) { EspeakSpeechEngine.prepare() }
         do {

@@ -54,8 +54,8 @@ struct Daemon {
         let dispatcher = await MainActor.run {
             Dispatcher(configuration: dispatcherConfiguration, logger: Logger(label: "announced.dispatcher"))
         }
-        // The engine waits for the espeak-ng helper to load espeak-ng (about 15 ms); meanwhile
-        // the event loop threads start.
+        // The engine waits for the espeak-ng helper to load espeak-ng; meanwhile the event loop
+        // threads start.
         AnnounceServer.prepareEventLoops()
         let engine: EspeakSpeechEngine
         do {

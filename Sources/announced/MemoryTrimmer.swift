@@ -42,9 +42,8 @@ final class MemoryTrimmer {
     ///   main queue share them; glibc's per-thread caches keep that cheap).
     /// - A fixed mmap threshold of 128 KiB. glibc raises the threshold to the size of each large
     ///   block freed, so after the first big read or batch of a burst, later ones come from the
-    ///   heap and leave holes there; fixed, they are mapped and unmapped whole. Measured over a
-    ///   million pipelined posts: peak 21.5-21.9 → 19.9-20.0 MiB, idle after 3.7-7.2% → 2.8-4.5%
-    ///   above the daemon's size before them.
+    ///   heap and leave holes there; fixed, they are mapped and unmapped whole (the measurement is
+    ///   in Benchmarks/README.md).
     nonisolated static func configureAllocator() {
         _ = mallocOption(mallocArenaMax, 2)
         _ = mallocOption(mallocMmapThreshold, 128 << 10)

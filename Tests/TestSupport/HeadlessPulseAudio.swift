@@ -1,9 +1,9 @@
 public import Foundation
 import Glibc
 
-/// A private PulseAudio server with a null sink, as `../shared/notes/headless-audio.md`
-/// describes: user mode (also as root), no default.pa, everything under a private 0700 directory,
-/// and a client configuration that never autospawns another server.
+/// A private PulseAudio server with a null sink (Benchmarks/README.md, "Headless audio"): user
+/// mode (also as root), no default.pa, everything under a private 0700 directory, and a client
+/// configuration that never autospawns another server.
 public final class HeadlessPulseAudio {
     /// `pulseaudio`, if installed.
     public static let executable = findExecutable("pulseaudio")
