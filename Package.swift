@@ -21,7 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // No traits: the JSON trait's JSONSnapshot links full Foundation (see ConfigFileProvider).
+        // No traits: the JSON trait's JSONSnapshot links full Foundation (see SettingsFileSnapshot).
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
     ],
     targets: [
@@ -172,7 +172,7 @@ let package = Package(
             dependencies: ["AnnounceProtocol", "AnnounceClient", "TestSupport"],
             swiftSettings: strictSwift
         ),
-        // Child processes and a private PulseAudio server, shared by the test targets.
+        // Child processes and a private PulseAudio server, shared by the test targets and announced-bench.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
     ]
 )
