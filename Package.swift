@@ -30,6 +30,9 @@ let package = Package(
         // The label and hint guidelines as lint rules, shared by the daemon and `announcectl lint`.
         // Only the wire types, no Foundation.
         .target(name: "AccessibilityLint", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        // speech-dispatcher's SSIP: commands, data mode, replies and events, as pure values; the
+        // SSIP front-end of the server turns its steps into dispatcher requests.
+        .target(name: "SSIPProtocol", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         // The dispatcher: scheduling, elements, localization. Pure logic over a speech backend.
         .target(
             name: "AnnounceCore",
@@ -163,6 +166,7 @@ let package = Package(
         ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AccessibilityLintTests", dependencies: ["AccessibilityLint", "AnnounceProtocol"], swiftSettings: strictSwift),
+        .testTarget(name: "SSIPProtocolTests", dependencies: ["SSIPProtocol", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "TestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),

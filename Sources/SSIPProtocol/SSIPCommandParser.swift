@@ -1,0 +1,243 @@
+extension SSIPCommand {
+    /// Parses one command line (without its line end; a trailing CR is tolerated), or gives the
+    /// reply that refuses it, with speech-dispatcher 0.11's codes (shared/ssip.md §3): 500 for an
+    /// unknown command or SET item, 510 for a missing argument, 511 for a number that is not one,
+    /// 513 for on/off, 514 for another bad value, 408 for an unknown priority, 409-416 for a value
+    /// out of range, 332 for a command not allowed inside a block, 501 for invalid UTF-8.
+    /// Keywords are case-insensitive; values (names, text) keep their case.
+    public static func parse(_ line: some Collection<UInt8>, insideBlock: Bool = false) -> Result<SSIPCommand, SSIPReply> {
+        var bytes = Array(line)
+        if bytes.last == 13 { bytes.removeLast() }
+        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.invalidEncoding) }
+        do throws(SSIPParseError) {
+            return .success(try parse(words: SSIPWords(text), insideBlock: insideBlock))
+        } catch {
+            return .failure(error.reply)
+        }
+    }
+
+    static func parse(words: SSIPWords, insideBlock: Bool) throws(SSIPParseError) -> SSIPCommand {
+        guard let keyword = words.keyword(0) else { throw .reply(.invalidCommand) }
+        func outsideBlock(_ command: SSIPCommand) throws(SSIPParseError) -> SSIPCommand {
+            if insideBlock { throw .reply(.notAllowedInsideBlock) }
+            return command
+        }
+        switch keyword {
+        case "speak": return .speak
+        case "char": return .char(try words.required(1))
+        case "key": return .key(try words.required(1))
+        case "sound_icon": return .soundIcon(try words.required(1))
+        case "stop": return try outsideBlock(.stop(try words.actionScope()))
+        case "cancel": return try outsideBlock(.cancel(try words.actionScope()))
+        case "pause": return try outsideBlock(.pause(try words.actionScope()))
+        case "resume": return try outsideBlock(.resume(try words.actionScope()))
+        case "set": return try parseSet(words, insideBlock: insideBlock)
+        case "get":
+            guard let item = SSIPGetItem(rawValue: try words.requiredKeyword(1)) else { throw .reply(.parameterInvalid) }
+            return try outsideBlock(.get(item))
+        case "list":
+            guard let item = SSIPListItem(rawValue: try words.requiredKeyword(1)) else { throw .reply(.parameterInvalid) }
+            return try outsideBlock(.list(item))
+        case "history":
+            guard try words.requiredKeyword(1) == "get" else { throw .reply(.notImplemented) }
+            guard try words.requiredKeyword(2) == "client_id" else { throw .reply(.notImplemented) }
+            return try outsideBlock(.historyClientID)
+        case "block":
+            switch try words.requiredKeyword(1) {
+            case "begin": return .blockBegin
+            case "end": return .blockEnd
+            default: throw .reply(.parameterInvalid)
+            }
+        case "help": return try outsideBlock(.help)
+        case "quit", "bye": return .quit
+        default: throw .reply(.invalidCommand)
+        }
+    }
+
+    static func parseSet(_ words: SSIPWords, insideBlock: Bool) throws(SSIPParseError) -> SSIPCommand {
+        let scope = try words.scope(1)
+        let item = try words.requiredKeyword(2)
+        func outsideBlock() throws(SSIPParseError) {
+            if insideBlock { throw .reply(.notAllowedInsideBlock) }
+        }
+        func selfOnly(_ refusal: SSIPReply = .parameterInvalid) throws(SSIPParseError) {
+            if scope != .self { throw .reply(refusal) }
+        }
+        let setting: SSIPSetting
+        switch item {
+        case "client_name":
+            try outsideBlock()
+            try selfOnly()
+            setting = .clientName(SSIPWords.unquoted(try words.rest(from: 3)))
+        case "notification":
+            try selfOnly()
+            let type = try words.requiredKeyword(3)
+            let notification: SSIPNotification?
+            if type == "all" {
+                notification = nil
+            } else if let known = SSIPNotification(rawValue: type) {
+                notification = known
+            } else {
+                throw .reply(.parameterInvalid)
+            }
+            guard let on = SSIPWords.onOff(try words.requiredKeyword(4)) else { throw .reply(.parameterInvalid) }
+            setting = .notification(notification, on)
+        case "priority":
+            try outsideBlock()
+            try selfOnly(.couldNotSetPriority)
+            guard let priority = SSIPPriority(rawValue: try words.requiredKeyword(3)) else { throw .reply(.unknownPriority) }
+            setting = .priority(priority)
+        case "rate":
+            setting = .rate(try words.number(3, tooLow: SSIPReply(410, "ERR RATE TOO LOW"), tooHigh: SSIPReply(409, "ERR RATE TOO HIGH")))
+        case "pitch":
+            setting = .pitch(try words.number(3, tooLow: SSIPReply(412, "ERR PITCH TOO LOW"), tooHigh: SSIPReply(411, "ERR PITCH TOO HIGH")))
+        case "pitch_range":
+            setting = .pitchRange(try words.number(3, tooLow: SSIPReply(416, "ERR PITCH RANGE TOO LOW"), tooHigh: SSIPReply(415, "ERR PITCH RANGE TOO HIGH")))
+        case "volume":
+            // speech-dispatcher's text says "PITCH" here; clients read only the code.
+            setting = .volume(try words.number(3, tooLow: SSIPReply(414, "ERR VOLUME TOO LOW"), tooHigh: SSIPReply(413, "ERR VOLUME TOO HIGH")))
+        case "language":
+            setting = .language(try words.required(3))
+        case "voice_type":
+            guard let type = SSIPVoiceType(rawValue: try words.required(3).uppercased()) else { throw .reply(.parameterInvalid) }
+            setting = .voiceType(type)
+        case "synthesis_voice":
+            setting = .synthesisVoice(try words.rest(from: 3))
+        case "output_module":
+            try outsideBlock()
+            setting = .outputModule(try words.required(3))
+        case "punctuation":
+            guard let mode = SSIPPunctuation(rawValue: try words.requiredKeyword(3)) else { throw .reply(.parameterInvalid) }
+            setting = .punctuation(mode)
+        case "cap_let_recogn":
+            guard let mode = SSIPCapitalLetters(rawValue: try words.requiredKeyword(3)) else { throw .reply(.parameterInvalid) }
+            setting = .capitalLetters(mode)
+        case "spelling":
+            try outsideBlock()
+            guard let on = SSIPWords.onOff(try words.requiredKeyword(3)) else { throw .reply(.notOnOrOff) }
+            setting = .spelling(on)
+        case "ssml_mode":
+            guard let on = SSIPWords.onOff(try words.requiredKeyword(3)) else { throw .reply(.notOnOrOff) }
+            setting = .ssmlMode(on)
+        case "pause_context":
+            setting = .pauseContext(try words.number(3, in: Int.min...Int.max, tooLow: .notANumber, tooHigh: .notANumber))
+        case "debug":
+            guard let on = SSIPWords.onOff(try words.requiredKeyword(3)) else { throw .reply(.notOnOrOff) }
+            setting = .debug(on)
+        case "debug_destination":
+            setting = .debugDestination(try words.rest(from: 3))
+        default:
+            throw .reply(.invalidCommand)
+        }
+        return .set(scope, setting)
+    }
+}
+
+/// A refusal found while parsing: the reply to send.
+enum SSIPParseError: Error {
+    case reply(SSIPReply)
+
+    var reply: SSIPReply {
+        switch self {
+        case .reply(let reply): return reply
+        }
+    }
+}
+
+/// A command line split at spaces (speech-dispatcher splits at single spaces; runs of spaces are
+/// taken as one here, so a doubled space is not a missing argument).
+struct SSIPWords {
+    let line: Substring
+    let words: [Substring]
+
+    init(_ text: String) {
+        line = Substring(text)
+        words = line.split(separator: " ")
+    }
+
+    /// Word `index` lowercased (ASCII), or nil.
+    func keyword(_ index: Int) -> String? {
+        words.indices.contains(index) ? String(words[index]).lowercasedASCII : nil
+    }
+
+    func requiredKeyword(_ index: Int) throws(SSIPParseError) -> String {
+        guard let word = keyword(index) else { throw .reply(.missingParameter) }
+        return word
+    }
+
+    func required(_ index: Int) throws(SSIPParseError) -> String {
+        guard words.indices.contains(index) else { throw .reply(.missingParameter) }
+        return String(words[index])
+    }
+
+    /// Everything from word `index` to the end of the line, spaces inside kept.
+    func rest(from index: Int) throws(SSIPParseError) -> String {
+        guard words.indices.contains(index) else { throw .reply(.missingParameter) }
+        return String(line[words[index].startIndex...]).trimmingTrailingSpaces
+    }
+
+    /// `self`, `all` or a client id, for SET.
+    func scope(_ index: Int) throws(SSIPParseError) -> SSIPScope {
+        let word = try requiredKeyword(index)
+        switch word {
+        case "self": return .self
+        case "all": return .all
+        default:
+            guard let id = SSIPWords.integer(word) else { throw .reply(.parameterInvalid) }
+            return .client(id)
+        }
+    }
+
+    /// The scope of STOP, CANCEL, PAUSE and RESUME: an id that cannot exist is 406.
+    func actionScope() throws(SSIPParseError) -> SSIPScope {
+        let scope = try scope(1)
+        if case .client(let id) = scope, id <= 0 { throw .reply(.idDoesNotExist) }
+        return scope
+    }
+
+    func number(_ index: Int, in range: ClosedRange<Int> = -100...100, tooLow: SSIPReply, tooHigh: SSIPReply) throws(SSIPParseError) -> Int {
+        guard let value = SSIPWords.integer(try required(index)) else { throw .reply(.notANumber) }
+        if value < range.lowerBound { throw .reply(tooLow) }
+        if value > range.upperBound { throw .reply(tooHigh) }
+        return value
+    }
+
+    /// An optional sign and decimal digits, as speech-dispatcher's `isanum`; nil otherwise (or on overflow).
+    static func integer(_ word: some StringProtocol) -> Int? {
+        var digits = Substring(word)
+        var negative = false
+        if let sign = digits.first, sign == "+" || sign == "-" {
+            negative = sign == "-"
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let magnitude = Int(digits) else { return nil }
+        return negative ? -magnitude : magnitude
+    }
+
+    static func onOff(_ word: String) -> Bool? {
+        switch word {
+        case "on": return true
+        case "off": return false
+        default: return nil
+        }
+    }
+
+    /// libspeechd sends `CLIENT_NAME "user:app:component"`: one pair of surrounding quotes is removed.
+    static func unquoted(_ value: String) -> String {
+        if value.count >= 2, value.first == "\"", value.last == "\"" { return String(value.dropFirst().dropLast()) }
+        return value
+    }
+}
+
+extension String {
+    /// The string with ASCII letters lowercased (SSIP keywords are ASCII).
+    var lowercasedASCII: String {
+        String(decoding: utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+
+    var trimmingTrailingSpaces: String {
+        var result = Substring(self)
+        while result.last == " " || result.last == "\t" { result = result.dropLast() }
+        return String(result)
+    }
+}
