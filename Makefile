@@ -100,7 +100,9 @@ FUZZ_FLAGS = -c release --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xs
 fuzz:
 	$(SWIFT) build $(FUZZ_FLAGS) --product FuzzRequestDecoder
 	$(SWIFT) build $(FUZZ_FLAGS) --product FuzzEspeakText
-	mkdir -p fuzz-corpus-work/requests fuzz-corpus-work/text fuzz-artifacts
+	$(SWIFT) build $(FUZZ_FLAGS) --product FuzzSSIP
+	mkdir -p fuzz-corpus-work/requests fuzz-corpus-work/text fuzz-corpus-work/ssip fuzz-artifacts
+	.build-fuzz/release/FuzzSSIP fuzz-corpus-work/ssip Tests/FuzzCorpus/ssip -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
 	.build-fuzz/release/FuzzRequestDecoder fuzz-corpus-work/requests Tests/FuzzCorpus/requests -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
 	.build-fuzz/release/FuzzEspeakText fuzz-corpus-work/text Tests/FuzzCorpus/text -dict=Tests/FuzzCorpus/espeak.dict -max_len=512 -fork=2 -ignore_crashes=1 -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=fuzz-artifacts/
 

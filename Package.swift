@@ -160,6 +160,11 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .executableTarget(
+            name: "FuzzSSIP",
+            dependencies: ["SSIPProtocol", "FuzzSupport"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
             name: "FuzzEspeakText",
             dependencies: ["CEspeakNG", "FuzzSupport"],
             swiftSettings: strictSwift
