@@ -229,11 +229,11 @@ public struct SSIPSession: Sendable {
             reader = SSIPMessageReader(maxCharacters: maxCharacters)
             return .reply(.receivingData)
         case .char(let value):
-            return .queue(SSIPMessage(kind: .char, text: value, settings: settings, inBlock: insideBlock))
+            return queue(.char, value)
         case .key(let value):
-            return .queue(SSIPMessage(kind: .key, text: value, settings: settings, inBlock: insideBlock))
+            return queue(.key, value)
         case .soundIcon(let value):
-            return .queue(SSIPMessage(kind: .soundIcon, text: value, settings: settings, inBlock: insideBlock))
+            return queue(.soundIcon, value)
         case .stop(let scope): return .control(.stop, scope, success: .stopped)
         case .cancel(let scope): return .control(.cancel, scope, success: .canceled)
         case .pause(let scope): return .control(.pause, scope, success: .paused)
@@ -275,6 +275,13 @@ public struct SSIPSession: Sendable {
         case .quit:
             return .quit
         }
+    }
+
+    /// A CHAR, KEY or SOUND_ICON message, bounded like SPEAK's text.
+    func queue(_ kind: SSIPMessageKind, _ text: String) -> SSIPStep {
+        let characters = text.unicodeScalars.count
+        if characters > maxCharacters { return .reply(.messageTooLong(characters: characters, limit: maxCharacters)) }
+        return .queue(SSIPMessage(kind: kind, text: text, settings: settings, inBlock: insideBlock))
     }
 
     /// Applies a setting another connection made with `SET all` or `SET <this id>`.

@@ -86,6 +86,19 @@ struct SSIPSessionTests {
         #expect(session.send("SOUND_ICON bell") == .queue(SSIPMessage(kind: .soundIcon, text: "bell", settings: SSIPSettings(), inBlock: false)))
     }
 
+    @Test("CHAR, KEY and SOUND_ICON are bounded like SPEAK (found by FuzzSSIP)")
+    func boundedArguments() {
+        var session = SSIPSession(clientID: 2, maxCharacters: 8)
+        for command in ["CHAR", "KEY", "SOUND_ICON"] {
+            guard case .reply(let reply) = session.send("\(command) abcdefghi") else {
+                Issue.record("\(command) with 9 characters was queued past a bound of 8")
+                continue
+            }
+            #expect(reply.code == 420)
+        }
+        #expect(session.send("KEY abcdefgh") == .queue(SSIPMessage(kind: .key, text: "abcdefgh", settings: SSIPSettings(), inBlock: false)))
+    }
+
     @Test("lists")
     func lists() {
         var session = SSIPSession(clientID: 2, maxCharacters: 100)
