@@ -35,9 +35,9 @@ struct PostTracker: Sendable {
     /// Reads one line about the post; returns true when it was the last the tracker needs.
     mutating func receive(_ event: Event) -> (done: Bool, outcome: EnqueueResult?) {
         switch event {
-        case .queued(_, let seq):
+        case .queued(_, let seq, _):
             return stopsAtQueued ? (true, .queued(seq: seq)) : (false, nil)
-        case .started(_, _, let text):
+        case .started(_, _, let text, _):
             startedCharacters = text.unicodeScalars.count
             return (false, nil)
         case .finished(_, _, let termination):

@@ -35,17 +35,20 @@ extension Dispatcher {
         if let target = plan.focusTarget { moveFocus(to: FocusCursor(client: client, element: target.id)) }
         let options = post.options
         let utterance = Utterance(
-            seq: seq, text: plan.text ?? "", ssml: options.ssml, voice: voice.name,
+            seq: seq, text: plan.text ?? "", ssml: options.ssml, voice: voice.synthesizerName,
             rate: options.rate ?? defaults.rate, pitch: options.pitch ?? defaults.pitch,
             volume: options.volume ?? defaults.volume, punctuation: options.punctuation ?? defaults.punctuation,
             spell: options.spell, earcon: post.kind == .screenChanged && configuration.earcons
         )
         let record = PostRecord(
             seq: seq, id: id, client: client, clientName: clients[client]?.displayName ?? "client:\(client)",
-            options: options, utterance: utterance
+            options: options, utterance: utterance, voiceName: voice.name
         )
         activePosts[client, default: 0] += 1
-        if let id { send(.queued(id: id, seq: seq), to: client) }
+        if let warning = voice.warning {
+            logger.notice("\(warning)", metadata: ["seq": "\(seq)", "client": "\(record.clientName)"])
+        }
+        if let id { send(.queued(id: id, seq: seq, warning: voice.warning), to: client) }
 
         if post.kind == .screenChanged {
             interruptSpeaking(reason: .interrupted)
@@ -119,36 +122,66 @@ extension Dispatcher {
 
     // MARK: Voices
 
+    /// The voice a post speaks with, resolved.
     struct ResolvedVoice {
+        /// The voice's name, as `started` reports it (`en-us`, `en+f3`).
         var name: String
+        /// What the synthesizer selects it with (`gmw/en-US`, `gmw/en+f3`).
+        var synthesizerName: String
+        /// The language the text is in, for trait names.
         var language: String?
+        /// Set when the post asked for a language no voice speaks.
+        var warning: String?
     }
 
     /// The voice a post speaks with: its `voice`, else one for its `lang`, else the default.
     func resolveVoice(_ options: SpeechOptions) throws(RequestError) -> ResolvedVoice {
         if let voice = options.voice {
-            guard knowsVoice(voice) else { throw RequestError(.invalid, unknownVoiceMessage(voice, field: "voice")) }
-            return ResolvedVoice(name: voice, language: options.lang ?? language(ofVoice: voice))
+            guard let resolved = resolve(voiceName: voice) else {
+                throw RequestError(.invalid, unknownVoiceMessage(voice, field: "voice"))
+            }
+            return ResolvedVoice(
+                name: resolved.name, synthesizerName: resolved.synthesizerName,
+                language: options.lang ?? resolved.language
+            )
         }
+        let fallback = resolve(voiceName: defaults.voice)
+            ?? ResolvedVoice(name: defaults.voice, synthesizerName: defaults.voice, language: defaults.voice)
         if let lang = options.lang {
-            return ResolvedVoice(name: voice(forLanguage: lang) ?? defaults.voice, language: lang)
+            if let match = voice(forLanguage: lang), let resolved = resolve(voiceName: match) {
+                return ResolvedVoice(name: resolved.name, synthesizerName: resolved.synthesizerName, language: lang)
+            }
+            var chosen = fallback
+            chosen.language = lang
+            if !voiceIndex.isEmpty {
+                chosen.warning = "no voice speaks the language \"\(lang)\"; spoken with the default voice \(fallback.name)"
+            }
+            return chosen
         }
-        return ResolvedVoice(name: defaults.voice, language: language(ofVoice: defaults.voice))
+        return fallback
     }
 
-    /// True when the backend has the voice (a `+variant` suffix is allowed); any name is accepted
-    /// when the backend lists no voices.
-    public func knowsVoice(_ name: String) -> Bool {
-        description(ofVoice: name) != nil || voiceIndex.isEmpty
+    /// The voice `name` selects (with its `+variant` suffix, if any), or nil when there is none.
+    /// Any name is taken as it is when the backend lists no voices.
+    func resolve(voiceName name: String) -> ResolvedVoice? {
+        let parts = name.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)
+        let base = parts.first.map(String.init) ?? name
+        let variant = parts.count > 1 ? "+" + parts[1] : ""
+        guard !voiceIndex.isEmpty else { return ResolvedVoice(name: name, synthesizerName: name, language: base) }
+        guard !base.isEmpty, let voice = voiceIndex.voice(named: base) else { return nil }
+        return ResolvedVoice(
+            name: voice.name + variant, synthesizerName: voice.identifier + variant, language: voice.languages.first ?? voice.name
+        )
     }
 
-    func description(ofVoice name: String) -> VoiceDescription? {
-        let base = (name.split(separator: "+", maxSplits: 1).first.map(String.init) ?? name).lowercased()
-        return voiceIndex.voice(named: base)
-    }
-
+    /// The best language of the voice `name` selects, else `name` itself.
     func language(ofVoice name: String) -> String {
-        description(ofVoice: name)?.languages.first ?? (name.split(separator: "+").first.map(String.init) ?? name)
+        resolve(voiceName: name)?.language ?? name
+    }
+
+    /// True when `name` selects a voice (see ``resolve(voiceName:)``).
+    public func knowsVoice(_ name: String) -> Bool {
+        resolve(voiceName: name) != nil
     }
 
     /// A voice for a BCP 47 tag: one that lists it, else one for its primary subtag.
@@ -163,8 +196,10 @@ extension Dispatcher {
         return nil
     }
 
-    func unknownVoiceMessage(_ voice: String, field: String) -> String {
-        "`\(field)` names the unknown voice \"\(voice)\"; `espeak-ng --voices` lists the voices (use the name in its \"File\" column without the folder, e.g. \"en-us\", \"de\", \"cmn\")"
+    /// Why `voice` was refused, and what to use instead.
+    public func unknownVoiceMessage(_ voice: String, field: String) -> String {
+        "`\(field)` names the unknown voice \"\(voice)\"; give a language or file name from `espeak-ng --voices` "
+            + "(e.g. \"en-us\", \"en-gb\", \"gmw/en\", \"fr-fr\", \"de\", \"cmn\"), or run `announcectl voices`"
     }
 }
 

@@ -175,7 +175,7 @@ extension Dispatcher {
         switch event {
         case .started:
             current.started = true
-            if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text), to: current.client) }
+            if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text, voice: current.voiceName), to: current.client) }
             broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text)), topic: .speech)
             if current.client == navigationClientID { navigationSpeechStarted(current) }
         case .word(_, let offset, let length):

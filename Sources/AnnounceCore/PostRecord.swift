@@ -30,12 +30,14 @@ final class PostRecord {
     /// The post interrupts what is speaking (unless that is high).
     let interrupts: Bool
     let utterance: Utterance
+    /// The name of the voice it speaks with, as `started` reports it.
+    let voiceName: String?
     let wantsWords: Bool
     var started = false
     /// Why the post is being ended early, decided when the abort was requested. First reason wins.
     var endReason: FinishReason?
 
-    init(seq: UInt64, id: RequestID?, client: ClientID, clientName: String, options: SpeechOptions, utterance: Utterance) {
+    init(seq: UInt64, id: RequestID?, client: ClientID, clientName: String, options: SpeechOptions, utterance: Utterance, voiceName: String? = nil) {
         self.seq = seq
         self.id = id
         self.client = client
@@ -43,6 +45,7 @@ final class PostRecord {
         self.postClass = PostClass(options)
         self.interrupts = !options.queue && options.priority != .low
         self.utterance = utterance
+        self.voiceName = voiceName
         self.wantsWords = options.words
     }
 

@@ -11,7 +11,8 @@ public struct Utterance: Sendable, Hashable {
     public var text: String
     /// `text` is SSML.
     public var ssml: Bool
-    /// The espeak-ng voice name, e.g. `en`, `de`, `cmn`.
+    /// What the synthesizer selects the voice with: a voice's ``VoiceDescription/identifier``
+    /// (e.g. `gmw/en-US`), with a `+variant` suffix when one was asked for.
     public var voice: String
     /// Words per minute, 80...450.
     public var rate: Int
@@ -99,14 +100,24 @@ public protocol SpeechBackend: AnyObject, Sendable {
 
 /// A voice the backend offers.
 public struct VoiceDescription: Sendable, Hashable {
-    /// The name to select it with, e.g. `en-us`.
+    /// The name to select it with: espeak-ng's file name without its folder, lower-cased, e.g.
+    /// `en-us`, `en` (British English), `fr` (French as spoken in France).
     public var name: String
+    /// What the synthesizer is given to select it: espeak-ng's full file name, e.g. `gmw/en`.
+    public var identifier: String
     /// The languages it speaks, lower-case BCP 47 tags, best first, e.g. `["en-us", "en"]`.
     public var languages: [String]
+    /// `male` or `female`, when the synthesizer says.
+    public var gender: String?
+    /// The synthesizer's own title for it, e.g. `English_(Great_Britain)`, when it has one.
+    public var title: String?
 
-    /// Creates a voice description.
-    public init(name: String, languages: [String]) {
+    /// Creates a voice description; `identifier` defaults to `name`.
+    public init(name: String, identifier: String? = nil, languages: [String], gender: String? = nil, title: String? = nil) {
         self.name = name
+        self.identifier = identifier ?? name
         self.languages = languages
+        self.gender = gender
+        self.title = title
     }
 }

@@ -103,10 +103,13 @@ public struct StatusReport: Sendable, Hashable {
 
 /// A line from the daemon to a client.
 public enum Event: Sendable, Hashable {
-    /// The dispatcher accepted a post.
-    case queued(id: RequestID, seq: UInt64)
-    /// The post's first audio reached the output; `text` is what the synthesizer was given.
-    case started(id: RequestID, seq: UInt64, text: String)
+    /// The dispatcher accepted a post; `warning` (an addition to protocol 1) says what it will
+    /// do differently from what was asked, e.g. speak with the default voice because no voice
+    /// speaks the post's `lang`.
+    case queued(id: RequestID, seq: UInt64, warning: String? = nil)
+    /// The post's first audio reached the output; `text` is what the synthesizer was given and
+    /// `voice` (an addition to protocol 1) the name of the voice that speaks it.
+    case started(id: RequestID, seq: UInt64, text: String, voice: String? = nil)
     /// A word began (offset and length in Unicode scalars of `text`).
     case word(id: RequestID, seq: UInt64, offset: Int, length: Int)
     /// An SSML mark was reached.
@@ -138,7 +141,7 @@ public enum Event: Sendable, Hashable {
     /// The request id this line answers, if any.
     public var requestID: RequestID? {
         switch self {
-        case .queued(let id, _), .started(let id, _, _), .word(let id, _, _, _), .mark(let id, _, _),
+        case .queued(let id, _, _), .started(let id, _, _, _), .word(let id, _, _, _), .mark(let id, _, _),
             .finished(let id, _, _), .dropped(let id, _), .ok(let id, _):
             return id
         case .error(let id, _, _): return id

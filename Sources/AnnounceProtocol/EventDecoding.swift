@@ -23,9 +23,11 @@ extension Event {
         }
         switch name {
         case "queued":
-            self = .queued(id: try object.requestID(), seq: try object.sequence())
+            self = .queued(id: try object.requestID(), seq: try object.sequence(), warning: try object.optionalString("warning"))
         case "started":
-            self = .started(id: try object.requestID(), seq: try object.sequence(), text: try object.requiredString("text"))
+            self = .started(
+                id: try object.requestID(), seq: try object.sequence(), text: try object.requiredString("text"),
+                voice: try object.optionalString("voice"))
         case "word":
             self = .word(
                 id: try object.requestID(), seq: try object.sequence(),

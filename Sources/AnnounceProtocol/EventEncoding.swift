@@ -3,15 +3,17 @@ extension Event {
     public var json: JSONValue {
         var object = JSONObject()
         switch self {
-        case .queued(let id, let seq):
+        case .queued(let id, let seq, let warning):
             object.append("event", "queued")
             object.append("id", id.json)
             object.append("seq", .integer(Int64(seq)))
-        case .started(let id, let seq, let text):
+            if let warning { object.append("warning", .string(warning)) }
+        case .started(let id, let seq, let text, let voice):
             object.append("event", "started")
             object.append("id", id.json)
             object.append("seq", .integer(Int64(seq)))
             object.append("text", .string(text))
+            if let voice { object.append("voice", .string(voice)) }
         case .word(let id, let seq, let offset, let length):
             object.append("event", "word")
             object.append("id", id.json)

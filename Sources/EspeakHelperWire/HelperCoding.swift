@@ -155,6 +155,9 @@ extension HelperMessage {
                 payload.append(voice.name)
                 payload.append(UInt32(voice.languages.count))
                 for language in voice.languages { payload.append(language) }
+                payload.append(voice.identifier)
+                payload.append(voice.gender)
+                payload.append(voice.title)
             }
             return payload.frame(.ready)
         case .initializationFailed(let code):
@@ -202,7 +205,10 @@ extension HelperMessage {
                 let languageCount = try reader.uint32()
                 var languages: [String] = []
                 for _ in 0..<min(languageCount, 100) { languages.append(try reader.string()) }
-                voices.append(HelperVoice(name: name, languages: languages))
+                let identifier = try reader.string()
+                let gender = try reader.uint8()
+                let title = try reader.string()
+                voices.append(HelperVoice(name: name, identifier: identifier, languages: languages, gender: gender, title: title))
             }
             self = .ready(sampleRate: sampleRate, voices: voices)
         case .initializationFailed:

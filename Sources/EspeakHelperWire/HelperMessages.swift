@@ -56,15 +56,24 @@ public struct SynthesisRequest: Equatable, Sendable {
 
 /// A voice the helper's espeak-ng offers.
 public struct HelperVoice: Equatable, Sendable {
-    /// The name to select it with, e.g. `en-us`.
+    /// Its file name without the folder, lower-cased, e.g. `en-us`.
     public var name: String
+    /// Its full file name, which selects it, e.g. `gmw/en-US`.
+    public var identifier: String
     /// Its languages, best first.
     public var languages: [String]
+    /// espeak-ng's gender code: 0 unknown, 1 male, 2 female.
+    public var gender: UInt8
+    /// espeak-ng's title for it, e.g. `English_(America)`.
+    public var title: String
 
-    /// Creates a voice entry.
-    public init(name: String, languages: [String]) {
+    /// Creates a voice entry; `identifier` defaults to `name`.
+    public init(name: String, identifier: String? = nil, languages: [String], gender: UInt8 = 0, title: String = "") {
         self.name = name
+        self.identifier = identifier ?? name
         self.languages = languages
+        self.gender = gender
+        self.title = title
     }
 }
 

@@ -112,7 +112,13 @@ final class EspeakHelperProcess {
         switch first {
         case .ready(let rate, let list)?:
             sampleRate = Int(rate)
-            voices = list.map { VoiceDescription(name: $0.name, languages: $0.languages) }
+            voices = list.map { voice in
+                VoiceDescription(
+                    name: voice.name, identifier: voice.identifier, languages: voice.languages,
+                    gender: voice.gender == 1 ? "male" : voice.gender == 2 ? "female" : nil,
+                    title: voice.title.isEmpty ? nil : voice.title
+                )
+            }
         case .initializationFailed(let code)?:
             stop()
             throw .espeakUnavailable(code: code)

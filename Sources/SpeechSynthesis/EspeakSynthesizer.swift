@@ -97,7 +97,7 @@ final class EspeakSynthesizer {
                 return .speaking
             case .voiceUnknown?:
                 skipUtterance()
-                let message = "unknown voice '\(request.voice)': espeak-ng has no such voice. Use one of the listed voices, e.g. en-us, de or fr-fr."
+                let message = "espeak-ng could not load the voice \(request.voice) (its data may be missing or damaged); `espeak-ng --voices` lists the voices it has"
                 session.logger.warning("\(message)", metadata: ["seq": "\(seq)"])
                 return .failed(message)
             default:

@@ -3,9 +3,10 @@ import EspeakHelperWire
 
 /// Reads espeak-ng's voice list.
 enum EspeakVoices {
-    /// The voices espeak-ng offers. A voice's name is its file name, lower-cased (`en-us`, `de`,
-    /// `cmn`), which `espeak_SetVoiceByName` accepts; its languages come from the voice's
-    /// language list, best first, lower-cased.
+    /// The voices espeak-ng offers. A voice's name is its file name without the folder,
+    /// lower-cased (`en-us`, `de`, `cmn`); its identifier is the full file name (`gmw/en-US`),
+    /// which `espeak_SetVoiceByName` accepts for every voice (it refuses some language names,
+    /// e.g. `en-gb`); its languages come from the voice's language list, best first, lower-cased.
     static func list() -> [HelperVoice] {
         guard let list = espeak_ListVoices(nil) else { return [] }
         var voices: [HelperVoice] = []
@@ -15,7 +16,13 @@ enum EspeakVoices {
             guard let identifier = voice.pointee.identifier.map({ String(cString: $0) }) else { continue }
             let name = String(identifier.split(separator: "/").last ?? Substring(identifier)).lowercased()
             let languages = parseLanguages(voice.pointee.languages)
-            voices.append(HelperVoice(name: name, languages: languages.isEmpty ? [name] : languages))
+            let title = voice.pointee.name.map { String(cString: $0) } ?? ""
+            voices.append(
+                HelperVoice(
+                    name: name, identifier: identifier, languages: languages.isEmpty ? [name] : languages,
+                    gender: voice.pointee.gender, title: title
+                )
+            )
         }
         return voices.sorted { $0.name < $1.name }
     }

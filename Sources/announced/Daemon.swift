@@ -69,7 +69,7 @@ struct Daemon {
         let trimmer = await MainActor.run { MemoryTrimmer(dispatcher: dispatcher, logger: logger) }
         await trimmer.install()
         if await !dispatcher.knowsVoice(dispatcherConfiguration.voice) {
-            throw StartupError(description: "espeak-ng has no voice \"\(dispatcherConfiguration.voice)\"; `espeak-ng --voices` lists them")
+            throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice))
         }
 
         // SIGHUP reloads the file; installed before READY=1 so a reload right after it is handled.
@@ -98,6 +98,14 @@ struct Daemon {
         } catch {
             throw StartupError(description: "cannot serve \(socketPath): \(error)")
         }
+    }
+}
+
+extension Daemon {
+    /// Why the voice setting `name` is refused, and what to give instead.
+    static func unknownVoice(_ name: String) -> String {
+        "the voice \"\(name)\" is not one of espeak-ng's; give a language or file name that `espeak-ng --voices` lists "
+            + "(e.g. en-us, en-gb, gmw/en, fr-fr, de, cmn) with --voice, ANNOUNCED_VOICE or the file's \"voice\""
     }
 }
 
@@ -153,7 +161,7 @@ final class Reloader {
         for warning in loaded.warnings { logger.warning("\(warning)") }
         let new = loaded.settings
         guard dispatcher.knowsVoice(new.voice) else {
-            logger.error("SIGHUP: not reloaded, the previous settings stay: espeak-ng has no voice \"\(new.voice)\"; `espeak-ng --voices` lists them")
+            logger.error("SIGHUP: not reloaded, the previous settings stay: \(Daemon.unknownVoice(new.voice))")
             return "reload failed, previous settings kept: no voice \(new.voice)"
         }
         let speech = new.reloadable

@@ -14,7 +14,7 @@ struct SchedulingTests {
         h.engineFinishes()
         #expect(h.sink(1).lines == [
             #"{"event":"queued","id":1,"seq":1}"#,
-            #"{"event":"started","id":1,"seq":1,"text":"Download complete"}"#,
+            #"{"event":"started","id":1,"seq":1,"text":"Download complete","voice":"en-us"}"#,
             #"{"event":"finished","id":1,"seq":1,"success":true}"#,
         ])
     }
@@ -28,7 +28,7 @@ struct SchedulingTests {
         for id: RequestID in [1, 2] {
             let lines = h.sink(1).lines(for: id)
             #expect(lines.count == 2)
-            #expect(lines.last == .finished(id: id, seq: lines.first.flatMap { if case .queued(_, let s) = $0 { s } else { nil } } ?? 0,
+            #expect(lines.last == .finished(id: id, seq: lines.first.flatMap { if case .queued(_, let s, _) = $0 { s } else { nil } } ?? 0,
                                             termination: .failure(reason: .interrupted, spokenChars: 0)))
             #expect(!lines.contains { if case .started = $0 { true } else { false } })
         }

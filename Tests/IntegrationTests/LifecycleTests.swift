@@ -14,7 +14,7 @@ struct LifecycleTests {
         let terminal = try #require(client.waitForTerminal(id: 1))
         #expect(client.lines(id: 1).map(\.text) == [
             #"{"event":"queued","id":1,"seq":1}"#,
-            #"{"event":"started","id":1,"seq":1,"text":"Download complete"}"#,
+            #"{"event":"started","id":1,"seq":1,"text":"Download complete","voice":"en-us"}"#,
             #"{"event":"finished","id":1,"seq":1,"success":true}"#,
         ])
         #expect(terminal["success"] == .bool(true))

@@ -10,7 +10,7 @@ struct HelperWireTests {
     )
 
     static let messages: [HelperMessage] = [
-        .ready(sampleRate: 22_050, voices: [HelperVoice(name: "en-us", languages: ["en-us", "en"]), HelperVoice(name: "cmn", languages: [])]),
+        .ready(sampleRate: 22_050, voices: [HelperVoice(name: "en-us", identifier: "gmw/en-US", languages: ["en-us", "en"], gender: 1, title: "English_(America)"), HelperVoice(name: "cmn", languages: [])]),
         .initializationFailed(code: -1),
         .voiceSelected,
         .voiceUnknown,
