@@ -37,7 +37,7 @@ final class EspeakSynthesizer {
         let map =
             utterance.spell && !utterance.ssml
             ? TextPositionMap(spelling: utterance.text) : TextPositionMap(text: utterance.text, ssml: utterance.ssml)
-        switch begin(request(for: utterance, text: map.synthesizedText), session: session, seq: seq) {
+        switch begin(request(for: utterance, text: map.synthesizedText, ssml: map.isSSML), session: session, seq: seq) {
         case .failed(let message):
             session.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
             return
@@ -170,7 +170,9 @@ final class EspeakSynthesizer {
     }
 
     /// The helper's request for `utterance`, with parameters clamped to espeak-ng's ranges.
-    private func request(for utterance: Utterance, text: String) -> SynthesisRequest {
+    /// `text` and `ssml` come from the text position map: a spelled text is SSML even when the
+    /// post's was not.
+    private func request(for utterance: Utterance, text: String, ssml: Bool) -> SynthesisRequest {
         let punctuation: SynthesisRequest.Punctuation
         switch utterance.punctuation {
         case .none: punctuation = .none
@@ -184,7 +186,7 @@ final class EspeakSynthesizer {
             volume: Int32(clamping: min(max(utterance.volume, 0), 200)),
             punctuation: punctuation,
             punctuationList: Self.somePunctuation,
-            ssml: utterance.ssml,
+            ssml: ssml,
             text: text
         )
     }

@@ -180,10 +180,10 @@ struct LifecycleTests {
 }
 
 /// `espeak-ng -v VOICE -s RATE --stdout TEXT`, as samples.
-func espeakReference(text: String, voice: String, rate: Int) throws -> [Int16] {
+func espeakReference(text: String, voice: String, rate: Int, ssml: Bool = false) throws -> [Int16] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
-    process.arguments = ["-v", voice, "-s", String(rate), "--stdout", text]
+    process.arguments = ["-v", voice, "-s", String(rate), "--stdout"] + (ssml ? ["-m"] : []) + [text]
     let pipe = Pipe()
     process.standardOutput = pipe
     var environment = ProcessInfo.processInfo.environment
