@@ -9,6 +9,9 @@ public enum AnnouncementResult: Sendable, Hashable, CustomStringConvertible {
     case cancelled
     /// Speech is muted: ended at once, never spoken.
     case muted
+    /// The post had nothing to say (a `layout-changed` or `screen-changed` without text or
+    /// element, or an element with nothing to speak): the daemon finished it without audio.
+    case nothingToSpeak
     /// Never queued: posted off the main thread, or too many posts were waiting.
     case dropped(DropReason)
     /// The daemon refused the post, failed to speak it, or shut down first; the message says why.
@@ -27,6 +30,7 @@ public enum AnnouncementResult: Sendable, Hashable, CustomStringConvertible {
         case .interrupted(let spoken, let total): return "interrupted after \(spoken) of \(total) characters"
         case .cancelled: return "cancelled"
         case .muted: return "muted"
+        case .nothingToSpeak: return "nothing to speak"
         case .dropped(.offMain): return "dropped: posted off the main thread"
         case .dropped(.queueFull): return "dropped: too many posts waiting"
         case .failed(let message): return "failed: \(message)"

@@ -34,3 +34,31 @@ extension Announcer {
         return try result.get()
     }
 }
+
+// Additions to protocol 1 (issue 15).
+extension Announcer {
+    /// Cancels the posts of every connection with this announcer's client name (`announcectl`
+    /// runs cancelling what earlier runs said): the one posted under `target`, or all of them.
+    /// Returns how many were cancelled; throws `not-found` when none was pending or speaking.
+    @discardableResult
+    public func cancelOwnPosts(target: RequestID? = nil) async throws(AnnouncerError) -> Int {
+        let fields = try await control(.cancelOwn(target: target))
+        return Int(fields["cancelled"]?.integerValue ?? 0)
+    }
+
+    /// The voices the daemon can speak with; with `language`, those that speak it.
+    public func voices(language: String? = nil) async throws(AnnouncerError) -> [VoiceInfo] {
+        let fields = try await control(.voices(language: language))
+        guard let list = fields["voices"]?.arrayValue else {
+            throw .refused(code: .internal, message: "the daemon's voices answer has no list; is it older than this client?")
+        }
+        do {
+            return try list.map { (item: JSONValue) throws(FieldError) -> VoiceInfo in
+                guard let object = item.objectValue else { throw FieldError(field: "voices", problem: "must hold objects") }
+                return try VoiceInfo(object)
+            }
+        } catch {
+            throw .refused(code: .internal, message: "the daemon's voices answer could not be read: \(error)")
+        }
+    }
+}

@@ -32,9 +32,11 @@ extension Announcer {
 
     private func receive(_ event: Event, about id: RequestID) {
         enum Delivery { case post(PostTracker, EnqueueResult), control(@Sendable (Result<JSONObject, AnnouncerError>) -> Void, Result<JSONObject, AnnouncerError>) }
+        var observer: (@Sendable (Event) -> Void)?
         let delivery: Delivery? = state.withLockedValue { state in
             switch state.pending[id] {
             case .post(var tracker):
+                observer = tracker.observe
                 let (done, outcome) = tracker.receive(event)
                 state.pending[id] = done ? nil : .post(tracker)
                 return outcome.map { .post(tracker, $0) }
@@ -53,6 +55,7 @@ extension Announcer {
                 return nil
             }
         }
+        observer?(event)
         switch delivery {
         case .post(let tracker, let outcome): tracker.deliver(outcome)
         case .control(let answer, let result): answer(result)

@@ -88,6 +88,24 @@ public final class Announcer: Sendable {
         }
     }
 
+    /// Sends a speech post under the request id `id` and hands `observe` every line about it
+    /// as it comes (`queued`, `started`, `word`, `mark`, the terminal line): for tools that show
+    /// progress, like `announcectl say --words`. Returns once the post ended, or with
+    /// `untilQueued`, once it is queued (or refused). Give an `id` no other pending request of
+    /// this announcer uses; the announcer's own ids are integers, so a string is always safe.
+    public func post(
+        _ post: SpeechPost, id: RequestID? = nil, untilQueued: Bool = false, observe: @escaping @Sendable (Event) -> Void
+    ) async -> EnqueueResult {
+        let id = id ?? state.withLockedValue { $0.makeID() }
+        return await withCheckedContinuation { continuation in
+            let tracker = PostTracker(
+                stopsAtQueued: untilQueued, postedCharacters: post.ownCharacters, deliver: { continuation.resume(returning: $0) },
+                observe: observe
+            )
+            send(.speech(post), id: id, pending: .post(tracker))
+        }
+    }
+
     // MARK: UIKit-style posts
 
     /// Speaks `text`; `completion` runs on the main queue with how it ended, at once with

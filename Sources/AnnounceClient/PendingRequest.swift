@@ -31,6 +31,8 @@ struct PostTracker: Sendable {
     var startedCharacters: Int?
     /// Called once with how the post ended (or that it was queued, for `stopsAtQueued`).
     var deliver: @Sendable (EnqueueResult) -> Void
+    /// Called with every line about the post, as it comes, before `deliver`.
+    var observe: (@Sendable (Event) -> Void)?
 
     /// Reads one line about the post; returns true when it was the last the tracker needs.
     mutating func receive(_ event: Event) -> (done: Bool, outcome: EnqueueResult?) {
@@ -52,7 +54,9 @@ struct PostTracker: Sendable {
     }
 
     func result(of termination: Termination) -> AnnouncementResult {
-        AnnouncementResult(termination, totalCharacters: startedCharacters ?? postedCharacters)
+        // The daemon finishes a post with nothing to say successfully, without `started`.
+        if termination.success && startedCharacters == nil { return .nothingToSpeak }
+        return AnnouncementResult(termination, totalCharacters: startedCharacters ?? postedCharacters)
     }
 }
 

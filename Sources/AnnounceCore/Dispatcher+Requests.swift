@@ -54,6 +54,16 @@ extension Dispatcher {
             navigate(request, id: id, from: client)
         case .update(let change):
             update(change, id: id, from: client)
+        case .cancelOwn(let target):
+            let count = cancelPosts(ofClientNamed: clients[client]?.displayName ?? "client:\(client)", target: target)
+            if count > 0 {
+                reply(id, to: client, ["cancelled": .integer(Int64(count))])
+            } else {
+                let which = target.map { "with id \($0) " } ?? ""
+                send(.error(id: id, code: .notFound, message: "no post \(which)of a client named \"\(clients[client]?.displayName ?? "")\" is pending or speaking"), to: client)
+            }
+        case .voices(let language):
+            reply(id, to: client, ["voices": .array(voiceList(language: language).map { .object($0.jsonObject) })])
         }
     }
 
@@ -64,13 +74,22 @@ extension Dispatcher {
 
     /// The daemon's state, as `status` answers.
     public var statusReport: StatusReport {
-        StatusReport(
+        var report = StatusReport(
             running: !defaults.muted, muted: defaults.muted, speaking: speaking != nil, pending: pending.count,
             voice: defaults.voice, rate: defaults.rate, pitch: defaults.pitch, volume: defaults.volume,
             audio: backend?.outputDescription ?? "none", clients: clients.count, focus: focus?.element,
             uptimeSeconds: Int((ContinuousClock.now - startTime).components.seconds), version: configuration.version,
             screen: navigation.current.flatMap { clients[$0.owner]?.displayName }, stops: navigation.current?.stops.count ?? 0
         )
+        report.punctuation = defaults.punctuation
+        if let speaking {
+            let scalars = speaking.utterance.text.unicodeScalars
+            report.speakingText = scalars.count <= StatusReport.speakingTextLimit
+                ? speaking.utterance.text
+                : String(String.UnicodeScalarView(scalars.prefix(StatusReport.speakingTextLimit))) + "…"
+            report.speakingClient = speaking.clientName
+        }
+        return report
     }
 
     // MARK: Control
@@ -94,6 +113,30 @@ extension Dispatcher {
         return !removed.isEmpty
     }
 
+    /// Cancels the posts of every connection named `name` (`target`: only the one with that id);
+    /// returns how many.
+    func cancelPosts(ofClientNamed name: String, target: RequestID?) -> Int {
+        func matches(_ post: PostRecord) -> Bool { post.clientName == name && (target == nil || post.id == target) }
+        var count = 0
+        if let current = speaking, current.endReason == nil, matches(current) {
+            interruptSpeaking(reason: .cancelled, evenIfHigh: true)
+            count += 1
+        }
+        let removed = pending.removeAll(where: matches)
+        for post in removed { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
+        return count + removed.count
+    }
+
+    /// The backend's voices, or those that speak `language` (or its primary subtag) when given.
+    func voiceList(language: String?) -> [VoiceDescription] {
+        guard let language else { return voiceIndex.all }
+        let tag = language.lowercased().replacingUnderscores()
+        let primary = TraitNames.primarySubtag(tag)
+        return voiceIndex.all.filter { voice in
+            voice.languages.contains { $0 == tag || $0 == primary || TraitNames.primarySubtag($0) == primary }
+        }
+    }
+
     func apply(_ change: SettingsChange) -> Result<Void, RequestError> {
         if let voice = change.voice, !knowsVoice(voice) {
             return .failure(RequestError(.invalid, unknownVoiceMessage(voice, field: "voice")))
@@ -103,6 +146,7 @@ extension Dispatcher {
         if let rate = change.rate { defaults.rate = rate }
         if let pitch = change.pitch { defaults.pitch = pitch }
         if let volume = change.volume { defaults.volume = volume }
+        if let punctuation = change.punctuation { defaults.punctuation = punctuation }
         if let muted = change.muted { defaults.muted = muted }
         if defaults.muted && !before.muted { cancelAll(reason: .cancelled) }
         if defaults != before { broadcast(.statusChanged(statusReport), topic: .status) }

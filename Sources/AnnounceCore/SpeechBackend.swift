@@ -121,3 +121,18 @@ public struct VoiceDescription: Sendable, Hashable {
         self.title = title
     }
 }
+
+extension VoiceDescription {
+    /// The voice as one entry of the `voices` answer: `name`, `language` (its best), `languages`,
+    /// `file`, and `gender` and `title` when known.
+    public var jsonObject: JSONObject {
+        var object = JSONObject()
+        object.append("name", .string(name))
+        object.append("language", .string(languages.first ?? name))
+        object.append("languages", .array(languages.map(JSONValue.string)))
+        object.append("file", .string(identifier))
+        if let gender { object.append("gender", .string(gender)) }
+        if let title { object.append("title", .string(title)) }
+        return object
+    }
+}

@@ -77,6 +77,17 @@ public struct StatusReport: Sendable, Hashable {
     /// The daemon's version.
     public var version: String
 
+    // Additions to protocol 1 (issue 15): what is speaking, and the punctuation default.
+
+    /// The default punctuation mode.
+    public var punctuation: Punctuation = .none
+    /// The start of the text speaking now (at most ``speakingTextLimit`` characters), if any.
+    public var speakingText: String?
+    /// The client whose post is speaking now (its `hello` name, else `pid:N`), if any.
+    public var speakingClient: String?
+    /// How many characters of the speaking text `status` shows.
+    public static let speakingTextLimit = 100
+
     /// Creates a status report.
     public init(
         running: Bool, muted: Bool, speaking: Bool, pending: Int, voice: String, rate: Int, pitch: Int,

@@ -83,7 +83,7 @@ extension RequestLine {
     }
 
     /// Letters, digits and hyphens, starting with 2 to 8 letters: the shape of a BCP 47 tag.
-    static func isPlausibleLanguageTag(_ tag: String) -> Bool {
+    public static func isPlausibleLanguageTag(_ tag: String) -> Bool {
         let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map { $0.split(separator: "_", omittingEmptySubsequences: false) }.joined()
         let subtags = Array(parts)
         guard let first = subtags.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else {

@@ -127,14 +127,20 @@ public struct SettingsChange: Sendable, Hashable {
     public var pitch: Int?
     /// The default volume.
     public var volume: Int?
+    /// The default punctuation mode (an addition to protocol 1).
+    public var punctuation: Punctuation?
 
     /// A change of nothing.
-    public init(muted: Bool? = nil, voice: String? = nil, rate: Int? = nil, pitch: Int? = nil, volume: Int? = nil) {
+    public init(
+        muted: Bool? = nil, voice: String? = nil, rate: Int? = nil, pitch: Int? = nil, volume: Int? = nil,
+        punctuation: Punctuation? = nil
+    ) {
         self.muted = muted
         self.voice = voice
         self.rate = rate
         self.pitch = pitch
         self.volume = volume
+        self.punctuation = punctuation
     }
 }
 
@@ -159,6 +165,15 @@ public enum Request: Sendable, Hashable {
     /// `update`: change fields of one element on the owner's screen.
     case update(ElementUpdate)
 
+    // Additions to protocol 1 (issue 15): the requests spd-say users expect.
+
+    /// `cancel` with `"scope":"client"`: cancel the posts of every connection that has this
+    /// connection's client name (its own earlier `announcectl` runs): the one with id `target`,
+    /// or all of them without one.
+    case cancelOwn(target: RequestID?)
+    /// `voices`: the voices the daemon can speak with, those for `language` when it is given.
+    case voices(language: String?)
+
     /// The `op` name.
     public var op: String {
         switch self {
@@ -171,6 +186,8 @@ public enum Request: Sendable, Hashable {
         case .subscribe: return "subscribe"
         case .navigate: return "navigate"
         case .update: return "update"
+        case .cancelOwn: return "cancel"
+        case .voices: return "voices"
         }
     }
 }

@@ -41,7 +41,7 @@ extension RequestLine {
         }
     }
 
-    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "cancel", "set", "subscribe", "navigate", "update"])
+    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "cancel", "set", "subscribe", "navigate", "update", "voices"])
         .joined(separator: ", ")
 
     static func decodeRequest(op: String, object: JSONObject, limits: DecodingLimits) throws(RequestError) -> Request {
@@ -57,6 +57,17 @@ extension RequestLine {
             case "stop":
                 return .stop
             case "cancel":
+                switch try object.optionalString("scope") {
+                case nil, "connection"?: break
+                case "client"?:
+                    guard let target = object["target"], !target.isNull else { return .cancelOwn(target: nil) }
+                    guard let id = RequestID(json: target) else {
+                        throw FieldError(field: "target", problem: "must be a string or an integer")
+                    }
+                    return .cancelOwn(target: id)
+                case let other?:
+                    throw FieldError(field: "scope", problem: "must be \"connection\" or \"client\", not \"\(other)\"")
+                }
                 guard let target = object["target"], !target.isNull else {
                     throw FieldError(field: "target", problem: "is required: the id of the post to cancel")
                 }
@@ -72,6 +83,12 @@ extension RequestLine {
                 return .navigate(try decodeNavigate(object))
             case "update":
                 return .update(try decodeUpdate(object))
+            case "voices":
+                let language = try object.optionalString("lang")
+                if let language, !isPlausibleLanguageTag(language) {
+                    throw FieldError(field: "lang", problem: "must be a BCP 47 language tag such as \"en\", \"de-DE\" or \"cmn\"")
+                }
+                return .voices(language: language)
             default:
                 break
             }
@@ -87,7 +104,8 @@ extension RequestLine {
             voice: try object.optionalString("voice"),
             rate: try object.optionalInt("rate", range: SpeechRanges.rate),
             pitch: try object.optionalInt("pitch", range: SpeechRanges.pitch),
-            volume: try object.optionalInt("volume", range: SpeechRanges.volume)
+            volume: try object.optionalInt("volume", range: SpeechRanges.volume),
+            punctuation: try object.optionalEnum("punctuation", Punctuation.self)
         )
         if let voice = change.voice, voice.isEmpty { throw FieldError(field: "voice", problem: "must not be empty") }
         return change

@@ -31,6 +31,7 @@ extension Request {
             if let rate = change.rate { object.append("rate", .integer(Int64(rate))) }
             if let pitch = change.pitch { object.append("pitch", .integer(Int64(pitch))) }
             if let volume = change.volume { object.append("volume", .integer(Int64(volume))) }
+            if let punctuation = change.punctuation { object.append("punctuation", .string(punctuation.rawValue)) }
         case .subscribe(let topics):
             object.append("events", .array(topics.map { .string($0.rawValue) }))
         case .navigate(let navigate):
@@ -39,6 +40,11 @@ extension Request {
             if let name = navigate.name { object.append("name", .string(name)) }
         case .update(let update):
             object.append("element", update.json)
+        case .cancelOwn(let target):
+            if let target { object.append("target", target.json) }
+            object.append("scope", "client")
+        case .voices(let language):
+            if let language { object.append("lang", .string(language)) }
         }
     }
 }

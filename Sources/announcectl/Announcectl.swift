@@ -12,15 +12,16 @@ struct Announcectl: AsyncParsableCommand {
             else /tmp/announced-<uid>/announced.sock.
 
             Exit status: 0 done (with --wait: spoken to the end); 1 the daemon cannot be reached or \
-            answered an error; 2 usage error (lint: bad input); 3 (with --wait) interrupted, cancelled, \
-            muted or dropped (lint: findings).
+            answered an error; 2 usage error (lint: bad input); 3 not heard: with --wait interrupted, \
+            cancelled, muted, dropped or nothing to speak, without it posted while speech is muted \
+            (lint: findings).
 
             Shell completions: announcectl --generate-completion-script bash|zsh|fish
             """,
         version: "0.1.0",
         subcommands: [
             Say.self, Focus.self, ScreenChanged.self, LayoutChanged.self, Stop.self, Mute.self, Unmute.self,
-            Set.self, Status.self, Monitor.self, Lint.self,
+            Set.self, Status.self, Monitor.self, Lint.self, Cancel.self, Voices.self,
         ] + navigationCommands
     )
 
@@ -30,6 +31,11 @@ struct Announcectl: AsyncParsableCommand {
     /// An announcer on the chosen socket, named `announcectl` for other clients.
     func makeAnnouncer() -> Announcer {
         Announcer(socketPath: socket, clientName: "announcectl")
+    }
+
+    /// Without a command: a usage error (status 2), not the help with status 0.
+    func run() async throws {
+        throw ValidationError("give a command, e.g. announcectl say --wait \"Hello\"; announcectl --help lists them")
     }
 }
 

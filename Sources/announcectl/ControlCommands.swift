@@ -34,10 +34,12 @@ extension Announcectl {
 
     /// `set`: the daemon's defaults until it restarts.
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Change the default voice, rate, pitch or volume until the daemon restarts.")
+        static let configuration = CommandConfiguration(
+            abstract: "Change the default voice, rate, pitch, volume or punctuation until the daemon restarts."
+        )
         @ParentCommand var parent: Announcectl
 
-        @Option(help: "An espeak-ng voice, e.g. en-us, de, cmn.")
+        @Option(help: "An espeak-ng voice, by language or file name, e.g. en-us, en-gb, gmw/en, de (announcectl voices lists them).")
         var voice: String?
 
         @Option(help: "Words per minute, 80 to 450.")
@@ -49,9 +51,12 @@ extension Announcectl {
         @Option(help: "Volume, 0 to 200.")
         var volume: Int?
 
+        @Option(help: "Which punctuation is spoken: none, some or all.")
+        var punctuation: Punctuation?
+
         func validate() throws {
-            if voice == nil && rate == nil && pitch == nil && volume == nil {
-                throw ValidationError("give at least one of --voice, --rate, --pitch, --volume")
+            if voice == nil && rate == nil && pitch == nil && volume == nil && punctuation == nil {
+                throw ValidationError("give at least one of --voice, --rate, --pitch, --volume, --punctuation")
             }
             if let rate, !SpeechRanges.rate.contains(rate) { throw ValidationError("--rate must be between 80 and 450") }
             if let pitch, !SpeechRanges.pitch.contains(pitch) { throw ValidationError("--pitch must be between 0 and 100") }
@@ -59,7 +64,7 @@ extension Announcectl {
         }
 
         func run() async throws {
-            let change = SettingsChange(voice: voice, rate: rate, pitch: pitch, volume: volume)
+            let change = SettingsChange(voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation)
             do { try await parent.makeAnnouncer().change(change) } catch { throw fail(error) }
         }
     }

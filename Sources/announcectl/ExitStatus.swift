@@ -10,7 +10,8 @@ enum ExitStatus {
     static let failure: Int32 = 1
     /// A usage error.
     static let usage: Int32 = 2
-    /// With `--wait`: interrupted, cancelled, muted or dropped.
+    /// Not heard: with `--wait`, interrupted, cancelled, muted, dropped or nothing to speak;
+    /// without it, posted while speech is muted.
     static let notSpoken: Int32 = 3
     /// `lint`: the elements break a guideline.
     static let findings: Int32 = 3
@@ -19,7 +20,7 @@ enum ExitStatus {
     static func of(_ result: AnnouncementResult) -> Int32 {
         switch result {
         case .spoken: return success
-        case .interrupted, .cancelled, .muted, .dropped: return notSpoken
+        case .interrupted, .cancelled, .muted, .dropped, .nothingToSpeak: return notSpoken
         case .failed, .unavailable: return failure
         }
     }

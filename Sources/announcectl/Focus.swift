@@ -6,7 +6,13 @@ extension Announcectl {
     struct Focus: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move the focus cursor to an element and speak it.",
-            discussion: "Spoken as label, value, traits, hint: --label Save --trait button --hint 'Saves the document.' says \"Save, button. Saves the document.\""
+            discussion: """
+                Spoken as label, value, traits, hint: --label Save --trait button --hint 'Saves the document.' \
+                says "Save, button. Saves the document."
+
+                The focus belongs to announcectl's connection, so it disappears (focus-changed to none) \
+                as soon as announcectl exits; with --wait it lasts until the element has been spoken.
+                """
         )
 
         @ParentCommand var parent: Announcectl

@@ -29,12 +29,13 @@ enum StatusText {
     static func block(_ report: StatusReport, socketPath: String) -> String {
         let rows: [(String, String)] = [
             ("speech", report.muted ? "muted" : "on"),
-            ("speaking", report.speaking ? "yes" : "no"),
+            ("speaking", speakingLine(report)),
             ("pending", "\(report.pending)"),
             ("voice", report.voice),
             ("rate", "\(report.rate) words per minute"),
             ("pitch", "\(report.pitch)"),
             ("volume", "\(report.volume)"),
+            ("punctuation", report.punctuation.rawValue),
             ("audio", report.audio),
             ("clients", "\(report.clients)"),
             ("focus", report.focus ?? "none"),
@@ -44,6 +45,13 @@ enum StatusText {
         ]
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+    }
+
+    /// "no", or what is speaking and whose it is: `mail: "3 new messages"`.
+    static func speakingLine(_ report: StatusReport) -> String {
+        guard report.speaking else { return "no" }
+        guard let text = report.speakingText else { return "yes" }
+        return "\(report.speakingClient ?? "a client"): \"\(text)\""
     }
 
     /// One line: "speech on: voice en-us, rate 175, pitch 50, volume 100".
