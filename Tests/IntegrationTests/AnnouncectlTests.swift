@@ -74,8 +74,8 @@ struct AnnouncectlTests {
         let report = try StatusReport(try #require(try JSONParser.parse(status.stdout.trimmingCharacters(in: .newlines)).objectValue))
         #expect(report.muted && !report.running)
         let human = try announcectl(daemon, "status")
-        #expect(human.stdout.contains("speech    muted"))
-        #expect(human.stdout.contains("socket    \(daemon.socketPath)"))
+        #expect(human.stdout.contains("speech       muted"))
+        #expect(human.stdout.contains("socket       \(daemon.socketPath)"))
 
         let said = try announcectl(daemon, "say", "--wait", "Nobody hears this")
         #expect(said.status == 3)
@@ -114,9 +114,9 @@ struct AnnouncectlTests {
     @Test("an error answer exits 1 with the daemon's message")
     func daemonError() throws {
         let daemon = try DaemonProcess()
-        let result = try announcectl(daemon, "say", "--wait", "--lang", "1x", "Hi")
+        let result = try announcectl(daemon, "say", "--wait", "--voice", "no-such-voice", "Hi")
         #expect(result.status == 1)
-        #expect(result.stderr.contains("`lang`"))
+        #expect(result.stderr.contains("`voice`"))
         let voice = try announcectl(daemon, "set", "--voice", "no-such-voice")
         #expect(voice.status == 1)
         #expect(voice.stderr.contains("voice"))
@@ -147,7 +147,7 @@ struct AnnouncectlTests {
         let screen = try announcectl(daemon, "screen-changed", "Settings", "--wait")
         #expect(screen.status == 0 && screen.stdout == "spoken\n")
         #expect(watcher.waitFor { $0["state"] == .string("started") }?["text"] == .string("Settings"))
-        let layout = try announcectl(daemon, "layout-changed", "--wait")
+        let layout = try announcectl(daemon, "layout-changed", "Reloaded", "--wait")
         #expect(layout.status == 0 && layout.stdout == "spoken\n")
     }
 
@@ -156,9 +156,9 @@ struct AnnouncectlTests {
         let daemon = try DaemonProcess()
         #expect(try announcectl(daemon, "set", "--rate", "300", "--pitch", "20", "--volume", "80").status == 0)
         let status = try announcectl(daemon, "status")
-        #expect(status.stdout.contains("rate      300 words per minute"))
-        #expect(status.stdout.contains("pitch     20"))
-        #expect(status.stdout.contains("volume    80"))
+        #expect(status.stdout.contains("rate         300 words per minute"))
+        #expect(status.stdout.contains("pitch        20"))
+        #expect(status.stdout.contains("volume       80"))
     }
 
     @Test("monitor prints another client's post as it starts and ends, and status changes")
