@@ -109,7 +109,7 @@ public struct VoiceDescription: Sendable, Hashable {
     public var languages: [String]
     /// `male` or `female`, when the synthesizer says.
     public var gender: String?
-    /// The synthesizer's own title for it, e.g. `English_(Great_Britain)`, when it has one.
+    /// The synthesizer's own title for it, e.g. `English (Great Britain)`, when it has one.
     public var title: String?
 
     /// Creates a voice description; `identifier` defaults to `name`.

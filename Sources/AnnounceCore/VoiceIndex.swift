@@ -7,7 +7,8 @@
 /// 2. its full file name (`gmw/en`, `roa/fr`, `iro/chr`);
 /// 3. a language (`en-gb`, `fr-fr`, `pt-br`, `chr-us-qaaa-x-west`; `_` counts as `-`): the voice
 ///    that lists it earliest in its own languages, the first voice by name among equals;
-/// 4. espeak-ng's title for it (`klingon`, `english_(great_britain)`).
+/// 4. espeak-ng's title for it (`klingon`, `english (great britain)`; `_` counts as a space, as
+///    `espeak-ng --voices` prints it).
 /// Case does not matter.
 struct VoiceIndex {
     private let voices: [VoiceDescription]
@@ -28,12 +29,17 @@ struct VoiceIndex {
             if byName[name] == nil { byName[name] = position }
             let identifier = voice.identifier.lowercased()
             if byIdentifier[identifier] == nil { byIdentifier[identifier] = position }
-            if let title = voice.title?.lowercased(), byTitle[title] == nil { byTitle[title] = position }
+            if let title = voice.title.map(Self.titleKey), byTitle[title] == nil { byTitle[title] = position }
             for (rank, language) in voice.languages.enumerated() where rank < languageRank[language, default: .max] {
                 languageRank[language] = rank
                 byLanguage[language] = position
             }
         }
+    }
+
+    /// A title as looked up: lower-cased, `_` as a space.
+    static func titleKey(_ title: String) -> String {
+        String(title.lowercased().map { $0 == "_" ? " " : $0 })
     }
 
     /// True when the backend listed no voices (then any name is accepted).
@@ -45,7 +51,7 @@ struct VoiceIndex {
     /// The voice `name` selects (see the type's documentation), without a `+variant` suffix.
     func voice(named name: String) -> VoiceDescription? {
         let lower = name.lowercased()
-        let position = byName[lower] ?? byIdentifier[lower] ?? byLanguage[lower.replacingUnderscores()] ?? byTitle[lower]
+        let position = byName[lower] ?? byIdentifier[lower] ?? byLanguage[lower.replacingUnderscores()] ?? byTitle[Self.titleKey(lower)]
         return position.map { voices[$0] }
     }
 

@@ -10,7 +10,7 @@ public struct VoiceInfo: Sendable, Hashable {
     public var file: String
     /// `male` or `female`, when known.
     public var gender: String?
-    /// espeak-ng's title for it, e.g. `English_(Great_Britain)`.
+    /// espeak-ng's title for it, e.g. `English (Great Britain)`.
     public var title: String?
 
     /// Reads one entry of a `voices` answer.

@@ -64,7 +64,7 @@ public struct HelperVoice: Equatable, Sendable {
     public var languages: [String]
     /// espeak-ng's gender code: 0 unknown, 1 male, 2 female.
     public var gender: UInt8
-    /// espeak-ng's title for it, e.g. `English_(America)`.
+    /// espeak-ng's title for it, e.g. `English (America)`.
     public var title: String
 
     /// Creates a voice entry; `identifier` defaults to `name`.

@@ -70,7 +70,7 @@ extension Announcectl {
                 } else {
                     let name = voice.name.padding(toLength: width + 2, withPad: " ", startingAt: 0)
                     let language = voice.language.padding(toLength: languageWidth + 2, withPad: " ", startingAt: 0)
-                    printLine("\(name)\(language)\(voice.gender ?? "-")\(voice.title.map { "  " + $0.replacingOccurrences(of: "_", with: " ") } ?? "")")
+                    printLine("\(name)\(language)\(voice.gender ?? "-")\(voice.title.map { "  " + $0 } ?? "")")
                 }
                 if sample {
                     var options = SpeechOptions()

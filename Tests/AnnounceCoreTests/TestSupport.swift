@@ -43,7 +43,7 @@ final class FakeBackend: SpeechBackend {
         VoiceDescription(name: "es", languages: ["es"]),
         VoiceDescription(name: "cmn", languages: ["cmn", "zh"]),
         // As espeak-ng lists British English: its language name is not its file name.
-        VoiceDescription(name: "en", identifier: "gmw/en", languages: ["en-gb", "en"], gender: "male", title: "English_(Great_Britain)"),
+        VoiceDescription(name: "en", identifier: "gmw/en", languages: ["en-gb", "en"], gender: "male", title: "English (Great Britain)"),
     ]
 
     func speak(_ utterance: Utterance) { state.withLock { $0.spoken.append(utterance) } }

@@ -188,3 +188,24 @@ struct EventEncodingTests {
         #expect(event.line == Array((line + "\n").utf8))
     }
 }
+
+@Suite("Decoding the additions of issue 15")
+struct AdditionDecodingTests {
+    @Test("cancel's scope and the voices request: what is valid, and invalid naming the field", arguments: [
+        (#"{"op":"cancel","id":1,"scope":"client"}"#, nil),
+        (#"{"op":"cancel","id":1,"scope":"client","target":"x"}"#, nil),
+        (#"{"op":"cancel","id":1,"scope":"connection"}"#, "`target`"),
+        (#"{"op":"cancel","id":1,"scope":"everyone","target":1}"#, "`scope`"),
+        (#"{"op":"voices","id":1}"#, nil),
+        (#"{"op":"voices","id":1,"lang":"1"}"#, "`lang`"),
+        (#"{"op":"set","id":1,"punctuation":"most"}"#, "`punctuation`"),
+    ] as [(String, String?)])
+    func additions(line: String, invalidField: String?) {
+        switch RequestLine.decode(line: Array(line.utf8)) {
+        case .success:
+            #expect(invalidField == nil, "\(line) decoded")
+        case .failure(let error):
+            #expect(error.code == .invalid && invalidField.map { error.message.contains($0) } == true, "\(line): \(error.message)")
+        }
+    }
+}

@@ -5,6 +5,16 @@ private let status = StatusReport(
     running: false, muted: true, speaking: false, pending: 2, voice: "en-us", rate: 175, pitch: 50,
     volume: 100, audio: "wav", clients: 3, focus: "save", uptimeSeconds: 12, version: "0.1.0")
 
+/// A status with the additions of issue 15 set.
+private var speakingStatus: StatusReport {
+    var report = status
+    report.speaking = true
+    report.punctuation = .all
+    report.speakingText = "3 new messages"
+    report.speakingClient = "mail"
+    return report
+}
+
 private let saveButton = Element(
     id: "save", label: "Save", value: "draft", traits: [.button, .notEnabled], hint: "Saves the document.", sortPriority: 2.5)
 
@@ -12,6 +22,10 @@ private let saveButton = Element(
 private let events: [Event] = [
     .queued(id: 7, seq: 41),
     .started(id: "a\"b", seq: 41, text: "Save, button.\nSaves ✓"),
+    // Additions to protocol 1 (issue 15).
+    .queued(id: 7, seq: 41, warning: "no voice speaks the language \"xx\""),
+    .started(id: 7, seq: 41, text: "Hi", voice: "en+f3"),
+    .statusChanged(speakingStatus),
     .word(id: 7, seq: 41, offset: 5, length: 6),
     .mark(id: 7, seq: 41, name: "m1"),
     .finished(id: 7, seq: 41, termination: .success),
@@ -86,6 +100,12 @@ private let requests: [RequestLine] = [
             Element(id: "gone", hidden: true),
         ],
         rotors: [CustomRotor(name: "Unread", elements: ["row", "flag"])]))),
+    // Additions to protocol 1 (issue 15).
+    RequestLine(id: 31, .set(SettingsChange(punctuation: .some))),
+    RequestLine(id: 32, .cancelOwn(target: "build")),
+    RequestLine(id: 33, .cancelOwn(target: nil)),
+    RequestLine(id: 34, .voices(language: nil)),
+    RequestLine(id: 35, .voices(language: "pt-BR")),
 ]
 
 @Suite("Round trips of the wire types")
