@@ -120,11 +120,7 @@ struct Announced: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let level = Logger.Level(rawValue: loaded.settings.logLevel.rawValue) ?? .info
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in DaemonLogHandler(label: label, level: level, environment: environment) }
         let logger = Logger(label: "announced")
         for warning in loaded.warnings { logger.warning("\(warning)") }
         if let file = loaded.file {

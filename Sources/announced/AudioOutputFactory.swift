@@ -40,7 +40,9 @@ struct AudioOutputFactory {
         case .auto:
             output = makeAutomatic(alsaDevice: device ?? "default")
         }
-        logger.info("audio output: \(output)")
+        // Said at info level once the daemon serves (a start that fails later would otherwise
+        // log an output it never used).
+        logger.debug("audio output opened", metadata: ["output": "\(output)"])
         return output
     }
 

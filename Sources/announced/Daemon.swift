@@ -82,7 +82,10 @@ struct Daemon {
 
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger,
-            onReady: { Systemd.notify("READY=1", environment: environment) }
+            onReady: { [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
+                logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
+                Systemd.notify("READY=1", environment: environment)
+            }
         )
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(

@@ -120,7 +120,7 @@ struct AudioFallbackTests {
         #expect(warnings.count == 1, "stderr: \(stderr)")
         #expect(warnings.first?.contains("warning") == true)
         #expect(warnings.first?.contains("--audio wav:DIR") == true)
-        #expect(stderr.contains("audio output: null"), "stderr: \(stderr)")
+        #expect(stderr.contains("ready audio=null"), "stderr: \(stderr)")
     }
 }
 
