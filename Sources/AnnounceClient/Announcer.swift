@@ -96,13 +96,29 @@ public final class Announcer: Sendable {
     public func post(
         _ post: SpeechPost, id: RequestID? = nil, untilQueued: Bool = false, observe: @escaping @Sendable (Event) -> Void
     ) async -> EnqueueResult {
+        await followed(.speech(post), characters: post.ownCharacters, id: id, untilQueued: untilQueued, observe: observe)
+    }
+
+    /// Sends `char`, `key` or `sound` (additions to protocol 1) and follows it like
+    /// ``post(_:id:untilQueued:observe:)``.
+    public func speak(
+        _ speech: ShortSpeech, options: SpeechOptions = SpeechOptions(), id: RequestID? = nil, untilQueued: Bool = false,
+        observe: @escaping @Sendable (Event) -> Void = { _ in }
+    ) async -> EnqueueResult {
+        await followed(.short(speech, options), characters: 0, id: id, untilQueued: untilQueued, observe: observe)
+    }
+
+    /// Sends a speech request and follows its lines to its end (or to `queued`).
+    private func followed(
+        _ request: Request, characters: Int, id: RequestID?, untilQueued: Bool, observe: @escaping @Sendable (Event) -> Void
+    ) async -> EnqueueResult {
         let id = id ?? state.withLockedValue { $0.makeID() }
         return await withCheckedContinuation { continuation in
             let tracker = PostTracker(
-                stopsAtQueued: untilQueued, postedCharacters: post.ownCharacters, deliver: { continuation.resume(returning: $0) },
+                stopsAtQueued: untilQueued, postedCharacters: characters, deliver: { continuation.resume(returning: $0) },
                 observe: observe
             )
-            send(.speech(post), id: id, pending: .post(tracker))
+            send(request, id: id, pending: .post(tracker))
         }
     }
 

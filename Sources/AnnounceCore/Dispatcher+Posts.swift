@@ -9,12 +9,14 @@ struct PostPlan {
 
 extension Dispatcher {
     /// Accepts a speech post made on the main thread: validates it, queues it and schedules it.
-    func accept(_ post: SpeechPost, id: RequestID?, from client: ClientID) -> PostAdmission {
+    /// With `sound`, the post is the earcon alone (the `sound` request): it plays even with an
+    /// empty text.
+    func accept(_ post: SpeechPost, id: RequestID?, from client: ClientID, sound: Bool = false) -> PostAdmission {
         let plan: PostPlan
         let voice: ResolvedVoice
         do {
             voice = try resolveVoice(post.options)
-            plan = try self.plan(post, client: client, language: voice.language)
+            plan = sound ? PostPlan(text: "") : try self.plan(post, client: client, language: voice.language)
         } catch {
             var error = error
             error.id = id
@@ -38,7 +40,7 @@ extension Dispatcher {
             seq: seq, text: plan.text ?? "", ssml: options.ssml, voice: voice.synthesizerName,
             rate: options.rate ?? defaults.rate, pitch: options.pitch ?? defaults.pitch,
             volume: options.volume ?? defaults.volume, punctuation: options.punctuation ?? defaults.punctuation,
-            spell: options.spell, earcon: post.kind == .screenChanged && configuration.earcons
+            spell: options.spell, earcon: sound || (post.kind == .screenChanged && configuration.earcons)
         )
         let record = PostRecord(
             seq: seq, id: id, client: client, clientName: clients[client]?.displayName ?? "client:\(client)",

@@ -62,6 +62,18 @@ extension Dispatcher {
                 let which = target.map { "with id \($0) " } ?? ""
                 send(.error(id: id, code: .notFound, message: "no post \(which)of a client named \"\(clients[client]?.displayName ?? "")\" is pending or speaking"), to: client)
             }
+        case .short(let speech, let options):
+            guard options.isMainThread else {
+                drop(id: id, client: client, reason: .offMain)
+                return
+            }
+            var options = options
+            let spoken = speech.spokenText
+            options.ssml = spoken.ssml
+            options.spell = spoken.spell
+            var isSound = false
+            if case .sound = speech { isSound = true }
+            _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: isSound)
         case .voices(let language):
             reply(id, to: client, ["voices": .array(voiceList(language: language).map { .object($0.jsonObject) })])
         }

@@ -173,6 +173,8 @@ public enum Request: Sendable, Hashable {
     case cancelOwn(target: RequestID?)
     /// `voices`: the voices the daemon can speak with, those for `language` when it is given.
     case voices(language: String?)
+    /// `char`, `key` or `sound`: a short speech post, with the usual speech options.
+    case short(ShortSpeech, SpeechOptions)
 
     /// The `op` name.
     public var op: String {
@@ -188,6 +190,7 @@ public enum Request: Sendable, Hashable {
         case .update: return "update"
         case .cancelOwn: return "cancel"
         case .voices: return "voices"
+        case .short(let speech, _): return speech.op
         }
     }
 }

@@ -41,7 +41,7 @@ extension RequestLine {
         }
     }
 
-    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "cancel", "set", "subscribe", "navigate", "update", "voices"])
+    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "cancel", "set", "subscribe", "navigate", "update", "voices", "char", "key", "sound"])
         .joined(separator: ", ")
 
     static func decodeRequest(op: String, object: JSONObject, limits: DecodingLimits) throws(RequestError) -> Request {
@@ -83,6 +83,9 @@ extension RequestLine {
                 return .navigate(try decodeNavigate(object))
             case "update":
                 return .update(try decodeUpdate(object))
+            case "char", "key", "sound":
+                guard let speech = try ShortSpeech.decode(op: op, object: object) else { break }
+                return .short(speech, try decodeOptions(object))
             case "voices":
                 let language = try object.optionalString("lang")
                 if let language, !isPlausibleLanguageTag(language) {

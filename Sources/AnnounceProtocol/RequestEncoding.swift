@@ -45,6 +45,9 @@ extension Request {
             object.append("scope", "client")
         case .voices(let language):
             if let language { object.append("lang", .string(language)) }
+        case .short(let speech, let options):
+            object.append(speech.field.name, .string(speech.field.value))
+            options.append(to: &object)
         }
     }
 }

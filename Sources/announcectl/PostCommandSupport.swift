@@ -33,12 +33,26 @@ extension Announcer {
     /// Without `wait` the status is 0 only when the post is queued and will be spoken: a muted
     /// daemon (asked first) or a refusal prints why on standard error and exits non-zero.
     func send(_ post: SpeechPost, wait: Bool, id: RequestID? = nil, display: PostDisplay = PostDisplay()) async -> Int32 {
+        await send(wait: wait, display: display) { observe in await self.post(post, id: id, untilQueued: !wait, observe: observe) }
+    }
+
+    /// Sends `char`, `key` or `sound` like ``send(_:wait:id:display:)``.
+    func send(_ speech: ShortSpeech, options: SpeechOptions, wait: Bool) async -> Int32 {
+        await send(wait: wait, display: PostDisplay(askedVoice: options.voice)) { observe in
+            await self.speak(speech, options: options, untilQueued: !wait, observe: observe)
+        }
+    }
+
+    /// Sends a speech request with `sending` and reports it; returns the exit status.
+    private func send(
+        wait: Bool, display: PostDisplay, _ sending: (@escaping @Sendable (Event) -> Void) async -> EnqueueResult
+    ) async -> Int32 {
         var mutedBeforehand = false
         if !wait, case .available(let report) = await speechStatus(), report.muted {
             mutedBeforehand = true
         }
         let progress = Mutex(PostProgress())
-        let result = await self.post(post, id: id, untilQueued: !wait) { event in
+        let result = await sending { event in
             let line = progress.withLock { progress -> String? in
                 switch event {
                 case .queued(_, _, let warning):

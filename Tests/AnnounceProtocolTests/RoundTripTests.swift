@@ -106,6 +106,9 @@ private let requests: [RequestLine] = [
     RequestLine(id: 33, .cancelOwn(target: nil)),
     RequestLine(id: 34, .voices(language: nil)),
     RequestLine(id: 35, .voices(language: "pt-BR")),
+    RequestLine(id: 36, .short(.character(" "), SpeechOptions())),
+    RequestLine(id: 37, .short(.key("control_alt_delete"), everyOption)),
+    RequestLine(id: 38, .short(.sound("screen-changed"), SpeechOptions())),
 ]
 
 @Suite("Round trips of the wire types")
