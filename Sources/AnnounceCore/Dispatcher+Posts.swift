@@ -44,7 +44,10 @@ extension Dispatcher {
         )
         let record = PostRecord(
             seq: seq, id: id, client: client, clientName: clients[client]?.displayName ?? "client:\(client)",
-            options: options, utterance: utterance, voiceName: voice.name
+            options: options, utterance: utterance,
+            // Only a post that asked for a voice or a language is told which voice spoke, so a
+            // plain post's lines stay exactly the contract's.
+            voiceName: options.voice != nil || options.lang != nil ? voice.name : nil
         )
         activePosts[client, default: 0] += 1
         if let warning = voice.warning {

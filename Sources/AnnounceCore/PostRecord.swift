@@ -30,7 +30,8 @@ final class PostRecord {
     /// The post interrupts what is speaking (unless that is high).
     let interrupts: Bool
     let utterance: Utterance
-    /// The name of the voice it speaks with, as `started` reports it.
+    /// The name of the voice it speaks with, as `started` reports it; nil when the post asked
+    /// for neither a voice nor a language (it speaks with the default voice).
     let voiceName: String?
     let wantsWords: Bool
     var started = false

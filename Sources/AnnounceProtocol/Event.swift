@@ -119,7 +119,8 @@ public enum Event: Sendable, Hashable {
     /// speaks the post's `lang`.
     case queued(id: RequestID, seq: UInt64, warning: String? = nil)
     /// The post's first audio reached the output; `text` is what the synthesizer was given and
-    /// `voice` (an addition to protocol 1) the name of the voice that speaks it.
+    /// `voice` (an addition to protocol 1) the name of the voice that speaks it, given when the
+    /// post asked for a `voice` or a `lang`.
     case started(id: RequestID, seq: UInt64, text: String, voice: String? = nil)
     /// A word began (offset and length in Unicode scalars of `text`).
     case word(id: RequestID, seq: UInt64, offset: Int, length: Int)

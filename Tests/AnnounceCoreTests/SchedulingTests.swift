@@ -14,7 +14,7 @@ struct SchedulingTests {
         h.engineFinishes()
         #expect(h.sink(1).lines == [
             #"{"event":"queued","id":1,"seq":1}"#,
-            #"{"event":"started","id":1,"seq":1,"text":"Download complete","voice":"en-us"}"#,
+            #"{"event":"started","id":1,"seq":1,"text":"Download complete"}"#,
             #"{"event":"finished","id":1,"seq":1,"success":true}"#,
         ])
     }
