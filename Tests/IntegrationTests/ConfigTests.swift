@@ -194,4 +194,32 @@ struct ConfigTests {
         #expect(daemon.waitForExit() == 2)
         #expect(daemon.stderrText().contains(arguments[0]))
     }
+
+    @Test("SIGHUP with a language name as the voice (en-gb): reloaded, and the next post speaks British English; an unknown one keeps the old voice")
+    func reloadVoiceByLanguage() throws {
+        let file = try EditableConfigFile(#"{"voice": "en-us"}"#)
+        let scratch = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
+        let daemon = try DaemonProcess(arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
+        #expect(notify.waitForReady(timeout: 30))
+        let client = try daemon.connect()
+
+        try file.write(#"{"voice": "en-gb"}"#)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(notify.waitForReady(timeout: 30))
+        #expect(try statusReply(client, id: 1)["voice"] == .string("en-gb"))
+        client.send(announce(2, "Tomato", #","rate":175"#))
+        #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true), "\(client.lines(id: 2).map(\.text))")
+        let heard = WAVFile.trimmed(try daemon.wavSamples(seq: 1))
+        let british = WAVFile.trimmed(try espeakReference(text: "Tomato", voice: "gmw/en", rate: 175))
+        #expect(heard.elementsEqual(british), "heard \(heard.count) samples; espeak-ng's British \(british.count)")
+
+        try file.write(#"{"voice": "no-such-voice"}"#)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(notify.waitForReady(timeout: 30))
+        #expect(try statusReply(client, id: 3)["voice"] == .string("en-gb"))
+        #expect(daemon.stop() == 0)
+        #expect(daemon.stderrText().contains("\"no-such-voice\" is not one of espeak-ng's"))
+    }
 }
