@@ -37,7 +37,7 @@ struct Announced: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where audio goes: auto, pulse, alsa, null or wav:DIR.", valueName: "output"))
     var audio: AudioOutputChoice?
 
-    @Option(help: ArgumentHelp("The default espeak-ng voice, e.g. en-us, de, cmn.", valueName: "name"))
+    @Option(help: ArgumentHelp("The default espeak-ng voice, by language or file name, e.g. en-us, en-gb, gmw/en, de.", valueName: "name"))
     var voice: String?
 
     @Option(help: ArgumentHelp("The default rate in words per minute (80-450).", valueName: "wpm"))

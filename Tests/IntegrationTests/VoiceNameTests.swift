@@ -102,7 +102,16 @@ struct VoiceNameTests {
         client.send(#"{"op":"set","id":1,"voice":"no-such-voice"}"#)
         let refusal = try #require(client.waitFor("error", id: 1))
         let message = refusal["message"]?.stringValue ?? ""
-        let names = exampleVoiceNames(in: readme).union(exampleVoiceNames(in: message))
+        // The daemon's own refusal at start lists examples too ("(e.g. en-us, en-gb, ...)").
+        let refusedStart = try DaemonProcess(arguments: ["--voice", "no-such-voice"], waitForReady: false)
+        #expect(refusedStart.waitForExit() == 1)
+        let startMessage = refusedStart.stderrText()
+        var startNames: Set<String> = []
+        for list in startMessage.matches(of: /\(e\.g\. ([^)]*)\)/) {
+            for name in list.1.split(separator: ",") { startNames.insert(name.trimmingCharacters(in: .whitespaces)) }
+        }
+        #expect(!startNames.isEmpty, "\(startMessage)")
+        let names = exampleVoiceNames(in: readme).union(exampleVoiceNames(in: message)).union(startNames)
         #expect(names.isSuperset(of: ["en-gb", "fr-fr", "de", "cmn", "en-us"]), "found \(names.sorted())")
         for (index, name) in names.sorted().enumerated() {
             let id = 10 + index * 3
