@@ -240,13 +240,14 @@ extension Dispatcher {
         let seq = nextSeq
         nextSeq += 1
         let utterance = Utterance(
-            seq: seq, text: text, voice: defaults.voice, rate: defaults.rate, pitch: defaults.pitch,
+            seq: seq, text: text, voice: resolve(voiceName: defaults.voice)?.synthesizerName ?? defaults.voice,
+            rate: defaults.rate, pitch: defaults.pitch,
             volume: defaults.volume, punctuation: defaults.punctuation, earcon: earcon != nil,
             earconSound: earcon ?? .screenChange
         )
         let record = PostRecord(
             seq: seq, id: nil, client: navigationClientID, clientName: navigationClientName,
-            options: SpeechOptions(), utterance: utterance
+            options: SpeechOptions(), utterance: utterance, voiceName: nil
         )
         activePosts[navigationClientID, default: 0] += 1
         navigation.speech[seq] = purpose

@@ -11,12 +11,12 @@ extension Dispatcher {
     /// Accepts a speech post made on the main thread: validates it, queues it and schedules it.
     /// With `sound`, the post is the earcon alone (the `sound` request): it plays even with an
     /// empty text.
-    func accept(_ post: SpeechPost, id: RequestID?, from client: ClientID, sound: Bool = false) -> PostAdmission {
+    func accept(_ post: SpeechPost, id: RequestID?, from client: ClientID, sound: EarconSound? = nil) -> PostAdmission {
         let plan: PostPlan
         let voice: ResolvedVoice
         do {
             voice = try resolveVoice(post.options)
-            plan = sound ? PostPlan(text: "") : try self.plan(post, client: client, language: voice.language)
+            plan = sound != nil ? PostPlan(text: "") : try self.plan(post, client: client, language: voice.language)
         } catch {
             var error = error
             error.id = id
@@ -40,7 +40,8 @@ extension Dispatcher {
             seq: seq, text: plan.text ?? "", ssml: options.ssml, voice: voice.synthesizerName,
             rate: options.rate ?? defaults.rate, pitch: options.pitch ?? defaults.pitch,
             volume: options.volume ?? defaults.volume, punctuation: options.punctuation ?? defaults.punctuation,
-            spell: options.spell, earcon: sound || (post.kind == .screenChanged && configuration.earcons)
+            spell: options.spell, earcon: sound != nil || (post.kind == .screenChanged && configuration.earcons),
+            earconSound: sound ?? .screenChange
         )
         let record = PostRecord(
             seq: seq, id: id, client: client, clientName: clients[client]?.displayName ?? "client:\(client)",

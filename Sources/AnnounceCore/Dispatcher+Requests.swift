@@ -71,9 +71,9 @@ extension Dispatcher {
             let spoken = speech.spokenText
             options.ssml = spoken.ssml
             options.spell = spoken.spell
-            var isSound = false
-            if case .sound = speech { isSound = true }
-            _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: isSound)
+            var sound: EarconSound?
+            if case .sound(let name) = speech { sound = name == "boundary" ? .boundary : .screenChange }
+            _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: sound)
         case .voices(let language):
             reply(id, to: client, ["voices": .array(voiceList(language: language).map { .object($0.jsonObject) })])
         }

@@ -10,7 +10,7 @@ public enum ShortSpeech: Sendable, Hashable {
     case sound(String)
 
     /// The earcons `sound` plays.
-    public static let soundNames = ["screen-changed"]
+    public static let soundNames = ["screen-changed", "boundary"]
 
     /// The `op` name.
     public var op: String {
