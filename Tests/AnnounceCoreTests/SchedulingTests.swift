@@ -362,7 +362,7 @@ struct SchedulingTests {
         let h = Harness()
         h.send(#"{"op":"hello","id":"h","client":"tests"}"#, #"{"op":"status","id":"s"}"#)
         let lines = h.sink(1).lines
-        #expect(lines.first == #"{"event":"ok","id":"h","daemon":"announced","version":"0.1.0","protocol":1,"features":["navigation","lint"]}"#)
+        #expect(lines.first == #"{"event":"ok","id":"h","daemon":"announced","version":"0.1.0","protocol":1,"features":["navigation","lint","voices","short-posts","client-cancel"]}"#)
         let status = lines.last ?? ""
         for field in ["running", "muted", "speaking", "pending", "voice", "rate", "pitch", "volume", "audio", "clients", "focus", "uptime_s", "version", "screen", "stops"] {
             #expect(status.contains("\"\(field)\":"), "status lacks \(field)")
