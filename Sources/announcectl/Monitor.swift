@@ -54,6 +54,8 @@ struct Captions {
             return "\(client) #\(seq) started: \(text)"
         case .speech(.finished(let seq, let client, let termination)):
             let text = texts.removeValue(forKey: seq)
+            // Finished successfully without ever starting: the post had nothing to say.
+            if termination.success && text == nil { return "\(client) #\(seq) \(AnnouncementResult.nothingToSpeak)" }
             let result = AnnouncementResult(termination, totalCharacters: text?.unicodeScalars.count ?? 0)
             let words: String
             switch result {

@@ -171,6 +171,8 @@ struct AnnouncectlTests {
         #expect(mail.waitForTerminal(id: 1)?["success"] == .bool(true))
         #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix("started: 3 new messages") } != nil)
         #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix("spoken: 3 new messages") } != nil)
+        mail.send(#"{"op":"layout-changed","id":3,"element":null}"#)
+        #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix(" nothing to speak") } != nil)
         mail.send(#"{"op":"set","id":2,"muted":true}"#)
         #expect(monitor.waitForOutputLine { $0.hasPrefix("status: speech muted") } != nil)
         kill(monitor.process.processIdentifier, SIGINT)
