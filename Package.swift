@@ -103,7 +103,8 @@ let package = Package(
         .executableTarget(
             name: "announcectl",
             dependencies: [
-                "AnnounceClient", "AnnounceProtocol", "AccessibilityLint",
+                "AnnounceClient", "AnnounceProtocol",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "AccessibilityLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift

@@ -1,6 +1,8 @@
 import AnnounceClient
 public import ArgumentParser
-import Synchronization
+// NIO's lock, as elsewhere in the project: Synchronization.Mutex hands over in a PI futex that
+// ThreadSanitizer cannot see (see the README's Reliability notes).
+import NIOConcurrencyHelpers
 
 /// The `--wait` flag shared by every posting command.
 struct WaitOption: ParsableArguments {
@@ -51,9 +53,9 @@ extension Announcer {
         if !wait, case .available(let report) = await speechStatus(), report.muted {
             mutedBeforehand = true
         }
-        let progress = Mutex(PostProgress())
+        let progress = NIOLockedValueBox(PostProgress())
         let result = await sending { event in
-            let line = progress.withLock { progress -> String? in
+            let line = progress.withLockedValue { progress -> String? in
                 switch event {
                 case .queued(_, _, let warning):
                     progress.warning = warning
@@ -78,7 +80,7 @@ extension Announcer {
             }
             if let line { printLine(line) }
         }
-        let seen = progress.withLock { $0 }
+        let seen = progress.withLockedValue { $0 }
         switch result {
         case .queued:
             if display.json, let queued = seen.queuedLine { printLine(queued.json.jsonText) }
