@@ -35,7 +35,7 @@ extension Announcer {
     }
 }
 
-// Additions to protocol 1 (issue 15).
+// Additions to protocol 1.
 extension Announcer {
     /// Cancels the posts of every connection with this announcer's client name (`announcectl`
     /// runs cancelling what earlier runs said): the one posted under `target`, or all of them.

@@ -77,7 +77,7 @@ public struct StatusReport: Sendable, Hashable {
     /// The daemon's version.
     public var version: String
 
-    // Additions to protocol 1 (issue 15): what is speaking, and the punctuation default.
+    // Additions to protocol 1: what is speaking, and the punctuation default.
 
     /// The default punctuation mode.
     public var punctuation: Punctuation = .none

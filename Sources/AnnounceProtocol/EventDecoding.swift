@@ -124,7 +124,7 @@ extension StatusReport {
             focus: try object.optionalString("focus"), uptimeSeconds: try object.requiredInt("uptime_s"),
             version: try object.requiredString("version"), screen: try object.optionalString("screen"),
             stops: try object.optionalInt("stops", range: 0...Int.max) ?? 0)
-        // Additions to protocol 1 (issue 15), absent from older daemons.
+        // Additions to protocol 1, absent from older daemons.
         punctuation = try object.optionalEnum("punctuation", Punctuation.self) ?? .none
         speakingText = try object.optionalString("speaking_text")
         speakingClient = try object.optionalString("speaking_client")

@@ -142,7 +142,7 @@ extension StatusReport {
         object.append("version", .string(version))
         object.append("screen", screen.map(JSONValue.string) ?? .null)
         object.append("stops", .integer(Int64(stops)))
-        // Additions to protocol 1 (issue 15).
+        // Additions to protocol 1.
         object.append("punctuation", .string(punctuation.rawValue))
         object.append("speaking_text", speakingText.map(JSONValue.string) ?? .null)
         object.append("speaking_client", speakingClient.map(JSONValue.string) ?? .null)

@@ -165,7 +165,7 @@ public enum Request: Sendable, Hashable {
     /// `update`: change fields of one element on the owner's screen.
     case update(ElementUpdate)
 
-    // Additions to protocol 1 (issue 15): the requests spd-say users expect.
+    // Additions to protocol 1: the requests spd-say users expect.
 
     /// `cancel` with `"scope":"client"`: cancel the posts of every connection that has this
     /// connection's client name (its own earlier `announcectl` runs): the one with id `target`,

@@ -1,4 +1,4 @@
-/// The short speech requests `spd-say` users expect (additions to protocol 1, issue 15):
+/// The short speech requests `spd-say` users expect (additions to protocol 1, Protocol.md section 19):
 /// `char`, `key` and `sound`. Each is a speech post: `queued`, `started`, one terminal line.
 public enum ShortSpeech: Sendable, Hashable {
     /// `char`: one character (a grapheme), spoken as its name: `a`, `space`, `newline`.

@@ -189,7 +189,7 @@ struct EventEncodingTests {
     }
 }
 
-@Suite("Decoding the additions of issue 15")
+@Suite("Decoding the additions for spd-say users (voices, cancel scope, char, key, sound)")
 struct AdditionDecodingTests {
     @Test("cancel's scope and the voices request: what is valid, and invalid naming the field", arguments: [
         (#"{"op":"cancel","id":1,"scope":"client"}"#, nil),

@@ -5,7 +5,7 @@ private let status = StatusReport(
     running: false, muted: true, speaking: false, pending: 2, voice: "en-us", rate: 175, pitch: 50,
     volume: 100, audio: "wav", clients: 3, focus: "save", uptimeSeconds: 12, version: "0.1.0")
 
-/// A status with the additions of issue 15 set.
+/// A status with the added fields (punctuation, what is speaking) set.
 private var speakingStatus: StatusReport {
     var report = status
     report.speaking = true
@@ -22,7 +22,7 @@ private let saveButton = Element(
 private let events: [Event] = [
     .queued(id: 7, seq: 41),
     .started(id: "a\"b", seq: 41, text: "Save, button.\nSaves ✓"),
-    // Additions to protocol 1 (issue 15).
+    // Additions to protocol 1.
     .queued(id: 7, seq: 41, warning: "no voice speaks the language \"xx\""),
     .started(id: 7, seq: 41, text: "Hi", voice: "en+f3"),
     .statusChanged(speakingStatus),
@@ -100,7 +100,7 @@ private let requests: [RequestLine] = [
             Element(id: "gone", hidden: true),
         ],
         rotors: [CustomRotor(name: "Unread", elements: ["row", "flag"])]))),
-    // Additions to protocol 1 (issue 15).
+    // Additions to protocol 1.
     RequestLine(id: 31, .set(SettingsChange(punctuation: .some))),
     RequestLine(id: 32, .cancelOwn(target: "build")),
     RequestLine(id: 33, .cancelOwn(target: nil)),
