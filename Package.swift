@@ -18,6 +18,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        // ServerQuiescingHelper: graceful shutdown of the server and its connections.
+        .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -123,14 +125,15 @@ let package = Package(
             dependencies: ["AnnounceClient"],
             swiftSettings: strictSwift
         ),
-        // The Unix socket server: framing, peer credentials, systemd notify and activation.
+        // The Unix socket server: peer credentials, connections on their event loops, the
+        // front-ends (JSON lines) that frame, decode and encode, systemd notify and activation.
         .target(
             name: "AnnounceServer",
             dependencies: [
                 "AnnounceProtocol", "AnnounceCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

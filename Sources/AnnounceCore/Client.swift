@@ -3,11 +3,14 @@ public import AnnounceProtocol
 /// A connection's number, unique for the daemon's lifetime.
 public typealias ClientID = UInt64
 
-/// Where the dispatcher sends the lines of one connection. Called on the main actor, once per
-/// dispatcher turn with every line of that turn, in order; must not block.
+/// Where the dispatcher sends the lines of one connection: a front-end's encoder over the
+/// connection. Called on the main actor, once per dispatcher turn with every line of that turn, in
+/// order; must not block.
 public protocol EventSink: AnyObject, Sendable {
     /// Sends `events` to the client, in order.
     func deliver(_ events: [Event])
+    /// Closes the connection once every line already delivered has been written.
+    func close()
 }
 
 /// A connected client, as the server introduces it to the dispatcher.
@@ -36,6 +39,9 @@ struct ClientState {
     /// True when the connection said `"lint": true` in `hello`: it gets `lint` lines about the
     /// elements it posts.
     var wantsLint = false
+    /// The client has finished sending (it half-closed): the connection is closed once its last
+    /// post has its terminal line.
+    var finishedSending = false
 
     /// The name in `speech` events: from `hello`, else `pid:N`.
     var displayName: String {

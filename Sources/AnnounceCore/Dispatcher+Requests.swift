@@ -1,14 +1,16 @@
 public import AnnounceProtocol
 
 extension Dispatcher {
-    /// Handles the lines of one read, in order.
-    func receive(_ lines: [Result<RequestLine, RequestError>], from client: ClientID) {
-        for line in lines {
-            switch line {
-            case .failure(let error):
-                send(error.event, to: client)
-            case .success(let request):
+    /// Handles what one read of a connection brought, in order.
+    func receive(_ inputs: [ClientInput], from client: ClientID) {
+        for input in inputs {
+            switch input {
+            case .request(let request):
                 handle(request, from: client)
+            case .postOffMain(let id):
+                drop(id: id, client: client, reason: .offMain)
+            case .invalid(let error):
+                send(error.event, to: client)
             }
         }
     }
@@ -17,8 +19,8 @@ extension Dispatcher {
         let id = line.id
         switch line.request {
         case .speech(let post) where !post.options.isMainThread:
-            // `submit` posts these from a background thread; one that reaches the main queue
-            // anyway is still a post made off the main thread.
+            // ``ClientInput/init(decoded:)`` makes these `postOffMain`; one made some other way
+            // is still a post made off the main thread.
             drop(id: id, client: client, reason: .offMain)
         case .speech(let post):
             _ = accept(post, id: id, from: client)
@@ -211,6 +213,7 @@ extension Dispatcher {
         if let id = post.id { send(.finished(id: id, seq: post.seq, termination: termination), to: post.client) }
         broadcast(.speech(.finished(seq: post.seq, client: post.clientName, termination: termination)), topic: .speech)
         if post.client == navigationClientID { navigationSpeechEnded(post, termination) }
+        closeIfAnswered(post.client)
     }
 
     /// Reports a post that was never queued.

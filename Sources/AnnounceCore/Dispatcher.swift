@@ -8,8 +8,9 @@ public typealias TurnScheduler = @Sendable (@escaping @MainActor @Sendable () ->
 /// The one place that decides what is spoken, in what order, and what every client is told.
 ///
 /// It lives on the main actor (the daemon's main queue), like UIKit's accessibility notifications:
-/// connections hand it what they read with ``submit(_:from:)``, the speech backend reports
-/// progress, and everything else happens here, one turn at a time. What other threads hand it
+/// front-ends hand it what their connections send (``open(_:)``, ``submit(_:from:)``,
+/// ``finishedSending(_:)``, ``closed(_:)``), the speech backend reports progress, and everything
+/// else happens here, one turn at a time. What other threads hand it
 /// waits in an inbox; a turn takes everything that has arrived, decides it together, and only
 /// then starts the next post.
 @MainActor
@@ -38,8 +39,9 @@ public final class Dispatcher {
     nonisolated let inbox = DispatcherInbox()
     var shuttingDown = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    var clientIdleWaiters: [ClientID: [CheckedContinuation<Void, Never>]] = [:]
     var outbox: [ClientID: [Event]] = [:]
+    /// Connections to close once this turn's lines are handed to them.
+    var closing: [any EventSink] = []
     let startTime = ContinuousClock.now
     /// Called at the end of every turn (a post, request, connection change or speech event
     /// handled), e.g. to notice when the daemon has gone quiet.
@@ -86,49 +88,67 @@ public final class Dispatcher {
 
     // MARK: Connections
 
+    // A front-end calls these four from the connection's event loop, in the order things happen
+    // on the connection. Each is an inbox entry, and the inbox is first in, first out: a
+    // connection's lines are decided after its `open` and before its `finishedSending` and
+    // `closed`, with no thread hop and no read held back.
+
     /// A connection opened.
-    public func connect(_ registration: ClientRegistration) {
-        transaction { $0.clients[registration.id] = ClientState(registration: registration) }
+    public nonisolated func open(_ registration: ClientRegistration) {
+        enqueue { $0.register(registration) }
+    }
+
+    /// Hands the dispatcher what a front-end decoded from one read of a connection, in order.
+    /// Everything is decided in one turn, together with whatever else has arrived by then.
+    public nonisolated func submit(_ inputs: [ClientInput], from client: ClientID) {
+        enqueue { $0.receive(inputs, from: client) }
+    }
+
+    /// The client finished sending (it half-closed its connection): the dispatcher closes the
+    /// connection once every post of the client has its terminal line.
+    public nonisolated func finishedSending(_ client: ClientID) {
+        enqueue { $0.markFinishedSending(client) }
+    }
+
+    /// The connection must close now, after the lines already answered (its framing is lost).
+    public nonisolated func hangUp(_ client: ClientID) {
+        enqueue { $0.closeConnection(client) }
     }
 
     /// A connection closed. Its posts play on; their lines are discarded.
-    public func disconnect(_ client: ClientID) {
-        transaction { dispatcher in
-            dispatcher.clients[client] = nil
-            for topic in Topic.allCases { dispatcher.subscribers[topic]?.remove(client) }
-            if dispatcher.focus?.client == client { dispatcher.moveFocus(to: nil) }
-            dispatcher.removeScreen(of: client)
-        }
+    public nonisolated func closed(_ client: ClientID) {
+        enqueue { $0.unregister(client) }
     }
 
-    /// Hands the dispatcher the requests of one read of a connection (or a decoding error for a
-    /// line), in order. Call from the connection's own thread.
-    ///
-    /// Posts marked with a `thread` other than `"main"` are posted from here, off the main
-    /// thread, where ``post(_:id:from:)`` drops them; their `dropped` lines may therefore come
-    /// before the answers to earlier lines of the same read. Everything else is decided in one
-    /// turn, together with whatever else has arrived by then.
-    public nonisolated func submit(_ lines: [Result<RequestLine, RequestError>], from client: ClientID) {
-        var forMain: [Result<RequestLine, RequestError>] = []
-        forMain.reserveCapacity(lines.count)
-        for line in lines {
-            if case .success(let request) = line, case .speech(let post) = request.request, !post.options.isMainThread {
-                postFromBackground(post, id: request.id, from: client)
-            } else {
-                forMain.append(line)
-            }
-        }
-        guard !forMain.isEmpty else { return }
-        enqueue { $0.receive(forMain, from: client) }
+    func register(_ registration: ClientRegistration) {
+        clients[registration.id] = ClientState(registration: registration)
     }
 
-    /// Posts a marked-off-main post from a thread that is not the main thread.
-    nonisolated func postFromBackground(_ post: SpeechPost, id: RequestID?, from client: ClientID) {
-        if isMainThread {
-            DispatchQueue.global().async { self.post(post, id: id, from: client) }
-        } else {
-            self.post(post, id: id, from: client)
-        }
+    func unregister(_ client: ClientID) {
+        clients[client] = nil
+        for topic in Topic.allCases { subscribers[topic]?.remove(client) }
+        if focus?.client == client { moveFocus(to: nil) }
+        removeScreen(of: client)
+    }
+
+    func markFinishedSending(_ client: ClientID) {
+        clients[client]?.finishedSending = true
+        closeIfAnswered(client)
+    }
+
+    /// Closes a client's connection that has finished sending once none of its posts waits for a
+    /// terminal line.
+    func closeIfAnswered(_ client: ClientID) {
+        guard clients[client]?.finishedSending == true, activePosts[client, default: 0] == 0 else { return }
+        closeConnection(client)
+    }
+
+    /// Closes the connection after the lines this turn has for it; it hears nothing more.
+    func closeConnection(_ client: ClientID) {
+        guard let sink = clients[client]?.registration.sink else { return }
+        if let events = outbox.removeValue(forKey: client) { sink.deliver(events) }
+        closing.append(sink)
+        unregister(client)
     }
 
     /// The dispatcher's entry point for a speech post. Like UIKit's `UIAccessibility.post`, it
@@ -205,11 +225,17 @@ public final class Dispatcher {
     }
 
     func flushOutbox() {
-        guard !outbox.isEmpty else { return }
-        let batches = outbox
-        outbox = [:]
-        for (client, events) in batches {
-            clients[client]?.registration.sink.deliver(events)
+        if !outbox.isEmpty {
+            let batches = outbox
+            outbox = [:]
+            for (client, events) in batches {
+                clients[client]?.registration.sink.deliver(events)
+            }
+        }
+        if !closing.isEmpty {
+            let sinks = closing
+            closing = []
+            for sink in sinks { sink.close() }
         }
     }
 
@@ -219,20 +245,7 @@ public final class Dispatcher {
         await withCheckedContinuation { idleWaiters.append($0) }
     }
 
-    /// Waits until none of `client`'s posts is pending or speaking: a client that has finished
-    /// sending has had every answer once this returns.
-    public func waitUntilIdle(client: ClientID) async {
-        if activePosts[client, default: 0] == 0 { return }
-        await withCheckedContinuation { clientIdleWaiters[client, default: []].append($0) }
-    }
-
     func resumeIdleWaitersIfIdle() {
-        if !clientIdleWaiters.isEmpty {
-            for (client, waiters) in clientIdleWaiters where activePosts[client, default: 0] == 0 {
-                clientIdleWaiters[client] = nil
-                for waiter in waiters { waiter.resume() }
-            }
-        }
         guard speaking == nil, pending.isEmpty, !idleWaiters.isEmpty else { return }
         let waiters = idleWaiters
         idleWaiters = []

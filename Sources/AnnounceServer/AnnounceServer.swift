@@ -3,6 +3,7 @@ public import AnnounceProtocol
 import Glibc
 public import Logging
 import NIOCore
+import NIOExtras
 import NIOPosix
 public import ServiceLifecycle
 
@@ -28,23 +29,29 @@ public struct ServerConfiguration: Sendable {
     }
 }
 
-/// The Unix socket server: accepts connections, checks peers, frames and decodes lines, hands
-/// them to the dispatcher and writes its answers back. On graceful shutdown every post ends
-/// `shutdown`, every connection gets its last lines, and the socket file is removed.
+/// The Unix socket server: accepts connections, checks peers and serves each connection through
+/// a front-end (``JSONLinesFrontEnd``) on its event loop: the front-end's decoder hands what it
+/// decodes to the dispatcher, and the dispatcher's answers go back through its encoder. On graceful
+/// shutdown every post ends `shutdown`, every connection gets its last lines, and the socket file
+/// is removed.
 public final class AnnounceServer: Service {
     let configuration: ServerConfiguration
     let dispatcher: Dispatcher
+    let frontEnd: any FrontEnd
     let logger: Logger
     let group: MultiThreadedEventLoopGroup
+    let numbers = ConnectionNumbers()
     let onReady: @Sendable () -> Void
 
-    /// Creates a server for `dispatcher`. `onReady` runs once the socket is served.
+    /// Creates a server for `dispatcher` speaking the JSON lines protocol. `onReady` runs once
+    /// the socket is served.
     public init(
         configuration: ServerConfiguration, dispatcher: Dispatcher, logger: Logger,
         onReady: @escaping @Sendable () -> Void = {}
     ) {
         self.configuration = configuration
         self.dispatcher = dispatcher
+        self.frontEnd = JSONLinesFrontEnd(maxLineBytes: configuration.maxLineBytes, limits: configuration.limits)
         self.logger = logger
         self.group = .singleton
         self.onReady = onReady
@@ -56,93 +63,83 @@ public final class AnnounceServer: Service {
         _ = MultiThreadedEventLoopGroup.singleton.any()
     }
 
-    /// Serves until graceful shutdown.
+    /// Serves until graceful shutdown (or cancellation).
     public func run() async throws {
-        let serverChannel = try await bind()
-        let registry = ConnectionRegistry()
+        let quiesce = ServerQuiescingHelper(group: group)
+        _ = try await bind(frontEnd, quiesce: quiesce)
         let ownsSocketFile = configuration.activationSocket == nil
         logger.info("serving", metadata: ["socket": "\(configuration.socketPath)", "activated": "\(!ownsSocketFile)"])
         onReady()
         defer {
             if ownsSocketFile { unlink(configuration.socketPath) }
         }
+        // Completed once the server socket and every connection are closed.
+        let allClosed = group.any().makePromise(of: Void.self)
         let dispatcher = self.dispatcher
         try await withGracefulShutdownHandler {
-            try await withThrowingDiscardingTaskGroup { group in
-                try await serverChannel.executeThenClose { inbound in
-                    for try await connection in inbound {
-                        group.addTask { await self.serve(connection, registry: registry) }
-                    }
-                }
+            try await withTaskCancellationHandler {
+                try await allClosed.futureResult.get()
+            } onCancel: {
+                quiesce.initiateShutdown(promise: allClosed)
             }
         } onGracefulShutdown: { [logger] in
             logger.info("shutting down: ending every post")
             Task {
+                // Every post ends `shutdown` and its lines are handed to the connections; then
+                // the socket closes and each connection closes after its last line.
                 await dispatcher.shutdown()
-                registry.closeAllAfterFlush()
-                serverChannel.channel.close(promise: nil)
+                quiesce.initiateShutdown(promise: allClosed)
             }
         }
         logger.info("stopped")
     }
 
-    /// A connection: its lines go to the dispatcher from the event loop (``LineFramer``), so its
-    /// inbound stream carries nothing and only ends, when the client stops sending.
-    typealias Connection = NIOAsyncChannel<Never, ByteBuffer>
-
-    func bind() async throws -> NIOAsyncChannel<Connection, Never> {
+    func bind<F: FrontEnd>(_ frontEnd: F, quiesce: ServerQuiescingHelper) async throws -> any Channel {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
+                }
+            }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
             // ConnectionSink closes a connection that is no longer writable: max_outbound_bytes unread.
             .childChannelOption(
                 .writeBufferWaterMark,
                 value: .init(low: configuration.maxOutboundBytes / 2, high: configuration.maxOutboundBytes)
             )
-        let initializer: @Sendable (any Channel) -> EventLoopFuture<Connection> = { [configuration] channel in
-            channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHandler(
-                    LineFramer(maxLineBytes: configuration.maxLineBytes, limits: configuration.limits)
-                )
-                return try Connection(wrappingChannelSynchronously: channel)
+            .childChannelInitializer { [self] channel in
+                PeerCredentials.of(channel).flatMapThrowing { peer in
+                    try self.configure(channel, peer: peer, frontEnd: frontEnd)
+                }
             }
-        }
         if let fd = configuration.activationSocket {
-            return try await bootstrap.bind(fd, childChannelInitializer: initializer)
+            return try await bootstrap.withBoundSocket(fd).get()
         }
         try SocketPreparation.prepare(path: configuration.socketPath)
         let previous = umask(0o177)
         defer { umask(previous) }
-        return try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath, childChannelInitializer: initializer)
+        return try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
     }
 
-    func serve(_ connection: Connection, registry: ConnectionRegistry) async {
-        let peer = await PeerCredentials.of(connection.channel)
+    /// Sets up a new connection on its event loop: refuses a peer of another user, or numbers the
+    /// connection, opens it with the dispatcher (an inbox entry, so every line it sends is
+    /// decided after it) and adds its front-end.
+    func configure<F: FrontEnd>(_ channel: any Channel, peer: PeerCredentials?, frontEnd: F) throws {
+        let encoder = frontEnd.makeEncoder()
         guard let peer, peer.uid == getuid() || configuration.allowUIDs.contains(peer.uid) else {
             logger.warning("refused a peer of another user", metadata: ["uid": "\(peer.map { String($0.uid) } ?? "unknown")"])
-            let line = Event.error(id: nil, code: .forbidden, message: "this daemon serves only user \(getuid()); add your uid to allow_uids in its config to be served").line
-            _ = try? await connection.channel.writeAndFlush(connection.channel.allocator.buffer(bytes: line)).get()
-            _ = try? await connection.channel.close()
+            let refusal = Event.error(id: nil, code: .forbidden, message: "this daemon serves only user \(getuid()); add your uid to allow_uids in its config to be served")
+            var line: [UInt8] = []
+            encoder.encode([refusal], into: &line)
+            try channel.pipeline.syncOperations.addHandler(RefusalHandler(line: line))
             return
         }
-        guard let sink = registry.add({ ConnectionSink(id: $0, channel: connection.channel) }) else {
-            _ = try? await connection.channel.close()
-            return
-        }
-        let id = sink.id
-        await dispatcher.connect(ClientRegistration(id: id, pid: peer.pid, sink: sink))
-        do {
-            try await LineFramer.attach(to: connection.channel) { [dispatcher] in dispatcher.submit($0, from: id) }
-            try await connection.executeThenClose { inbound, _ in
-                for try await _ in inbound {}
-                // The client finished sending: answer everything it asked, then close.
-                await dispatcher.waitUntilIdle(client: id)
-                await sink.flushed()
-            }
-        } catch {
-            logger.debug("connection ended", metadata: ["client": "\(id)", "error": "\(error)"])
-        }
-        registry.remove(id)
-        await dispatcher.disconnect(id)
+        let id = numbers.next()
+        let sink = ConnectionSink(channel: channel, encoder: encoder)
+        dispatcher.open(ClientRegistration(id: id, pid: peer.pid, sink: sink))
+        try channel.pipeline.syncOperations.addHandler(
+            ConnectionHandler(id: id, dispatcher: dispatcher, decoder: frontEnd.makeDecoder(), sink: sink)
+        )
     }
 }

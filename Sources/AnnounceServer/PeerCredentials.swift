@@ -8,12 +8,13 @@ struct PeerCredentials: Sendable {
     var uid: UInt32
     var gid: UInt32
 
-    /// The credentials of `channel`'s peer; nil when the kernel does not say.
-    static func of(_ channel: any Channel) async -> PeerCredentials? {
-        guard let provider = channel as? any SocketOptionProvider else { return nil }
+    /// The credentials of `channel`'s peer; nil when the kernel does not say. On the channel's
+    /// event loop the future is already complete.
+    static func of(_ channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
+        guard let provider = channel as? any SocketOptionProvider else { return channel.eventLoop.makeSucceededFuture(nil) }
         let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
         )
-        return try? await future.get()
+        return future.map { Optional($0) }.recover { _ in nil }
     }
 }

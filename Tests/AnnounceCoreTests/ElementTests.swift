@@ -147,7 +147,7 @@ struct FocusTests {
     func ownerLeaves() {
         let h = Harness()
         h.send(#"{"op":"focus","id":1,"element":{"id":"a","label":"A"}}"#)
-        h.dispatcher.disconnect(1)
+        h.dispatcher.unregister(1)
         #expect(h.dispatcher.focus == nil)
     }
 

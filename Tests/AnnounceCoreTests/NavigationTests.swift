@@ -330,10 +330,12 @@ struct ScreenOwnerTests {
         h.send(#"{"op":"status","id":2}"#, from: 3)
         #expect(h.sink(3).lines.last?.contains(#""screen":"music","stops":2"#) == true)
         #expect(h.navigate("first") == okLine(focus: "p"))
-        h.dispatcher.disconnect(2)
+        h.dispatcher.closed(2)
+        h.turns.run()
         #expect(h.navigate("first") == okLine(focus: "m"))
         #expect(h.sink(1).received.contains(.focused(element: "m")))
-        h.dispatcher.disconnect(1)
+        h.dispatcher.closed(1)
+        h.turns.run()
         #expect(errorCode(h.navigate("first")) == "no-screen")
     }
 

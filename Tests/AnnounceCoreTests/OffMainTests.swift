@@ -64,15 +64,15 @@ struct OffMainTests {
         #expect(h.backend.spoken.isEmpty)
     }
 
-    @Test("submit posts lines marked thread: background from a background thread")
-    func submitMarkedBackground() async {
+    @Test("a line marked thread: worker is dropped off-main in its place among the answers of its read")
+    func submitMarkedBackgroundKeepsOrder() {
         let h = Harness()
-        let line = RequestLine.decode(line: Array(#"{"op":"announce","id":3,"text":"x","thread":"worker"}"#.utf8))
-        h.dispatcher.submit([line], from: 1)
-        while h.sink(1).received.isEmpty {
-            h.turns.run()
-            await Task.yield()
-        }
-        #expect(h.sink(1).received == [.dropped(id: 3, reason: .offMain)])
+        let lines = [
+            #"{"op":"announce","id":3,"text":"x","thread":"worker"}"#,
+            #"{"op":"announce","id":4,"text":"y"}"#,
+        ].map { ClientInput(decoded: RequestLine.decode(line: Array($0.utf8))) }
+        h.dispatcher.submit(lines, from: 1)
+        h.turns.run()
+        #expect(Array(h.sink(1).received.prefix(2)) == [.dropped(id: 3, reason: .offMain), .queued(id: 4, seq: 1)])
     }
 }

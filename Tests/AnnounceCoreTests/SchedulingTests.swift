@@ -37,8 +37,8 @@ struct SchedulingTests {
     @Test("reads of several connections that arrive before a turn are decided in that one turn, then the last speaks")
     func readsArrivingTogetherShareOneTurn() {
         let h = Harness()
-        h.dispatcher.submit([RequestLine.decode(line: Array(announce(1, "First").utf8))], from: 1)
-        h.dispatcher.submit([RequestLine.decode(line: Array(announce(1, "Second").utf8))], from: 2)
+        h.dispatcher.submit([ClientInput(decoded: RequestLine.decode(line: Array(announce(1, "First").utf8)))], from: 1)
+        h.dispatcher.submit([ClientInput(decoded: RequestLine.decode(line: Array(announce(1, "Second").utf8)))], from: 2)
         #expect(h.turns.scheduled == 1, "one turn for everything that arrived before it")
         h.turns.runOne()
         #expect(h.backend.spokenTexts == ["Second"], "started at the end of the same turn")
@@ -305,8 +305,8 @@ struct SchedulingTests {
     func subscriptionEndsWithConnection() {
         let h = Harness()
         h.send(#"{"op":"subscribe","id":1,"events":["speech","focus","status"]}"#, from: 3)
-        h.dispatcher.disconnect(3)
-        h.dispatcher.connect(ClientRegistration(id: 3, pid: 300, sink: h.sink(3)))
+        h.dispatcher.unregister(3)
+        h.dispatcher.register(ClientRegistration(id: 3, pid: 300, sink: h.sink(3)))
         h.sink(3).clear()
         h.send(announce(1, "Saved"), #"{"op":"focus","id":2,"element":{"id":"a","label":"A"}}"#, from: 1)
         h.send(#"{"op":"set","id":3,"rate":200}"#, from: 1)

@@ -57,7 +57,14 @@ final class FakeBackend: SpeechBackend {
 /// Records the lines a connection would receive.
 final class RecordingSink: EventSink {
     private let events = Mutex<[Event]>([])
+    private let closedAfterCount = Mutex<Int?>(nil)
     func deliver(_ events: [Event]) { self.events.withLock { $0.append(contentsOf: events) } }
+    func close() {
+        let count = events.withLock { $0.count }
+        closedAfterCount.withLock { $0 = count }
+    }
+    /// How many lines the connection had been sent when the dispatcher closed it; nil while open.
+    var closedAfter: Int? { closedAfterCount.withLock { $0 } }
     var received: [Event] { events.withLock { $0 } }
     var lines: [String] { received.map(\.json.jsonText) }
     func clear() { events.withLock { $0.removeAll() } }
@@ -81,7 +88,7 @@ struct Harness {
         dispatcher = Dispatcher(configuration: configuration, scheduleTurn: turns.scheduler)
         dispatcher.attach(backend)
         for (index, sink) in sinks.enumerated() {
-            dispatcher.connect(ClientRegistration(id: ClientID(index + 1), pid: 100 + Int32(index), sink: sink))
+            dispatcher.register(ClientRegistration(id: ClientID(index + 1), pid: 100 + Int32(index), sink: sink))
         }
     }
 
@@ -117,7 +124,7 @@ struct Harness {
 extension Dispatcher {
     /// One read of `client`, as `submit` hands it to the main queue.
     func receiveForTest(_ lines: [Result<RequestLine, RequestError>], from client: ClientID) {
-        transaction { $0.receive(lines, from: client) }
+        transaction { $0.receive(lines.map(ClientInput.init(decoded:)), from: client) }
     }
 }
 

@@ -126,4 +126,15 @@ struct ProcessTests {
         #expect(client.waitForEOF(timeout: 30))
         #expect(client.lines(id: 1).map { $0.event ?? "" } == ["queued", "started", "finished"])
     }
+
+    @Test("a last line without its newline is answered in full when the client half-closes (printf, echo -n)")
+    func halfCloseWithoutNewline() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        client.sendRaw(Array(#"{"op":"status","id":1}"#.utf8) + [UInt8(ascii: "\n")] + Array(announce(2, "Download complete").utf8))
+        client.finishSending()
+        #expect(client.waitForEOF(timeout: 30))
+        #expect(client.lines(id: 1).map { $0.event ?? "" } == ["ok"])
+        #expect(client.lines(id: 2).map { $0.event ?? "" } == ["queued", "started", "finished"])
+    }
 }

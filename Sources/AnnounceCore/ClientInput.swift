@@ -1,0 +1,31 @@
+public import AnnounceProtocol
+
+/// What a front-end hands the dispatcher for one connection: a request it decoded, a post the
+/// dispatcher must drop because it was made off the main thread, or a line it could not decode.
+///
+/// A front-end makes these on the connection's event loop, where it decodes, and hands them over
+/// in the order the client sent them; the dispatcher answers them in that order.
+public enum ClientInput: Sendable {
+    /// A request to carry out.
+    case request(RequestLine)
+    /// A speech post whose `thread` is not the main thread: answered `dropped` with reason
+    /// `off-main` (UIKit ignores posts from background queues; the daemon says so).
+    case postOffMain(id: RequestID?)
+    /// A line that is not a request: answered with its `error` line.
+    case invalid(RequestError)
+
+    /// The input for one decoded line of the JSON protocol. The main-thread rule is decided here,
+    /// where the line is decoded, so its `dropped` line keeps its place among the answers.
+    public init(decoded line: Result<RequestLine, RequestError>) {
+        switch line {
+        case .success(let request):
+            if case .speech(let post) = request.request, !post.options.isMainThread {
+                self = .postOffMain(id: request.id)
+            } else {
+                self = .request(request)
+            }
+        case .failure(let error):
+            self = .invalid(error)
+        }
+    }
+}

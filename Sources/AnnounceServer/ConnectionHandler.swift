@@ -1,0 +1,110 @@
+import AnnounceCore
+import NIOCore
+import NIOExtras
+
+/// One connection of a front-end, on its event loop: decodes each read and hands it to the
+/// dispatcher, and tells the dispatcher when the client finished sending and when the connection
+/// closed. Nothing here waits: what the dispatcher answers comes back through the connection's
+/// ``ConnectionSink``.
+final class ConnectionHandler<Decoder: FrontEndDecoder, Encoder: FrontEndEncoder>: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+
+    let id: ClientID
+    let dispatcher: Dispatcher
+    let sink: ConnectionSink<Encoder>
+    private var decoder: Decoder
+    /// Set once the client finished sending or framing is lost: nothing more is decoded.
+    private var done = false
+
+    init(id: ClientID, dispatcher: Dispatcher, decoder: Decoder, sink: ConnectionSink<Encoder>) {
+        self.id = id
+        self.dispatcher = dispatcher
+        self.decoder = decoder
+        self.sink = sink
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !done else { return }
+        var bytes = unwrapInboundIn(data)
+        hand(decoder.decode(&bytes))
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        switch event {
+        case ChannelEvent.inputClosed:
+            // The client half-closed: what it left unfinished is its last line, and the
+            // dispatcher closes the connection after that client's last terminal line.
+            guard !done else { return }
+            hand(decoder.decodeLast())
+            if !done {
+                done = true
+                dispatcher.finishedSending(id)
+            }
+        case is ChannelShouldQuiesceEvent:
+            // Graceful shutdown: every post has ended by now; close after the last lines.
+            sink.closeAfterWrites()
+        default:
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        dispatcher.closed(id)
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func hand(_ decoded: DecodedInput) {
+        if !decoded.inputs.isEmpty { dispatcher.submit(decoded.inputs, from: id) }
+        if decoded.framingLost {
+            done = true
+            dispatcher.hangUp(id)
+        }
+    }
+}
+
+/// Sends a peer of another user one line saying so, then closes its connection.
+///
+/// The line is followed by the end of the stream, and the connection is closed once the peer has
+/// closed its side too (or after `lingerLimit`): closing while the peer is still writing its
+/// first request would make its write fail before it reads the line.
+final class RefusalHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    let line: [UInt8]
+    /// How long a refused peer may keep its side open after the line.
+    static let lingerLimit = TimeAmount.seconds(2)
+
+    init(line: [UInt8]) {
+        self.line = line
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { refuse(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        refuse(context: context)
+        context.fireChannelActive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {}
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case ChannelEvent.inputClosed = event { context.close(promise: nil) }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func refuse(context: ChannelHandlerContext) {
+        let channel = context.channel
+        context.writeAndFlush(NIOAny(channel.allocator.buffer(bytes: line))).whenComplete { _ in
+            channel.close(mode: .output, promise: nil)
+        }
+        channel.eventLoop.scheduleTask(in: Self.lingerLimit) { channel.close(promise: nil) }
+    }
+}
