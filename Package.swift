@@ -178,6 +178,18 @@ let package = Package(
         .testTarget(name: "SSIPProtocolTests", dependencies: ["SSIPProtocol", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "TestSupport"], swiftSettings: strictSwift),
+        // The server's connections on EmbeddedChannel: framing, half-close, limits, peers.
+        .testTarget(
+            name: "AnnounceServerTests",
+            dependencies: [
+                "AnnounceServer", "AnnounceCore", "AnnounceProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(

@@ -42,7 +42,7 @@ final class ConnectionHandler<Decoder: FrontEndDecoder, Encoder: FrontEndEncoder
             }
         case is ChannelShouldQuiesceEvent:
             // Graceful shutdown: every post has ended by now; close after the last lines.
-            sink.closeAfterWrites()
+            sink.close()
         default:
             context.fireUserInboundEventTriggered(event)
         }

@@ -42,7 +42,7 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
 
     /// Closes the connection once every write made so far has completed: an empty write's
     /// promise, since writes complete in order. Call on the event loop.
-    func closeAfterWrites() {
+    private func closeAfterWrites() {
         guard !closed.value else { return }
         closed.value = true
         channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).whenComplete { [channel] _ in
