@@ -58,6 +58,9 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // glibc calls, constants and structs Swift's Glibc module leaves out (malloc.h, and what
+        // needs _GNU_SOURCE): malloc_trim, mallopt, pthread_setname_np, F_SETPIPE_SZ, struct ucred.
+        .target(name: "CAnnounceLinux"),
         // The messages between the daemon and its espeak-ng helper process. No dependencies.
         .target(name: "EspeakHelperWire", swiftSettings: strictSwift),
         // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
@@ -76,7 +79,7 @@ let package = Package(
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EspeakHelperWire", "CPulseSimple", "CALSA", "CProcessSpawn", "AnnounceCore",
+                "EspeakHelperWire", "CPulseSimple", "CALSA", "CProcessSpawn", "CAnnounceLinux", "AnnounceCore",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -130,7 +133,7 @@ let package = Package(
         .target(
             name: "AnnounceServer",
             dependencies: [
-                "AnnounceProtocol", "AnnounceCore",
+                "AnnounceProtocol", "AnnounceCore", "CAnnounceLinux",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOExtras", package: "swift-nio-extras"),
@@ -142,7 +145,7 @@ let package = Package(
         .executableTarget(
             name: "announced",
             dependencies: [
-                "AnnounceCore", "AnnounceServer", "SpeechSynthesis", "DaemonConfiguration",
+                "AnnounceCore", "AnnounceServer", "SpeechSynthesis", "DaemonConfiguration", "CAnnounceLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,8 +1,8 @@
+import CAnnounceLinux
 import Glibc
 import NIOCore
 
-/// The process on the other end of a Unix socket, from SO_PEERCRED. Laid out like the kernel's
-/// `struct ucred` (pid, uid, gid), which Glibc's module does not export.
+/// The process on the other end of a Unix socket, from SO_PEERCRED.
 struct PeerCredentials: Sendable {
     var pid: Int32
     var uid: UInt32
@@ -12,9 +12,10 @@ struct PeerCredentials: Sendable {
     /// event loop the future is already complete.
     static func of(_ channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
         guard let provider = channel as? any SocketOptionProvider else { return channel.eventLoop.makeSucceededFuture(nil) }
-        let future: EventLoopFuture<PeerCredentials> = provider.unsafeGetSocketOption(
+        // The C shim's `struct ucred`, whose layout it checks against glibc's.
+        let future: EventLoopFuture<CAnnounceLinux_ucred> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)
         )
-        return future.map { Optional($0) }.recover { _ in nil }
+        return future.map { PeerCredentials(pid: $0.pid, uid: $0.uid, gid: $0.gid) }.recover { _ in nil }
     }
 }

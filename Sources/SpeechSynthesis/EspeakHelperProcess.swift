@@ -1,4 +1,5 @@
 import AnnounceCore
+import CAnnounceLinux
 import CProcessSpawn
 import EspeakHelperWire
 import Glibc
@@ -82,7 +83,7 @@ final class EspeakHelperProcess {
             close(toHelper[1])
             throw Self.failure("cannot create a pipe", errno)
         }
-        _ = fcntl(fromHelper[0], Self.setPipeSize, Self.pipeBytes)
+        _ = CAnnounceLinux_set_pipe_size(fromHelper[0], Self.pipeBytes)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -189,9 +190,6 @@ final class EspeakHelperProcess {
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         return true
     }
-
-    /// fcntl's F_SETPIPE_SZ, which the Glibc module leaves out (it needs `_GNU_SOURCE`).
-    private static let setPipeSize: Int32 = 1031
 
     private static func failure(_ what: String, _ code: Int32) -> SpeechSynthesisError {
         SpeechSynthesisError("the espeak-ng helper: \(what): \(String(cString: strerror(code)))")

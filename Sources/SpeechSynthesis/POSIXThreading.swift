@@ -1,3 +1,4 @@
+import CAnnounceLinux
 import Glibc
 
 // The few threading tools the synthesis thread and the audio outputs need, on pthreads directly:
@@ -139,17 +140,13 @@ enum DedicatedThread {
         var thread = pthread_t()
         let result = pthread_create(&thread, &attributes, { argument in
             let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
-            _ = setThreadName(pthread_self(), String(start.name.utf8.prefix(15))!)
+            _ = CAnnounceLinux_pthread_setname_np(pthread_self(), String(start.name.utf8.prefix(15))!)
             start.body()
             return nil
         }, start)
         precondition(result == 0, "pthread_create failed with \(result): the process is out of threads or memory")
     }
 }
-
-/// glibc's `pthread_setname_np`, which the Glibc module leaves out (it needs `_GNU_SOURCE`).
-@_silgen_name("pthread_setname_np")
-private func setThreadName(_ thread: pthread_t, _ name: UnsafePointer<CChar>) -> Int32
 
 /// CLOCK_MONOTONIC's time `duration` from now, for timed waits.
 func monotonicTime(after duration: Duration) -> timespec {

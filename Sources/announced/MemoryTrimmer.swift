@@ -1,4 +1,5 @@
 import AnnounceCore
+import CAnnounceLinux
 import Dispatch
 import Logging
 
@@ -45,8 +46,8 @@ final class MemoryTrimmer {
     ///   heap and leave holes there; fixed, they are mapped and unmapped whole (the measurement is
     ///   in Benchmarks/README.md).
     nonisolated static func configureAllocator() {
-        _ = mallocOption(mallocArenaMax, 2)
-        _ = mallocOption(mallocMmapThreshold, 128 << 10)
+        _ = CAnnounceLinux_set_malloc_arena_max(2)
+        _ = CAnnounceLinux_set_malloc_mmap_threshold(128 << 10)
     }
 
     private func noticeTurn() {
@@ -70,21 +71,9 @@ final class MemoryTrimmer {
         }
         armed = false
         let start = ContinuousClock.now
-        let released = mallocTrim(0) != 0
+        let released = CAnnounceLinux_malloc_trim(0) != 0
         logger.debug(
             "heap trimmed", metadata: ["released": "\(released)", "took": "\(ContinuousClock.now - start)"]
         )
     }
 }
-
-/// glibc's `malloc_trim` and `mallopt`, which the Glibc module leaves out (malloc.h is not in it).
-@_silgen_name("malloc_trim")
-private func mallocTrim(_ pad: Int) -> Int32
-
-@_silgen_name("mallopt")
-private func mallocOption(_ parameter: Int32, _ value: Int32) -> Int32
-
-/// malloc.h's `M_ARENA_MAX`.
-private let mallocArenaMax: Int32 = -8
-/// malloc.h's `M_MMAP_THRESHOLD`.
-private let mallocMmapThreshold: Int32 = -3

@@ -1,0 +1,38 @@
+// The glibc calls, constants and structures the daemon needs that Swift's Glibc module leaves
+// out: malloc.h is not in it, and the rest needs _GNU_SOURCE, which this target's shim.c
+// defines (as swift-nio's CNIOLinux does). One small C file instead of `@_silgen_name`
+// declarations, magic numbers and hand-matched struct layouts in Swift.
+#ifndef C_ANNOUNCE_LINUX_H
+#define C_ANNOUNCE_LINUX_H
+
+#include <stddef.h>
+#include <sys/types.h>
+#include <pthread.h>
+
+/// The process at the other end of a Unix socket, as `SO_PEERCRED` reports it: glibc's
+/// `struct ucred` (shim.c checks at compile time that the layouts are the same).
+typedef struct CAnnounceLinux_ucred {
+    pid_t pid;
+    uid_t uid;
+    gid_t gid;
+} CAnnounceLinux_ucred;
+
+/// `malloc_trim(pad)`: gives free heap memory back to the kernel; 1 if any was released.
+int CAnnounceLinux_malloc_trim(size_t pad);
+
+/// `mallopt(M_ARENA_MAX, count)`: at most `count` malloc arenas; 1 on success.
+int CAnnounceLinux_set_malloc_arena_max(int count);
+
+/// `mallopt(M_MMAP_THRESHOLD, bytes)`: allocations of at least `bytes` get their own mapping,
+/// returned to the kernel when freed; 1 on success.
+int CAnnounceLinux_set_malloc_mmap_threshold(int bytes);
+
+/// `pthread_setname_np(thread, name)`: the name `top -H` and `/proc/.../comm` show (at most 15
+/// bytes); 0 or an error number.
+int CAnnounceLinux_pthread_setname_np(pthread_t thread, const char *name);
+
+/// `fcntl(fd, F_SETPIPE_SZ, bytes)`: the pipe's capacity, at least `bytes`; the new capacity,
+/// or -1 and errno.
+int CAnnounceLinux_set_pipe_size(int fd, int bytes);
+
+#endif

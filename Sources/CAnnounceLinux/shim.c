@@ -1,0 +1,25 @@
+// See include/CAnnounceLinux.h. _GNU_SOURCE makes glibc declare what the header wraps.
+#define _GNU_SOURCE
+#include "CAnnounceLinux.h"
+
+#include <fcntl.h>
+#include <malloc.h>
+#include <stddef.h>
+#include <sys/socket.h>
+
+_Static_assert(sizeof(CAnnounceLinux_ucred) == sizeof(struct ucred), "struct ucred changed size");
+_Static_assert(offsetof(CAnnounceLinux_ucred, pid) == offsetof(struct ucred, pid), "struct ucred: pid moved");
+_Static_assert(offsetof(CAnnounceLinux_ucred, uid) == offsetof(struct ucred, uid), "struct ucred: uid moved");
+_Static_assert(offsetof(CAnnounceLinux_ucred, gid) == offsetof(struct ucred, gid), "struct ucred: gid moved");
+
+int CAnnounceLinux_malloc_trim(size_t pad) { return malloc_trim(pad); }
+
+int CAnnounceLinux_set_malloc_arena_max(int count) { return mallopt(M_ARENA_MAX, count); }
+
+int CAnnounceLinux_set_malloc_mmap_threshold(int bytes) { return mallopt(M_MMAP_THRESHOLD, bytes); }
+
+int CAnnounceLinux_pthread_setname_np(pthread_t thread, const char *name) {
+    return pthread_setname_np(thread, name);
+}
+
+int CAnnounceLinux_set_pipe_size(int fd, int bytes) { return fcntl(fd, F_SETPIPE_SZ, bytes); }
