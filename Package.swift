@@ -27,8 +27,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
     ],
     targets: [
-        // Wire types: JSON lines in both directions. No NIO, no Foundation, so clients stay light.
-        .target(name: "AnnounceProtocol", swiftSettings: strictSwift),
+        // Wire types: JSON lines in both directions, and what the daemon and its clients both
+        // need (where the socket is, what "the main thread" is). No NIO, no Foundation.
+        .target(name: "AnnounceProtocol", dependencies: ["CAnnounceLinux"], swiftSettings: strictSwift),
         // The label and hint guidelines as lint rules, shared by the daemon and `announcectl lint`.
         // Only the wire types, no Foundation.
         .target(name: "AccessibilityLint", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),

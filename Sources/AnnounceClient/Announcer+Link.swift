@@ -39,6 +39,10 @@ extension Announcer {
     }
 
     func connect(generation: Int) {
+        if let problem = location.directoryProblem() {
+            connectFailed(.unsafeSocketDirectory(socketPath: socketPath, reason: problem), generation: generation)
+            return
+        }
         let bootstrap = ClientBootstrap(group: eventLoopGroup).channelInitializer { channel in
             channel.eventLoop.makeCompletedFuture {
                 let handler = EventLineHandler(
@@ -56,7 +60,8 @@ extension Announcer {
                 }
                 self.connected(channel, generation: generation)
             case .failure(let error):
-                self?.connectFailed(error, generation: generation)
+                guard let self else { return }
+                self.connectFailed(.unavailable(socketPath: self.socketPath, reason: Self.describe(error)), generation: generation)
             }
         }
     }
@@ -87,7 +92,7 @@ extension Announcer {
         if state.withLockedValue({ $0.followsStatus }) { refreshStatus() }
     }
 
-    private func connectFailed(_ error: any Error, generation: Int) {
+    private func connectFailed(_ failure: AnnouncerError, generation: Int) {
         let failed: [PendingRequest]? = state.withLockedValue { state in
             guard case .connecting(let current) = state.link, current == generation else { return nil }
             state.link = .idle
@@ -98,13 +103,10 @@ extension Announcer {
             return failed
         }
         guard let failed else { return }
-        let reason = Self.describe(error)
         for request in failed {
             switch request {
-            case .post(let tracker):
-                tracker.deliver(.refused(.unavailable(AnnouncerError.unavailable(socketPath: socketPath, reason: reason).description)))
-            case .control(let answer):
-                answer(.failure(.unavailable(socketPath: socketPath, reason: reason)))
+            case .post(let tracker): tracker.deliver(.refused(.unavailable(failure.description)))
+            case .control(let answer): answer(.failure(failure))
             }
         }
         scheduleReconnect()

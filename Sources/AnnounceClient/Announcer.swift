@@ -21,7 +21,9 @@ public final class Announcer: Sendable {
     }
 
     /// The socket this announcer talks to.
-    public let socketPath: String
+    public var socketPath: String { location.path }
+    /// Where the socket is, and whether its directory must be the user's own (a default location).
+    let location: SocketLocation
     /// The name the daemon shows for this client in `speech` events (`announcectl monitor`).
     public let clientName: String
     /// True when the daemon checks every element this announcer posts against the label and hint
@@ -42,7 +44,7 @@ public final class Announcer: Sendable {
     ///     finding goes to the ``onLint(perform:)`` handler, or without one to standard error as
     ///     `announced lint: ID: RULE: MESSAGE`. For development; speech is the same either way.
     public init(socketPath: String? = nil, clientName: String? = nil, lint: Bool = false) {
-        self.socketPath = AnnouncedSocket.path(explicit: socketPath)
+        self.location = AnnouncedSocket.location(explicit: socketPath)
         self.clientName = clientName ?? Self.processName
         self.lint = lint
         self.eventLoopGroup = MultiThreadedEventLoopGroup.singleton

@@ -168,8 +168,8 @@ public final class Dispatcher {
         }
     }
 
-    /// True on the main queue, UIKit's main thread (see ``MainQueue``).
-    nonisolated var isMainThread: Bool { MainQueue.isCurrent }
+    /// True on the main queue, UIKit's main thread (see `MainThread`).
+    nonisolated var isMainThread: Bool { MainThread.isMainQueue }
 
     // MARK: Turns
 

@@ -9,8 +9,10 @@ public import ServiceLifecycle
 
 /// How the server listens and what it allows.
 public struct ServerConfiguration: Sendable {
-    /// The socket path to create (ignored when `activationSocket` is set, except for logs).
-    public var socketPath: String
+    /// The socket to create (ignored when `activationSocket` is set).
+    public var location: SocketLocation
+    /// The socket's path.
+    public var socketPath: String { location.path }
     /// A listening socket passed by systemd; served as is and never unlinked.
     public var activationSocket: Int32?
     /// The longest request line, in bytes.
@@ -23,9 +25,14 @@ public struct ServerConfiguration: Sendable {
     public var limits = DecodingLimits()
 
     /// Creates a configuration with the protocol's default limits.
-    public init(socketPath: String, activationSocket: Int32? = nil) {
-        self.socketPath = socketPath
+    public init(location: SocketLocation, activationSocket: Int32? = nil) {
+        self.location = location
         self.activationSocket = activationSocket
+    }
+
+    /// Creates a configuration for a socket path named explicitly.
+    public init(socketPath: String, activationSocket: Int32? = nil) {
+        self.init(location: SocketLocation(path: socketPath, isDefault: false), activationSocket: activationSocket)
     }
 }
 
@@ -66,9 +73,11 @@ public final class AnnounceServer: Service {
     /// Serves until graceful shutdown (or cancellation).
     public func run() async throws {
         let quiesce = ServerQuiescingHelper(group: group)
-        _ = try await bind(frontEnd, quiesce: quiesce)
+        let serverChannel = try await bind(frontEnd, quiesce: quiesce)
         let ownsSocketFile = configuration.activationSocket == nil
-        logger.info("serving", metadata: ["socket": "\(configuration.socketPath)", "activated": "\(!ownsSocketFile)"])
+        // Under socket activation the socket is whatever systemd passed, wherever it is.
+        let served = ownsSocketFile ? configuration.socketPath : serverChannel.localAddress?.pathname ?? "the socket passed as descriptor 3"
+        logger.info("serving", metadata: ["socket": "\(served)", "activated": "\(!ownsSocketFile)"])
         onReady()
         defer {
             if ownsSocketFile { unlink(configuration.socketPath) }
@@ -116,10 +125,14 @@ public final class AnnounceServer: Service {
         if let fd = configuration.activationSocket {
             return try await bootstrap.withBoundSocket(fd).get()
         }
-        try SocketPreparation.prepare(path: configuration.socketPath)
+        try SocketPreparation.prepare(configuration.location)
         let previous = umask(0o177)
         defer { umask(previous) }
-        return try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
+        do {
+            return try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
+        } catch let error as IOError {
+            throw SocketSetupError(description: SocketPreparation.cannotCreate(configuration.socketPath, error.errnoCode))
+        }
     }
 
     /// Sets up a new connection on its event loop: refuses a peer of another user, or numbers the

@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <stddef.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 _Static_assert(sizeof(CAnnounceLinux_ucred) == sizeof(struct ucred), "struct ucred changed size");
 _Static_assert(offsetof(CAnnounceLinux_ucred, pid) == offsetof(struct ucred, pid), "struct ucred: pid moved");
@@ -23,3 +24,5 @@ int CAnnounceLinux_pthread_setname_np(pthread_t thread, const char *name) {
 }
 
 int CAnnounceLinux_set_pipe_size(int fd, int bytes) { return fcntl(fd, F_SETPIPE_SZ, bytes); }
+
+int CAnnounceLinux_is_main_thread(void) { return gettid() == getpid(); }

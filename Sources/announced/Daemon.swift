@@ -35,9 +35,10 @@ struct Daemon {
         dispatcherConfiguration.maxTextChars = settings.maxTextChars
 
         // The protocol's order: --socket, the file's `socket`, ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, /tmp.
-        let socketPath = SocketLocation.resolve(flag: options.socket, config: settings.socket, environment: environment)
+        let location = SocketLocation.resolve(flag: options.socket, config: settings.socket, environment: environment)
+        let socketPath = location.path
         var serverConfiguration = ServerConfiguration(
-            socketPath: socketPath, activationSocket: Systemd.activationSocket(environment: environment)
+            location: location, activationSocket: Systemd.activationSocket(environment: environment)
         )
         serverConfiguration.maxLineBytes = settings.maxLineBytes
         serverConfiguration.maxOutboundBytes = settings.maxOutboundBytes

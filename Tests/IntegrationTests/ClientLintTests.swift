@@ -37,7 +37,7 @@ struct ClientLintTests {
         announcer.onLint { report in
             reports.received.append("\(report.element) \(report.rule)")
             reports.descriptions.append(report.description)
-            reports.onMainQueue.append(MainQueue.isCurrent)
+            reports.onMainQueue.append(MainThread.isMainQueue)
         }
         #expect(try await postScreen(announcer, elements) == .spoken)
         #expect(reports.received == ["save label-has-type", "save hint-capitalized", "save hint-period"])

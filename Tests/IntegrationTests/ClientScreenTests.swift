@@ -10,12 +10,12 @@ struct ClientScreenTests {
         let daemon = try DaemonProcess()
         let announcer = Announcer(socketPath: daemon.socketPath, clientName: "timer")
         let (calls, continuation) = AsyncStream.makeStream(of: String.self)
-        announcer.onActivate { continuation.yield("activate \($0), main: \(MainQueue.isCurrent)") }
-        announcer.onIncrement { continuation.yield("increment \($0), main: \(MainQueue.isCurrent)") }
-        announcer.onDecrement { continuation.yield("decrement \($0), main: \(MainQueue.isCurrent)") }
-        announcer.onCustomAction { continuation.yield("custom \($0) \($1), main: \(MainQueue.isCurrent)") }
-        announcer.onEscape { continuation.yield("escape, main: \(MainQueue.isCurrent)") }
-        announcer.onMagicTap { continuation.yield("magic tap, main: \(MainQueue.isCurrent)") }
+        announcer.onActivate { continuation.yield("activate \($0), main: \(MainThread.isMainQueue)") }
+        announcer.onIncrement { continuation.yield("increment \($0), main: \(MainThread.isMainQueue)") }
+        announcer.onDecrement { continuation.yield("decrement \($0), main: \(MainThread.isMainQueue)") }
+        announcer.onCustomAction { continuation.yield("custom \($0) \($1), main: \(MainThread.isMainQueue)") }
+        announcer.onEscape { continuation.yield("escape, main: \(MainThread.isMainQueue)") }
+        announcer.onMagicTap { continuation.yield("magic tap, main: \(MainThread.isMainQueue)") }
         let elements = [
             Element(id: "time", label: "Time", value: "5 seconds", traits: [.adjustable]),
             Element(id: "reset", label: "Reset", traits: [.button], actions: ["Reset to 1 minute"]),

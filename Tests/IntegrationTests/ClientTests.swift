@@ -131,7 +131,7 @@ struct ClientTests {
         #expect(message.contains(path) && message.contains("announced &"))
         let (result, onMain) = try await withTimeout("the completion") {
             await withCheckedContinuation { continuation in
-                announcer.announce("Hi") { continuation.resume(returning: ($0, MainQueue.isCurrent)) }
+                announcer.announce("Hi") { continuation.resume(returning: ($0, MainThread.isMainQueue)) }
             }
         }
         #expect(onMain)
@@ -145,11 +145,11 @@ struct ClientTests {
     func completionOnMain() async throws {
         let daemon = try DaemonProcess()
         let announcer = Announcer(socketPath: daemon.socketPath)
-        #expect(MainQueue.isCurrent)
+        #expect(MainThread.isMainQueue)
         let (result, onMain) = try await withTimeout("the completion") {
             await withCheckedContinuation { continuation in
                 Task { @MainActor in
-                    announcer.announce("From the main thread") { continuation.resume(returning: ($0, MainQueue.isCurrent)) }
+                    announcer.announce("From the main thread") { continuation.resume(returning: ($0, MainThread.isMainQueue)) }
                 }
             }
         }
@@ -164,7 +164,7 @@ struct ClientTests {
         let result = try await withTimeout("the completion") {
             await withCheckedContinuation { continuation in
                 Thread.detachNewThread {
-                    precondition(!Thread.isMainThread && !MainQueue.isCurrent)
+                    precondition(!Thread.isMainThread && !MainThread.isMainQueue)
                     announcer.announce("From a background thread") { continuation.resume(returning: $0) }
                 }
             }
@@ -200,8 +200,8 @@ struct ClientTests {
         let daemon = try DaemonProcess()
         let announcer = Announcer(socketPath: daemon.socketPath)
         let (changes, continuation) = AsyncStream.makeStream(of: String.self)
-        announcer.onFocus("save") { continuation.yield("save focused, main: \(MainQueue.isCurrent)") }
-        announcer.onLoseFocus("save") { continuation.yield("save lost focus, main: \(MainQueue.isCurrent)") }
+        announcer.onFocus("save") { continuation.yield("save focused, main: \(MainThread.isMainQueue)") }
+        announcer.onLoseFocus("save") { continuation.yield("save lost focus, main: \(MainThread.isMainQueue)") }
         let save = Element(id: "save", label: "Save", traits: [.button], hint: "Saves the document.")
         let spoken = try await withTimeout("the focus post") {
             await withCheckedContinuation { done in

@@ -68,7 +68,7 @@ struct SystemdTests {
     }
 
     @Test(
-        "systemd-socket-activate: the daemon serves the passed socket, sends READY=1 and leaves the socket file on SIGTERM",
+        "systemd-socket-activate: the daemon serves the passed socket, names it in its log, sends READY=1 and leaves the socket file on SIGTERM",
         .enabled(if: installedTool("systemd-socket-activate") != nil, "needs systemd-socket-activate (apt-get install systemd)")
     )
     func socketActivation() throws {
@@ -85,7 +85,7 @@ struct SystemdTests {
                 "-l", socketPath,
                 "-E", "NOTIFY_SOCKET=\(notify.path)",
                 "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
-                DaemonProcess.executable.path, "--audio", "null", "--log-level", "warning",
+                DaemonProcess.executable.path, "--audio", "null", "--log-level", "info",
             ],
             environment: ProcessInfo.processInfo.environment,
             output: .pipe
@@ -111,6 +111,8 @@ struct SystemdTests {
 
         process.signal(SIGTERM)
         #expect(process.waitForExit() == 0)
+        said += String(decoding: stderr.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains("socket=\(socketPath)"), "the log names the socket actually served:\n\(said)")
         var info = stat()
         #expect(lstat(socketPath, &info) == 0, "the passed socket must not be unlinked")
         #expect(info.st_mode & S_IFMT == S_IFSOCK)

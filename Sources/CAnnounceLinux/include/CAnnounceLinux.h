@@ -1,4 +1,4 @@
-// The glibc calls, constants and structures the daemon needs that Swift's Glibc module leaves
+// The glibc calls, constants and structures the daemon and its clients need that Swift's Glibc module leaves
 // out: malloc.h is not in it, and the rest needs _GNU_SOURCE, which this target's shim.c
 // defines (as swift-nio's CNIOLinux does). One small C file instead of `@_silgen_name`
 // declarations, magic numbers and hand-matched struct layouts in Swift.
@@ -34,5 +34,8 @@ int CAnnounceLinux_pthread_setname_np(pthread_t thread, const char *name);
 /// `fcntl(fd, F_SETPIPE_SZ, bytes)`: the pipe's capacity, at least `bytes`; the new capacity,
 /// or -1 and errno.
 int CAnnounceLinux_set_pipe_size(int fd, int bytes);
+
+/// True on the process's main thread (its thread id is the process id).
+int CAnnounceLinux_is_main_thread(void);
 
 #endif

@@ -1,27 +1,5 @@
+import AnnounceProtocol
 import Glibc
-
-/// Where the daemon's socket lives, in the protocol's order: the `--socket` flag, the config
-/// file's `socket`, `ANNOUNCED_SOCKET`, `$XDG_RUNTIME_DIR/announced/announced.sock`, then
-/// `/tmp/announced-<uid>/announced.sock`.
-public enum SocketLocation {
-    /// The socket path for the given flag and config values and environment.
-    public static func resolve(flag: String?, config: String?, environment: [String: String]) -> String {
-        if let flag, !flag.isEmpty { return flag }
-        if let config, !config.isEmpty { return config }
-        if let env = environment["ANNOUNCED_SOCKET"], !env.isEmpty { return env }
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            return runtime + "/announced/announced.sock"
-        }
-        return "/tmp/announced-\(getuid())/announced.sock"
-    }
-
-    /// The directory part of a path (`.` when there is none).
-    public static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        let dir = String(path[..<slash])
-        return dir.isEmpty ? "/" : dir
-    }
-}
 
 /// Why the daemon cannot serve its socket. Each message says what to do next.
 public struct SocketSetupError: Error, CustomStringConvertible {
@@ -32,11 +10,12 @@ public struct SocketSetupError: Error, CustomStringConvertible {
 /// Prepares the filesystem for binding the socket: the parent directory (created 0700) and any
 /// socket file already there (replaced when stale, refused when a daemon answers on it).
 enum SocketPreparation {
-    static func prepare(path: String) throws(SocketSetupError) {
+    static func prepare(_ location: SocketLocation) throws(SocketSetupError) {
+        let path = location.path
         guard path.utf8.count < 108 else {
             throw SocketSetupError(description: "the socket path \(path) is longer than the 107 bytes a Unix socket allows; choose a shorter one with --socket")
         }
-        let dir = SocketLocation.directory(of: path)
+        let dir = location.directory
         var info = stat()
         if stat(dir, &info) != 0 {
             if mkdir(dir, 0o700) != 0 && errno != EEXIST {
@@ -44,6 +23,12 @@ enum SocketPreparation {
             }
         } else if (info.st_mode & S_IFMT) != S_IFDIR {
             throw SocketSetupError(description: "\(dir) is not a directory; choose another socket path with --socket")
+        }
+        if let problem = location.directoryProblem() {
+            throw SocketSetupError(description: "refusing to serve \(path): \(problem)")
+        }
+        if access(dir, W_OK | X_OK) != 0 {
+            throw SocketSetupError(description: cannotCreate(path, errno))
         }
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFSOCK else {
@@ -72,5 +57,16 @@ enum SocketPreparation {
             }
         }
         return result == 0
+    }
+}
+
+extension SocketPreparation {
+    /// Why the socket file at `path` could not be made, in words, with what to do.
+    static func cannotCreate(_ path: String, _ code: Int32) -> String {
+        let directory = SocketLocation(path: path, isDefault: false).directory
+        if code == EACCES || code == EPERM || code == EROFS {
+            return "cannot create the socket \(path): this user (uid \(getuid())) may not create files in \(directory); choose a directory you own with --socket (or ANNOUNCED_SOCKET), or make \(directory) writable for this user"
+        }
+        return "cannot create the socket \(path): \(String(cString: strerror(code))); choose another path with --socket"
     }
 }
