@@ -3,7 +3,6 @@ public import AnnounceProtocol
 import Glibc
 public import Logging
 import NIOCore
-import NIOExtras
 import NIOPosix
 public import ServiceLifecycle
 
@@ -72,8 +71,7 @@ public final class AnnounceServer: Service {
 
     /// Serves until graceful shutdown (or cancellation).
     public func run() async throws {
-        let quiesce = ServerQuiescingHelper(group: group)
-        let serverChannel = try await bind(frontEnd, quiesce: quiesce)
+        let serverChannel = try await bind(frontEnd)
         let ownsSocketFile = configuration.activationSocket == nil
         // Under socket activation the socket is whatever systemd passed, wherever it is.
         let served = ownsSocketFile ? configuration.socketPath : serverChannel.localAddress?.pathname ?? "the socket passed as descriptor 3"
@@ -89,7 +87,7 @@ public final class AnnounceServer: Service {
             try await withTaskCancellationHandler {
                 try await allClosed.futureResult.get()
             } onCancel: {
-                quiesce.initiateShutdown(promise: allClosed)
+                ServerQuiescing.shutDown(serverChannel, promise: allClosed)
             }
         } onGracefulShutdown: { [logger] in
             logger.info("shutting down: ending every post")
@@ -97,18 +95,18 @@ public final class AnnounceServer: Service {
                 // Every post ends `shutdown` and its lines are handed to the connections; then
                 // the socket closes and each connection closes after its last line.
                 await dispatcher.shutdown()
-                quiesce.initiateShutdown(promise: allClosed)
+                ServerQuiescing.shutDown(serverChannel, promise: allClosed)
             }
         }
         logger.info("stopped")
     }
 
-    func bind<F: FrontEnd>(_ frontEnd: F, quiesce: ServerQuiescingHelper) async throws -> any Channel {
+    func bind<F: FrontEnd>(_ frontEnd: F) async throws -> any Channel {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(quiesce.makeServerChannelHandler(channel: channel))
+                    try channel.pipeline.syncOperations.addHandler(ServerQuiescing())
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)

@@ -1,6 +1,5 @@
 import AnnounceCore
 import NIOCore
-import NIOExtras
 
 /// One connection of a front-end, on its event loop: decodes each read and hands it to the
 /// dispatcher, and tells the dispatcher when the client finished sending and when the connection
