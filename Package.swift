@@ -19,6 +19,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        // Deque: the dispatcher's pending lists and the speech thread's queue.
+        .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         // No traits: the JSON trait's JSONSnapshot links full Foundation (see SettingsFileSnapshot).
@@ -37,7 +39,11 @@ let package = Package(
         // The dispatcher: scheduling, elements, localization. Pure logic over a speech backend.
         .target(
             name: "AnnounceCore",
-            dependencies: ["AnnounceProtocol", "AccessibilityLint", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "AnnounceProtocol", "AccessibilityLint",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
             swiftSettings: strictSwift
         ),
         .systemLibrary(
@@ -80,6 +86,7 @@ let package = Package(
             dependencies: [
                 "EspeakHelperWire", "CPulseSimple", "CALSA", "CProcessSpawn", "CAnnounceLinux", "AnnounceCore",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),

@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import DequeModule
 
 /// How a post takes its turn (protocol, "Scheduling").
 enum PostClass: Hashable {
@@ -56,16 +57,16 @@ final class PostRecord {
 /// The posts waiting to speak, in the order they will: high first come first served, then at most
 /// one interrupting post, then queued `default` before `low`, each first come first served.
 struct PendingList {
-    private(set) var high: [PostRecord] = []
+    private(set) var high: Deque<PostRecord> = []
     private(set) var interrupting: PostRecord?
-    private(set) var queuedDefault: [PostRecord] = []
-    private(set) var queuedLow: [PostRecord] = []
+    private(set) var queuedDefault: Deque<PostRecord> = []
+    private(set) var queuedLow: Deque<PostRecord> = []
 
     var count: Int { high.count + (interrupting == nil ? 0 : 1) + queuedDefault.count + queuedLow.count }
     var isEmpty: Bool { count == 0 }
 
     /// Every pending post, in speaking order.
-    var all: [PostRecord] { high + (interrupting.map { [$0] } ?? []) + queuedDefault + queuedLow }
+    var all: [PostRecord] { Array(high) + (interrupting.map { [$0] } ?? []) + Array(queuedDefault) + Array(queuedLow) }
 
     /// Adds a post; returns the waiting interrupting post it replaced, if any.
     mutating func insert(_ post: PostRecord) -> PostRecord? {

@@ -1,4 +1,5 @@
 import AnnounceCore
+import DequeModule
 
 /// The one thread of the process that speaks: it talks to the espeak-ng helper process and
 /// plays what the helper synthesizes.
@@ -19,7 +20,7 @@ final class EspeakWorker: @unchecked Sendable {
 
     /// Guards `queue` and `current`, and wakes the thread.
     private let condition = ConditionLock()
-    private var queue: [SpeechJob] = []
+    private var queue: Deque<SpeechJob> = []
     private var current: SpeechJob?
 
     private init(sampleRate: Int, voices: [VoiceDescription]) {
