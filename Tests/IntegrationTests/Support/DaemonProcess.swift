@@ -68,6 +68,11 @@ final class DaemonProcess {
             // say what happened, with the daemon's own report (a crash prints a backtrace).
             Issue.record("the daemon exited during the test without being asked (status \(process.terminationStatus)); its stderr:\n\(stderrText())")
         }
+        // Under `make tsan` / `make asan` the daemon and its helper are instrumented too, and
+        // their reports land here, where nobody else would see them.
+        if let report = SanitizerReport.first(in: stderrSoFar()) {
+            Issue.record("the daemon or its espeak-ng helper reported:\n\(report)")
+        }
         try? FileManager.default.removeItem(at: directory)
     }
 
@@ -90,9 +95,27 @@ final class DaemonProcess {
         return process.terminationStatus
     }
 
+    /// What was read of the daemon's stderr so far.
+    private var stderrRead = Data()
+
     /// Everything the daemon wrote to stderr (after it exited).
     func stderrText() -> String {
-        String(decoding: stderrPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        stderrRead.append(stderrPipe.fileHandleForReading.readDataToEndOfFile())
+        return String(decoding: stderrRead, as: UTF8.self)
+    }
+
+    /// What the daemon (and its helper) have written to stderr by now, without waiting for the
+    /// end: the helper may outlive a killed daemon for a moment and hold the pipe open.
+    private func stderrSoFar() -> String {
+        let fd = stderrPipe.fileHandleForReading.fileDescriptor
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            guard count > 0 else { break }
+            stderrRead.append(contentsOf: chunk[..<count])
+        }
+        return String(decoding: stderrRead, as: UTF8.self)
     }
 
     /// The samples of `DIR/<seq>.wav`.
