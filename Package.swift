@@ -64,27 +64,26 @@ let package = Package(
             providers: [.apt(["libasound2-dev"])]
         ),
         // glibc calls, constants and structs Swift's Glibc module leaves out (malloc.h, and what
-        // needs _GNU_SOURCE): malloc_trim, mallopt, pthread_setname_np, F_SETPIPE_SZ, struct ucred.
+        // needs _GNU_SOURCE): malloc_trim, mallopt, pthread_setname_np, F_SETPIPE_SZ, struct ucred,
+        // posix_spawn_file_actions_addclosefrom_np.
         .target(name: "CAnnounceLinux"),
         // The messages between the daemon and its espeak-ng helper process. No dependencies.
         .target(name: "EspeakHelperWire", swiftSettings: strictSwift),
-        // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
-        // costs one post, not the daemon.
         // espeak-ng linked statically, without its audio library (which would load libpulse and
         // its dependencies into a process that never plays audio).
         .target(name: "CEspeakNGStatic"),
+        // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
+        // costs one post, not the daemon.
         .executableTarget(
             name: "announced-espeak",
             dependencies: ["CEspeakNGStatic", "EspeakHelperWire"],
             swiftSettings: strictSwift
         ),
-        // glibc's posix_spawn extensions that Swift's Glibc module leaves out (they need _GNU_SOURCE).
-        .target(name: "CProcessSpawn"),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EspeakHelperWire", "CPulseSimple", "CALSA", "CProcessSpawn", "CAnnounceLinux", "AnnounceCore",
+                "EspeakHelperWire", "CPulseSimple", "CALSA", "CAnnounceLinux", "AnnounceCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

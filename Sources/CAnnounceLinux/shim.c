@@ -4,6 +4,7 @@
 
 #include <fcntl.h>
 #include <malloc.h>
+#include <spawn.h>
 #include <stddef.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -26,3 +27,7 @@ int CAnnounceLinux_pthread_setname_np(pthread_t thread, const char *name) {
 int CAnnounceLinux_set_pipe_size(int fd, int bytes) { return fcntl(fd, F_SETPIPE_SZ, bytes); }
 
 int CAnnounceLinux_is_main_thread(void) { return gettid() == getpid(); }
+
+int CAnnounceLinux_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
+}

@@ -1,6 +1,5 @@
 import AnnounceCore
 import CAnnounceLinux
-import CProcessSpawn
 import EspeakHelperWire
 import Glibc
 
@@ -92,7 +91,7 @@ final class EspeakHelperProcess {
         // The helper gets its two pipes and standard error, nothing else of the daemon's: not a
         // socket passed by systemd (which is not close-on-exec), not a client's connection (NIO
         // accepts without SOCK_CLOEXEC), not a WAV file being written.
-        let closing = announced_spawn_file_actions_addclosefrom(&actions, STDERR_FILENO + 1)
+        let closing = CAnnounceLinux_spawn_file_actions_addclosefrom(&actions, STDERR_FILENO + 1)
         var child: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         defer { arguments.forEach { free($0) } }

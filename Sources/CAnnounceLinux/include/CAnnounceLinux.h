@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <pthread.h>
+#include <spawn.h>
 
 /// The process at the other end of a Unix socket, as `SO_PEERCRED` reports it: glibc's
 /// `struct ucred` (shim.c checks at compile time that the layouts are the same).
@@ -37,5 +38,9 @@ int CAnnounceLinux_set_pipe_size(int fd, int bytes);
 
 /// True on the process's main thread (its thread id is the process id).
 int CAnnounceLinux_is_main_thread(void);
+
+/// `posix_spawn_file_actions_addclosefrom_np(actions, lowest)` (glibc 2.34+): the spawned child
+/// closes every descriptor from `lowest` up. 0, or an errno value.
+int CAnnounceLinux_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest);
 
 #endif
