@@ -1,6 +1,6 @@
 /// Where synthesized speech goes: a sound device, a file or nothing.
 ///
-/// The speech engine calls an output only from its own synthesis thread, one utterance at a time:
+/// The speech engine calls an output only from its own speech thread, one utterance at a time:
 /// `begin`, any number of `write` calls, possibly `discard`, `waitForPlayout` until everything
 /// written has been played, then `end`. Samples are signed 16-bit mono at the rate given to
 /// `begin`.

@@ -6,14 +6,14 @@ import Glibc
 /// The espeak-ng helper process (`announced-espeak`) and the two pipes to it.
 ///
 /// espeak-ng runs in the helper, never in the daemon: some texts crash Debian's espeak-ng 1.51,
-/// and a crash must cost one post, not the daemon. Used by the synthesis thread only (and by
-/// `EspeakWorker.start` before that thread exists).
+/// and a crash must cost one post, not the daemon. Used by the speech thread only (and by
+/// `SpeechThread.start` before that thread exists).
 final class EspeakHelperProcess {
     /// The helper executable's name.
     static let executableName = "announced-espeak"
     /// The environment variable that names the helper executable, for unusual installations.
     static let environmentVariable = "ANNOUNCED_ESPEAK_HELPER"
-    /// The pipe from the helper holds about 90 ms of audio: with the frame the synthesis thread is
+    /// The pipe from the helper holds about 90 ms of audio: with the frame the speech thread is
     /// playing and the one the helper is writing, synthesis runs at most about 200 ms ahead.
     static let pipeBytes: Int32 = 4096
 
@@ -136,7 +136,7 @@ final class EspeakHelperProcess {
         requests?.write(request.frame) ?? false
     }
 
-    /// How long the helper may go without a message while the synthesis thread waits for one.
+    /// How long the helper may go without a message while the speech thread waits for one.
     /// espeak-ng makes 60 ms of audio in well under a millisecond, so a helper this slow is
     /// stuck inside espeak-ng.
     static let silenceLimit: Int32 = 5000

@@ -1,7 +1,7 @@
 import CAnnounceLinux
 import Glibc
 
-// The few threading tools the synthesis thread and the audio outputs need, on pthreads directly:
+// The few threading tools the speech thread and the audio outputs need, on pthreads directly:
 // Foundation's Thread and NSCondition would link full Foundation (and its ICU data) into the
 // daemon for three calls.
 
@@ -47,18 +47,18 @@ final class ConditionLock: @unchecked Sendable {
     func broadcast() { pthread_cond_broadcast(condition) }
 }
 
-/// "Stop the utterance now", for the waits of the synthesis thread.
+/// "Stop the utterance now", for the waits of the speech thread.
 ///
-/// The audio outputs pace the synthesis thread by sleeping until the device has room, and poll
+/// The audio outputs pace the speech thread by sleeping until the device has room, and poll
 /// playout in short sleeps. When the utterance being spoken is aborted, the signal is raised and
 /// every such sleep ends at once, so an interruption is heard within microseconds of the
 /// dispatcher's decision instead of at the next polling step. The speech worker lowers it when
-/// it takes the next utterance. There is one synthesis thread per process, hence one signal.
+/// it takes the next utterance. There is one speech thread per process, hence one signal.
 ///
 /// Only the thread that adopted the signal sees it: an output used on any other thread (as
 /// tests do) sleeps as it would without it.
 final class UtteranceAbortSignal: @unchecked Sendable {
-    /// The synthesis thread's signal.
+    /// The speech thread's signal.
     static let shared = UtteranceAbortSignal()
 
     private let condition = ConditionLock()
@@ -84,7 +84,7 @@ final class UtteranceAbortSignal: @unchecked Sendable {
         return pthread_equal(owner, pthread_self()) != 0
     }
 
-    /// Aborts the utterance being spoken: wakes the synthesis thread if it sleeps.
+    /// Aborts the utterance being spoken: wakes the speech thread if it sleeps.
     func raise() {
         condition.lock()
         raised = true

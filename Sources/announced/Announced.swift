@@ -61,7 +61,7 @@ struct Announced: AsyncParsableCommand {
         // Loading espeak-ng in its helper is the longest step of a start (README, Performance),
         // so it begins before anything else; a run that fails or only prints help or the version
         // exits, and the helper ends with it (its pipe closes).
-        if !printsOnly(CommandLine.arguments.dropFirst()) { EspeakSpeechEngine.prepare() }
+        if !printsOnly(CommandLine.arguments.dropFirst()) { EspeakBackend.prepare() }
         do {
             var command = try parseAsRoot()
             if let daemon = command as? Announced {

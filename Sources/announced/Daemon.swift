@@ -58,9 +58,9 @@ struct Daemon {
         // The engine waits for the espeak-ng helper to load espeak-ng; meanwhile the event loop
         // threads start.
         AnnounceServer.prepareEventLoops()
-        let engine: EspeakSpeechEngine
+        let engine: EspeakBackend
         do {
-            engine = try EspeakSpeechEngine(
+            engine = try EspeakBackend(
                 output: output, logger: Logger(label: "announced.speech"), eventHandler: dispatcher.backendEventHandler
             )
         } catch {

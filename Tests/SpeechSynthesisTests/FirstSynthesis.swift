@@ -20,7 +20,7 @@ struct FirstSynthesis: Sendable {
         let directory = TestAudio.temporaryDirectory()
         let output = try WAVAudioOutput(directory: directory)
         var recorder = EventRecorder()
-        let engine = try EspeakSpeechEngine(output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
         engine.speak(Utterance(seq: seq, text: text, voice: "en-us", rate: 175))
         let events = await recorder.events(untilFinished: seq)
         let path = output.path(forSeq: seq)

@@ -9,9 +9,9 @@ import DequeModule
 /// The thread and the helper are started on first use and kept for the life of the process (a
 /// helper that crashed is replaced at the next utterance). All engines share them and speak in
 /// order of arrival.
-final class EspeakWorker: @unchecked Sendable {
+final class SpeechThread: @unchecked Sendable {
     /// The process-wide worker, or why espeak-ng could not start.
-    static let shared: Result<EspeakWorker, SpeechSynthesisError> = start()
+    static let shared: Result<SpeechThread, SpeechSynthesisError> = start()
 
     /// The synthesizer's sample rate (22050 Hz for espeak-ng's own voices).
     let sampleRate: Int
@@ -20,8 +20,8 @@ final class EspeakWorker: @unchecked Sendable {
 
     /// Guards `queue` and `current`, and wakes the thread.
     private let condition = ConditionLock()
-    private var queue: Deque<SpeechJob> = []
-    private var current: SpeechJob?
+    private var queue: Deque<QueuedUtterance> = []
+    private var current: QueuedUtterance?
 
     private init(sampleRate: Int, voices: [VoiceDescription]) {
         self.sampleRate = sampleRate
@@ -29,35 +29,35 @@ final class EspeakWorker: @unchecked Sendable {
     }
 
     /// Adds a job to the end of the queue.
-    func enqueue(_ job: SpeechJob) {
+    func enqueue(_ job: QueuedUtterance) {
         condition.lock()
         queue.append(job)
         condition.signal()
         condition.unlock()
     }
 
-    /// Stops the utterance `seq` of `session`: flags it when it is being spoken, or removes it
+    /// Stops the utterance `seq` of `audioPath`: flags it when it is being spoken, or removes it
     /// from the queue and reports it aborted (on the calling thread) when it is still waiting.
-    func abort(seq: UInt64, session: EngineSession) {
+    func abort(seq: UInt64, audioPath: AudioPath) {
         condition.lock()
-        if let current, current.matches(seq: seq, session: session) {
+        if let current, current.matches(seq: seq, audioPath: audioPath) {
             current.requestAbort()
             UtteranceAbortSignal.shared.raise()
             condition.unlock()
             return
         }
-        guard let index = queue.firstIndex(where: { $0.matches(seq: seq, session: session) }) else {
+        guard let index = queue.firstIndex(where: { $0.matches(seq: seq, audioPath: audioPath) }) else {
             condition.unlock()
             return
         }
         let job = queue.remove(at: index)
         condition.unlock()
-        job.session.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
+        job.audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
     }
 
     // MARK: - The thread
 
-    private static func start() -> Result<EspeakWorker, SpeechSynthesisError> {
+    private static func start() -> Result<SpeechThread, SpeechSynthesisError> {
         let helper: EspeakHelperProcess
         do {
             helper = try EspeakHelperProcess()
@@ -65,23 +65,23 @@ final class EspeakWorker: @unchecked Sendable {
         } catch {
             return .failure(error)
         }
-        let worker = EspeakWorker(sampleRate: helper.sampleRate, voices: helper.voices)
+        let worker = SpeechThread(sampleRate: helper.sampleRate, voices: helper.voices)
         let handoff = HelperHandoff(helper)
         DedicatedThread.start(name: "speech", stackSize: 1 << 20) {
             UtteranceAbortSignal.shared.adoptCurrentThread()
-            worker.run(EspeakSynthesizer(helper: handoff.helper))
+            worker.run(UtteranceSpeaker(helper: handoff.helper))
         }
         return .success(worker)
     }
 
-    /// Hands the helper to the synthesis thread, which alone uses it from then on.
+    /// Hands the helper to the speech thread, which alone uses it from then on.
     private final class HelperHandoff: @unchecked Sendable {
         let helper: EspeakHelperProcess
         init(_ helper: EspeakHelperProcess) { self.helper = helper }
     }
 
     /// The thread's loop: take the next job, speak it, forever.
-    private func run(_ synthesizer: EspeakSynthesizer) {
+    private func run(_ synthesizer: UtteranceSpeaker) {
         while true {
             condition.lock()
             while queue.isEmpty { condition.wait() }

@@ -3,8 +3,8 @@ import EspeakHelperWire
 import Logging
 
 /// Speaks jobs with espeak-ng in the helper process, playing its audio here. Lives on, and is
-/// used only by, the synthesis thread.
-final class EspeakSynthesizer {
+/// used only by, the speech thread.
+final class UtteranceSpeaker {
     /// The punctuation spoken in `some` mode: symbols, not the marks that end sentences and
     /// clauses (those are heard as pauses).
     static let somePunctuation = "#$%&*+/<=>@\\^_|~"
@@ -22,37 +22,37 @@ final class EspeakSynthesizer {
     }
 
     /// Speaks one utterance and reports its events, ending with exactly one `finished`.
-    func perform(_ job: SpeechJob) {
+    func perform(_ job: QueuedUtterance) {
         let utterance = job.utterance
-        let session = job.session
+        let audioPath = job.audioPath
         let seq = utterance.seq
-        session.logger.debug(
+        audioPath.logger.debug(
             "speaking",
             metadata: ["seq": "\(seq)", "voice": "\(utterance.voice)", "chars": "\(utterance.text.unicodeScalars.count)"]
         )
         if job.isAbortRequested {
-            session.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
+            audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
             return
         }
         let map =
             utterance.spell && !utterance.ssml
             ? TextPositionMap(spelling: utterance.text) : TextPositionMap(text: utterance.text, ssml: utterance.ssml)
-        switch begin(request(for: utterance, text: map.synthesizedText, ssml: map.isSSML), session: session, seq: seq) {
+        switch begin(request(for: utterance, text: map.synthesizedText, ssml: map.isSSML), audioPath: audioPath, seq: seq) {
         case .failed(let message):
-            session.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
+            audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
             return
         case .speaking:
             break
         }
         do {
-            try session.output.begin(seq: seq, sampleRate: sampleRate)
+            try audioPath.output.begin(seq: seq, sampleRate: sampleRate)
         } catch {
-            session.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
+            audioPath.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
             skipUtterance()
-            session.eventHandler(.finished(seq: seq, outcome: .failed(message: "\(error)", spokenChars: 0)))
+            audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: "\(error)", spokenChars: 0)))
             return
         }
-        let run = SynthesisRun(job: job, sampleRate: sampleRate, map: map)
+        let run = UtteranceRun(job: job, sampleRate: sampleRate, map: map)
         if utterance.earcon {
             let samples = utterance.earconSound == .boundary ? boundaryEarcon : earcon
             samples.withUnsafeBufferPointer { _ = run.feed($0) }
@@ -63,7 +63,7 @@ final class EspeakSynthesizer {
         if !helper.isRunning {
             // Restart now, after the terminal line, so the next post does not wait for espeak-ng
             // to load; if this fails, the next post tries again and reports why.
-            _ = startHelper(session.logger)
+            _ = startHelper(audioPath.logger)
         }
     }
 
@@ -86,9 +86,9 @@ final class EspeakSynthesizer {
 
     /// Sends the utterance to the helper (starting a new helper if the last one died) and
     /// reads its answer about the voice.
-    private func begin(_ request: SynthesisRequest, session: EngineSession, seq: UInt64) -> Beginning {
+    private func begin(_ request: SynthesisRequest, audioPath: AudioPath, seq: UInt64) -> Beginning {
         for attempt in 0..<2 {
-            if !helper.isRunning || attempt > 0, let problem = startHelper(session.logger) {
+            if !helper.isRunning || attempt > 0, let problem = startHelper(audioPath.logger) {
                 return .failed(problem)
             }
             guard helper.send(.synthesize(request)) else { continue }
@@ -98,12 +98,12 @@ final class EspeakSynthesizer {
             case .voiceUnknown?:
                 skipUtterance()
                 let message = "espeak-ng could not load the voice \(request.voice) (its data may be missing or damaged); `espeak-ng --voices` lists the voices it has"
-                session.logger.warning("\(message)", metadata: ["seq": "\(seq)"])
+                audioPath.logger.warning("\(message)", metadata: ["seq": "\(seq)"])
                 return .failed(message)
             default:
                 // The helper died before answering; start another and send it once more.
                 let ending = helper.stop()
-                session.logger.warning("espeak-ng helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
+                audioPath.logger.warning("espeak-ng helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
                 continue
             }
         }
@@ -113,7 +113,7 @@ final class EspeakSynthesizer {
     /// Reads the helper's words, marks and audio into `run` until the utterance is done. When the
     /// run stops early it reports its end at once, asks the helper to stop, and reads on to the
     /// helper's `done` (what comes until then is dropped), so the next post finds it idle.
-    private func play(_ run: SynthesisRun) {
+    private func play(_ run: UtteranceRun) {
         var stopping = false
         func stopNow() {
             stopping = true
@@ -143,7 +143,7 @@ final class EspeakSynthesizer {
         // The helper died inside espeak-ng (this text crashed it), or is stuck there.
         let stuck = helper.isStuck
         let ending = helper.stop()
-        run.job.session.logger.error(
+        run.job.audioPath.logger.error(
             stuck ? "espeak-ng stopped responding" : "espeak-ng crashed",
             metadata: ["seq": "\(run.job.utterance.seq)", "how": "\(ending)"]
         )

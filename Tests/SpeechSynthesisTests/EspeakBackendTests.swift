@@ -6,7 +6,7 @@ import Testing
 /// The engine with real espeak-ng. Serialized: all engines share one synthesis thread and the
 /// pacing check wants the machine to itself.
 @Suite(.serialized)
-struct EspeakEngineTests {
+struct EspeakBackendTests {
     @Test func firstSynthesisThroughWAVEqualsTheCommandLineTool() async throws {
         let first = try await FirstSynthesis.done()
         #expect(first.events.first == .started(seq: FirstSynthesis.seq))
@@ -32,7 +32,7 @@ struct EspeakEngineTests {
     @Test func wordEventsMapToTheWordsOfTheText() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EspeakSpeechEngine(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
         let text = "The naïve café served crème brûlée, déjà vu! Zoë’s 42 friends came."
         engine.speak(Utterance(seq: 5, text: text, voice: "en-us", rate: 450))
         let events = await recorder.events(untilFinished: 5)
@@ -50,7 +50,7 @@ struct EspeakEngineTests {
     @Test func ssmlMarksArriveInPlaybackOrder() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EspeakSpeechEngine(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
         let text = #"<speak>one <mark name="first"/>two three <mark name="second"/>four</speak>"#
         engine.speak(Utterance(seq: 6, text: text, ssml: true, voice: "en-us", rate: 450))
         let events = await recorder.events(untilFinished: 6)
@@ -69,7 +69,7 @@ struct EspeakEngineTests {
     @Test func spellingReportsEachCharacterOfTheOriginalText() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EspeakSpeechEngine(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
         let text = "é<1 b&Z"
         engine.speak(Utterance(seq: 7, text: text, voice: "en-us", rate: 450, spell: true))
         let events = await recorder.events(untilFinished: 7)
@@ -85,7 +85,7 @@ struct EspeakEngineTests {
         let directory = TestAudio.temporaryDirectory()
         let output = try WAVAudioOutput(directory: directory)
         var recorder = EventRecorder()
-        let engine = try EspeakSpeechEngine(output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
         let text = "This long sentence keeps going for a while so that it can be interrupted somewhere in the middle of it."
         engine.speak(Utterance(seq: 10, text: text, voice: "en-us"))
 
@@ -123,7 +123,7 @@ struct EspeakEngineTests {
     @Test func longTextStartsAtOnceAndStopsAtOnce() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EspeakSpeechEngine(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
         let sentence = "Every word of this long text is synthesized only as fast as it is played. "
         let text = String(String(repeating: sentence, count: 120).unicodeScalars.prefix(8_192))
         engine.speak(Utterance(seq: 15, text: text, voice: "en-us"))
@@ -140,7 +140,7 @@ struct EspeakEngineTests {
     @Test func abortWhileQueuedReportsNoStart() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EspeakSpeechEngine(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
         engine.speak(Utterance(seq: 20, text: "A sentence that plays for more than a moment.", voice: "en-us"))
         engine.speak(Utterance(seq: 21, text: "Never heard.", voice: "en-us"))
         engine.abort(seq: 21)
@@ -164,7 +164,7 @@ struct EspeakEngineTests {
 
         var recorder = EventRecorder()
         let output = LookaheadRecordingOutput()
-        let engine = try EspeakSpeechEngine(output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
         engine.speak(Utterance(seq: 30, text: text, voice: "en-us"))
         let events = await recorder.events(untilFinished: 30)
 
@@ -179,7 +179,7 @@ struct EspeakEngineTests {
     @Test func unknownVoiceFails() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EspeakSpeechEngine(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
         engine.speak(Utterance(seq: 40, text: "Hello.", voice: "xx-nonexistent"))
         let events = await recorder.events(untilFinished: 40)
 
@@ -197,7 +197,7 @@ struct EspeakEngineTests {
         let directory = TestAudio.temporaryDirectory()
         let output = try WAVAudioOutput(directory: directory)
         var recorder = EventRecorder()
-        let engine = try EspeakSpeechEngine(output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EspeakBackend(output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
         engine.speak(Utterance(seq: 50, text: "Changed.", voice: "en-us", rate: 300, earcon: true))
         let events = await recorder.events(untilFinished: 50)
         #expect(events.first == .started(seq: 50))
@@ -214,7 +214,7 @@ struct EspeakEngineTests {
     }
 
     @Test func voicesAreSelectableByName() throws {
-        let engine = try EspeakSpeechEngine(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: { _ in })
+        let engine = try EspeakBackend(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: { _ in })
         let names = Set(engine.voices.map(\.name))
         #expect(names.isSuperset(of: ["en-us", "de", "cmn", "fr"]))
         let english = engine.voices.first { $0.name == "en-us" }

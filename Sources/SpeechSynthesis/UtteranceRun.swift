@@ -1,10 +1,10 @@
 import AnnounceCore
 import Logging
 
-/// One utterance in flight on the synthesis thread: feeds the output in small slices, turns
+/// One utterance in flight on the speech thread: feeds the output in small slices, turns
 /// espeak's word and mark events into backend events as playback reaches them, and ends with
 /// exactly one `finished`.
-final class SynthesisRun {
+final class UtteranceRun {
     /// Why the run stopped early.
     enum Stop: Equatable {
         case aborted
@@ -21,7 +21,7 @@ final class SynthesisRun {
         var kind: Kind
     }
 
-    let job: SpeechJob
+    let job: QueuedUtterance
     let map: TextPositionMap
     var stop: Stop?
     private let output: any AudioOutput
@@ -44,11 +44,11 @@ final class SynthesisRun {
     /// Where the last word queued ends: words starting before it are dropped.
     private var collectedWordsEnd = 0
 
-    init(job: SpeechJob, sampleRate: Int, map: TextPositionMap) {
+    init(job: QueuedUtterance, sampleRate: Int, map: TextPositionMap) {
         self.job = job
         self.map = map
-        output = job.session.output
-        emit = job.session.eventHandler
+        output = job.audioPath.output
+        emit = job.audioPath.eventHandler
         seq = job.utterance.seq
         sliceFrames = max(1, sampleRate / 200)
     }
@@ -101,13 +101,13 @@ final class SynthesisRun {
                 return
             }
             if !started { emit(.started(seq: seq)) }
-            job.session.logger.debug("completed", metadata: ["seq": "\(seq)"])
+            job.audioPath.logger.debug("completed", metadata: ["seq": "\(seq)"])
             emit(.finished(seq: seq, outcome: .completed))
         case .aborted:
             output.discard()
             deliverMarkers(upTo: output.playedFrames)
             endAfterStop()
-            job.session.logger.debug("aborted", metadata: ["seq": "\(seq)", "spokenChars": "\(lastPlayedWordOffset)"])
+            job.audioPath.logger.debug("aborted", metadata: ["seq": "\(seq)", "spokenChars": "\(lastPlayedWordOffset)"])
             emit(.finished(seq: seq, outcome: .aborted(spokenChars: lastPlayedWordOffset)))
         case .failed(let message):
             fail(message)
@@ -117,7 +117,7 @@ final class SynthesisRun {
     private func fail(_ message: String) {
         output.discard()
         endAfterStop()
-        job.session.logger.error("speech failed", metadata: ["seq": "\(seq)", "error": "\(message)"])
+        job.audioPath.logger.error("speech failed", metadata: ["seq": "\(seq)", "error": "\(message)"])
         emit(.finished(seq: seq, outcome: .failed(message: message, spokenChars: lastPlayedWordOffset)))
     }
 
@@ -125,7 +125,7 @@ final class SynthesisRun {
         do {
             try output.end()
         } catch {
-            job.session.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
+            job.audioPath.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
         }
     }
 

@@ -1,0 +1,19 @@
+import AnnounceCore
+import Logging
+
+/// The audio path of one backend: the output its utterances play through, and where their events
+/// and log lines go. Every backend of the process shares the one speech thread; each brings its
+/// own audio path.
+///
+/// `output` is touched only on the speech thread; that is what makes this `Sendable`.
+final class AudioPath: @unchecked Sendable {
+    let output: any AudioOutput
+    let logger: Logger
+    let eventHandler: @Sendable (SpeechBackendEvent) -> Void
+
+    init(output: any AudioOutput, logger: Logger, eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void) {
+        self.output = output
+        self.logger = logger
+        self.eventHandler = eventHandler
+    }
+}
