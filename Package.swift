@@ -164,7 +164,8 @@ let package = Package(
         ),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those
         // flags they replay corpus files, so CI keeps them building.
-        .target(name: "FuzzSupport", swiftSettings: strictSwift),
+        .target(name: "CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], swiftSettings: strictSwift),
         .executableTarget(
             name: "FuzzRequestDecoder",
             dependencies: ["AnnounceProtocol", "AnnounceCore", "AccessibilityLint", "FuzzSupport"],

@@ -1,23 +1,18 @@
 import Glibc
+#if FUZZING
+import CLibFuzzer
+#endif
 
 /// A libFuzzer entry point: one input's bytes; returns 0.
 public typealias FuzzTarget = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 
 #if FUZZING
-/// libFuzzer's driver, linked in by `-sanitize=fuzzer`.
-@_silgen_name("LLVMFuzzerRunDriver")
-private func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>,
-    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
-    _ callback: FuzzTarget
-) -> CInt
-
 /// Hands the process to libFuzzer, which calls `target` with its inputs; call it from the
 /// executable's entry point (`@_cdecl("<Target>_main")`, the name SwiftPM links it under).
 public func runLibFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ target: FuzzTarget) -> CInt {
     var count = argc
     var arguments = argv
-    return runFuzzerDriver(&count, &arguments, target)
+    return LLVMFuzzerRunDriver(&count, &arguments, target)
 }
 #endif
 

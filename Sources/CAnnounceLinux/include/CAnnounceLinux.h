@@ -1,7 +1,7 @@
 // The glibc calls, constants and structures the daemon and its clients need that Swift's Glibc module leaves
 // out: malloc.h is not in it, and the rest needs _GNU_SOURCE, which this target's shim.c
-// defines (as swift-nio's CNIOLinux does). One small C file instead of `@_silgen_name`
-// declarations, magic numbers and hand-matched struct layouts in Swift.
+// defines (as swift-nio's CNIOLinux does). One small C file instead of Swift-side
+// symbol declarations, magic numbers and hand-matched struct layouts in Swift.
 #ifndef C_ANNOUNCE_LINUX_H
 #define C_ANNOUNCE_LINUX_H
 

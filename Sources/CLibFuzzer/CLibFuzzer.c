@@ -1,0 +1,2 @@
+// Only the header matters: SwiftPM builds a C target from at least one source file.
+#include "CLibFuzzer.h"
