@@ -24,7 +24,7 @@ enum ConfigFileReader {
             if count == 0 { return bytes }
             bytes += chunk[..<count]
             if bytes.count > 1 << 20 {
-                throw SettingsError(source: .file(path), key: nil, problem: "is larger than 1 MiB; it must be a small JSON object like Config/announced.json")
+                throw SettingsError(source: .file(path), key: nil, problem: "is larger than 1 MiB; it must be a small JSON object like the sample (\(SampleConfiguration.whereInstalled))")
             }
         }
     }

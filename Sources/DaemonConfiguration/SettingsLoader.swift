@@ -131,7 +131,7 @@ public struct SettingsLoader: Sendable {
                 if candidate.required {
                     throw SettingsError(
                         source: .file(candidate.path), key: nil,
-                        problem: "does not exist; create it (Config/announced.json is a sample with every key) or leave out --config"
+                        problem: "does not exist; create it, starting from the sample with every key (\(SampleConfiguration.whereInstalled)), or leave out --config"
                     )
                 }
                 continue

@@ -18,10 +18,11 @@ struct Announced: AsyncParsableCommand {
         commandName: "announced",
         abstract: "Speaks short announcements for apps and scripts, and tells each one how it ended.",
         discussion: """
-            Clients talk newline-delimited JSON on a Unix socket (see Sources/AnnounceProtocol/AnnounceProtocol.docc/Protocol.md). \
+            Clients talk newline-delimited JSON on a Unix socket (see the announced-protocol(7) man page). \
             Settings come from these flags, then ANNOUNCED_* environment variables, then the \
             configuration file (--config, else $XDG_CONFIG_HOME/announced/announced.json, else \
-            /etc/announced/announced.json; see Config/README.md), then the defaults. \
+            /etc/announced/announced.json; the sample with every key: \
+            \(SampleConfiguration.whereInstalled)), then the defaults. \
             SIGHUP reloads voice, rate, pitch, volume, punctuation and earcons from the file. \
             SIGTERM or SIGINT ends every post with `shutdown`, removes the socket and exits 0.
             """,
@@ -79,10 +80,11 @@ struct Announced: AsyncParsableCommand {
         }
     }
 
-    /// Whether the command line only asks for help or the version (then the helper is not
-    /// started early; the start is only a head start, the engine starts it when needed anyway).
+    /// Whether the command line only asks for help, the version or the description the man page
+    /// is made from (`--experimental-dump-help`): then the helper is not started early (the start
+    /// is only a head start, the engine starts it when needed anyway).
     static func printsOnly(_ arguments: ArraySlice<String>) -> Bool {
-        arguments.contains { ["-h", "--help", "--version", "help"].contains($0) }
+        arguments.contains { ["-h", "--help", "--version", "help", "--experimental-dump-help"].contains($0) }
     }
 
     func validate() throws {
