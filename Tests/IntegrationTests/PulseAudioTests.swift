@@ -9,52 +9,10 @@ import Testing
 /// sound card.
 @Suite("Daemon: PulseAudio output on a headless server", .serialized, .enabled(if: HeadlessPulseAudio.canRecord, HeadlessPulseAudio.missingReason))
 struct PulseAudioTests {
-    static let rate = 175
-
     @Test("an announcement is heard for about as long as espeak-ng's WAV; a stopped one clearly less")
     func playsAndStops() throws {
         let server = try HeadlessPulseAudio()
-        let recorder = try server.record()
-        let recorderStarted = ContinuousClock.now
-        let daemon = try DaemonProcess(audio: "pulse", environment: server.clientEnvironment)
-        // The null sink renders in 2 s blocks until a low-latency client has settled it
-        // (shared notes): let it settle before the measured request.
-        let settle = Duration.seconds(3) - (ContinuousClock.now - recorderStarted)
-        if settle > .zero { Thread.sleep(forTimeInterval: seconds(settle)) }
-        let client = try daemon.connect()
-
-        // A whole announcement.
-        let text = "The build finished without errors and all tests passed"
-        let start1 = recorder.sampleCount
-        client.send(announce(1, text, #","voice":"en-us","rate":\#(Self.rate)"#))
-        let terminal1 = try #require(client.waitForTerminal(id: 1))
-        #expect(terminal1["success"] == .bool(true), "\(terminal1.text)")
-        let played1 = try #require(recorder.waitForSilence(after: start1), "no audio reached the sink's monitor")
-        let reference = audibleSpan(of: try espeakReference(text: text, voice: "en-us", rate: Self.rate)[...])
-        let heard = played1.audible
-        print("pulse: heard \(heard) samples (\(ms(heard)) ms), espeak-ng WAV \(reference) samples (\(ms(reference)) ms)")
-        #expect(reference > 22_050)
-        #expect(abs(heard - reference) <= reference / 20 + 1_102, "heard \(ms(heard)) ms, expected about \(ms(reference)) ms")
-
-        // A long announcement stopped after its third word.
-        let long = "This is a rather long announcement that will certainly be stopped before it reaches its end"
-        let start2 = recorder.sampleCount
-        client.send(announce(2, long, #","voice":"en-us","rate":\#(Self.rate),"words":true"#))
-        try #require(client.waitFor { $0["id"] == .integer(2) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 10 } != nil)
-        client.send(#"{"op":"stop","id":3}"#)
-        let terminal2 = try #require(client.waitForTerminal(id: 2))
-        let stoppedAt = recorder.sampleCount
-        #expect(terminal2["reason"] == .string("cancelled"), "\(terminal2.text)")
-        let spoken = terminal2["spoken_chars"]?.integerValue ?? -1
-        #expect(spoken >= 10 && spoken < long.unicodeScalars.count)
-        let played2 = try #require(recorder.waitForSilence(after: start2))
-        let full = audibleSpan(of: try espeakReference(text: long, voice: "en-us", rate: Self.rate)[...])
-        let afterStop = max(0, played2.lastAudible - stoppedAt)
-        print("pulse: stopped post heard \(ms(played2.audible)) ms of \(ms(full)) ms; audible after the terminal line: \(ms(afterStop)) ms")
-        #expect(played2.audible > 22_050 / 4, "the stopped post was barely heard: \(ms(played2.audible)) ms")
-        #expect(played2.audible < full / 2, "the stopped post played \(ms(played2.audible)) ms of \(ms(full)) ms")
-        #expect(afterStop < 22_050 / 5, "audio went on for \(ms(afterStop)) ms after the post ended")
-        #expect(daemon.stop() == 0)
+        try checkPlaysAndStops(label: "pulse", clientEnvironment: server.clientEnvironment, recorder: try server.record())
     }
 
     @Test("losing the server mid-post fails that post with a message; after a restart the next post speaks")
@@ -126,6 +84,54 @@ struct AudioFallbackTests {
 
 // MARK: - Support
 
+/// The recorded test of an audio server: through the daemon's `pulse` output, a whole
+/// announcement is heard for about as long as `espeak-ng`'s own WAV of it, and one stopped after its
+/// third word is heard clearly less and goes silent soon after its terminal line. `recorder` records
+/// the server's null sink; `label` starts the figures printed.
+func checkPlaysAndStops(label: String, clientEnvironment: [String: String], recorder: MonitorRecorder) throws {
+    let speechRate = 175
+    let daemon = try DaemonProcess(audio: "pulse", environment: clientEnvironment)
+    // The null sink renders in 2 s blocks until a low-latency client has settled it
+    // (shared notes): let it settle before the measured request.
+    let settle = Duration.seconds(3) - (ContinuousClock.now - recorder.started)
+    if settle > .zero { Thread.sleep(forTimeInterval: seconds(settle)) }
+    let client = try daemon.connect()
+
+    // A whole announcement.
+    let text = "The build finished without errors and all tests passed"
+    let start1 = recorder.sampleCount
+    client.send(announce(1, text, #","voice":"en-us","rate":\#(speechRate)"#))
+    let terminal1 = try #require(client.waitForTerminal(id: 1))
+    #expect(terminal1["success"] == .bool(true), "\(terminal1.text)")
+    let played1 = try #require(recorder.waitForSilence(after: start1), "no audio reached the sink's monitor")
+    let reference = audibleSpan(of: try espeakReference(text: text, voice: "en-us", rate: speechRate)[...])
+    let heard = played1.audible
+    print("\(label): heard \(heard) samples (\(ms(heard)) ms), espeak-ng WAV \(reference) samples (\(ms(reference)) ms)")
+    #expect(reference > 22_050)
+    #expect(abs(heard - reference) <= reference / 20 + 1_102, "heard \(ms(heard)) ms, expected about \(ms(reference)) ms")
+
+    // A long announcement stopped after its third word.
+    let long = "This is a rather long announcement that will certainly be stopped before it reaches its end"
+    let start2 = recorder.sampleCount
+    client.send(announce(2, long, #","voice":"en-us","rate":\#(speechRate),"words":true"#))
+    try #require(client.waitFor { $0["id"] == .integer(2) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 10 } != nil)
+    client.send(#"{"op":"stop","id":3}"#)
+    let terminal2 = try #require(client.waitForTerminal(id: 2))
+    let stoppedAt = recorder.sampleCount
+    #expect(terminal2["reason"] == .string("cancelled"), "\(terminal2.text)")
+    let spoken = terminal2["spoken_chars"]?.integerValue ?? -1
+    #expect(spoken >= 10 && spoken < long.unicodeScalars.count)
+    let played2 = try #require(recorder.waitForSilence(after: start2))
+    let full = audibleSpan(of: try espeakReference(text: long, voice: "en-us", rate: speechRate)[...])
+    let afterStop = max(0, played2.lastAudible - stoppedAt)
+    print("\(label): stopped post heard \(ms(played2.audible)) ms of \(ms(full)) ms; audible after the terminal line: \(ms(afterStop)) ms")
+    #expect(played2.audible > 22_050 / 4, "the stopped post was barely heard: \(ms(played2.audible)) ms")
+    #expect(played2.audible < full / 2, "the stopped post played \(ms(played2.audible)) ms of \(ms(full)) ms")
+    #expect(afterStop < 22_050 / 5, "audio went on for \(ms(afterStop)) ms after the post ended")
+    #expect(daemon.stop() == 0)
+}
+
+
 private func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
@@ -162,11 +168,15 @@ final class MonitorRecorder: @unchecked Sendable {
     private let condition = NSCondition()
     private var bytes: [UInt8] = []
     private var ended = false
+    /// When recording began.
+    let started = ContinuousClock.now
 
-    init(executable: URL, environment: [String: String]) throws {
+    /// Records `sink`'s monitor with `parec`, asking the server for `latency` ms chunks (PipeWire
+    /// needs 20: with less, parec delivers 64 KiB chunks and drops the last partial one on exit).
+    init(executable: URL, environment: [String: String], sink: String = "null", latency: Int = 5) throws {
         process.executableURL = executable
         process.arguments = [
-            "-d", "null.monitor", "--raw", "--format=s16le", "--rate=22050", "--channels=1", "--latency-msec=5",
+            "-d", "\(sink).monitor", "--raw", "--format=s16le", "--rate=22050", "--channels=1", "--latency-msec=\(latency)",
         ]
         process.environment = environment
         let pipe = Pipe()
