@@ -11,15 +11,24 @@ SHAREDIR ?= $(PREFIX)/share/announced
 # The espeak-ng helper process; the daemon looks for it beside itself, then in ../libexec/announced.
 LIBEXECDIR ?= $(PREFIX)/libexec/announced
 SYSCONFDIR ?= /etc/announced
+MANDIR ?= $(PREFIX)/share/man
+DOCDIR ?= $(PREFIX)/share/doc/announced
+# Where bash-completion, zsh (Debian's default $fpath) and fish look for completions.
+BASHCOMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 # The build folder install builds in (the release products land in $(SCRATCH)/release).
 SCRATCH ?= .build
 # Release builds: static Swift runtime, lld with packed relocations (see scripts/packages.sh).
 RELEASE = $(shell . scripts/packages.sh; echo $$RELEASE_FLAGS)
 
-# Debian packages the build and tests need.
+# Debian packages the build and tests need; pandoc too for install and deb (the protocol's man page).
 DEBIAN_PACKAGES = $(shell . scripts/packages.sh; echo $$DEBIAN_PACKAGES)
+INSTALL_PACKAGES = $(shell . scripts/packages.sh; echo $$INSTALL_PACKAGES)
+# Man pages and completions, generated from their sources by install (scripts/generate-docs.sh).
+GENERATED = $(SCRATCH)/generated
 
-.PHONY: all deps build release run test install uninstall bench bench-compare fuzz tsan asan soak clean
+.PHONY: all deps build release run test docs install uninstall deb bench bench-compare fuzz tsan asan soak clean
 
 all: build
 
@@ -52,21 +61,42 @@ bench: deps
 	$(SWIFT) build $(RELEASE) --product announced-bench
 	.build/release/announced-bench $(BENCH_ARGS)
 
-## install: release-build and install announced and announcectl, the systemd user
-## units (ExecStart pointing at $(BINDIR)) and the sample configuration. PREFIX and DESTDIR honoured.
-## The sample goes to $(SHAREDIR)/announced.json, and to $(SYSCONFDIR)/announced.json unless a file
-## is already there (an edited configuration is never overwritten).
-install:
+## docs: release-build, then make the man pages and shell completions into $(GENERATED):
+## announced(8) and announcectl(1) from the command definitions, announced-protocol(7) from
+## Protocol.md (pandoc), completions from announcectl
+docs:
+	@scripts/install-deps.sh $(DEBIAN_PACKAGES) $(INSTALL_PACKAGES)
 	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announced
 	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announced-espeak
 	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announcectl
+	scripts/generate-docs.sh $(SCRATCH)/release $(GENERATED) $(SCRATCH)
+
+## install: release-build and install announced and announcectl, the systemd user
+## units (ExecStart pointing at $(BINDIR)), the man pages, the completions for bash, zsh and fish,
+## the documentation (README, Protocol.md, the configuration keys) in $(DOCDIR), and the sample
+## configuration. PREFIX and DESTDIR honoured.
+## The sample goes to $(SHAREDIR)/announced.json, and to $(SYSCONFDIR)/announced.json unless a file
+## is already there (an edited configuration is never overwritten).
+install: docs
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(USERUNITDIR) $(DESTDIR)$(SHAREDIR) $(DESTDIR)$(SYSCONFDIR)
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7 $(DESTDIR)$(MANDIR)/man8
+	install -d $(DESTDIR)$(BASHCOMPLETIONDIR) $(DESTDIR)$(ZSHCOMPLETIONDIR) $(DESTDIR)$(FISHCOMPLETIONDIR)
 	install -m 0755 $(SCRATCH)/release/announced $(SCRATCH)/release/announcectl $(DESTDIR)$(BINDIR)/
 	install -m 0755 $(SCRATCH)/release/announced-espeak $(DESTDIR)$(LIBEXECDIR)/
 	sed 's#^ExecStart=/usr/local/bin/#ExecStart=$(BINDIR)/#' systemd/announced.service > $(SCRATCH)/announced.service
 	install -m 0644 $(SCRATCH)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.service
 	install -m 0644 systemd/announced.socket $(DESTDIR)$(USERUNITDIR)/announced.socket
+	install -m 0644 $(GENERATED)/man/man1/announcectl.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(GENERATED)/man/man7/announced-protocol.7 $(DESTDIR)$(MANDIR)/man7/
+	install -m 0644 $(GENERATED)/man/man8/announced.8 $(DESTDIR)$(MANDIR)/man8/
+	install -m 0644 $(GENERATED)/completions/announcectl.bash $(DESTDIR)$(BASHCOMPLETIONDIR)/announcectl
+	install -m 0644 $(GENERATED)/completions/_announcectl $(DESTDIR)$(ZSHCOMPLETIONDIR)/_announcectl
+	install -m 0644 $(GENERATED)/completions/announcectl.fish $(DESTDIR)$(FISHCOMPLETIONDIR)/announcectl.fish
 	install -m 0644 Config/announced.json $(DESTDIR)$(SHAREDIR)/announced.json
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 Sources/AnnounceProtocol/AnnounceProtocol.docc/Protocol.md $(DESTDIR)$(DOCDIR)/Protocol.md
+	install -m 0644 Config/README.md $(DESTDIR)$(DOCDIR)/configuration.md
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/announced.json ]; then \
 	    echo "$(DESTDIR)$(SYSCONFDIR)/announced.json exists: left as it is (the sample is $(SHAREDIR)/announced.json)"; \
 	else \
@@ -75,12 +105,28 @@ install:
 	fi
 	@echo "Installed. Start it for your user with: systemctl --user daemon-reload && systemctl --user enable --now announced.socket"
 
+## deb: announced_<version>_<arch>.deb in $(DEBDIR): the files `install` puts under /usr (helper
+## in /usr/libexec/announced, user units in /usr/lib/systemd/user, zsh completion in Debian's
+## vendor-completions), /etc/announced/announced.json as a conffile, and the docs; Depends from
+## dpkg-shlibdeps (scripts/build-deb.sh). Install it with: sudo apt-get install ./announced_*.deb
+DEBDIR ?= .
+DEBROOT = $(SCRATCH)/deb-root
+deb:
+	rm -rf $(DEBROOT)
+	$(MAKE) install PREFIX=/usr DESTDIR=$(abspath $(DEBROOT)) SYSCONFDIR=/etc/announced \
+	    ZSHCOMPLETIONDIR=/usr/share/zsh/vendor-completions SCRATCH=$(SCRATCH)
+	scripts/build-deb.sh $(DEBROOT) $(DEBDIR)
+
 ## uninstall: remove what `make install` installed (the /etc file only if it is still the sample)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/announced $(DESTDIR)$(BINDIR)/announcectl $(DESTDIR)$(LIBEXECDIR)/announced-espeak
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(USERUNITDIR)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.socket
+	rm -f $(DESTDIR)$(MANDIR)/man1/announcectl.1 $(DESTDIR)$(MANDIR)/man7/announced-protocol.7 $(DESTDIR)$(MANDIR)/man8/announced.8
+	rm -f $(DESTDIR)$(BASHCOMPLETIONDIR)/announcectl $(DESTDIR)$(ZSHCOMPLETIONDIR)/_announcectl $(DESTDIR)$(FISHCOMPLETIONDIR)/announcectl.fish
 	rm -f $(DESTDIR)$(SHAREDIR)/announced.json
+	rm -f $(DESTDIR)$(DOCDIR)/README.md $(DESTDIR)$(DOCDIR)/Protocol.md $(DESTDIR)$(DOCDIR)/configuration.md
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null
 	-rmdir $(DESTDIR)$(SHAREDIR) 2>/dev/null
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/announced.json ] && cmp -s Config/announced.json $(DESTDIR)$(SYSCONFDIR)/announced.json; then \
 	    rm -f $(DESTDIR)$(SYSCONFDIR)/announced.json; rmdir $(DESTDIR)$(SYSCONFDIR) 2>/dev/null || true; \

@@ -2,6 +2,9 @@
 # the Makefile's deps target). pulseaudio is not among them: on a desktop PipeWire's
 # pipewire-pulse plays its part, and the PulseAudio tests are skipped without it (CI installs it).
 DEBIAN_PACKAGES="libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev socat pkg-config util-linux"
+# What `make install` and `make deb` need besides: pandoc makes the protocol's man page from
+# Protocol.md (scripts/generate-docs.sh); dpkg-dev has dpkg-shlibdeps (the package's Depends).
+INSTALL_PACKAGES="pandoc dpkg-dev"
 
 # How release builds are made (scripts/run and the Makefile's release, install, bench and soak
 # targets use the same flags, so they never rebuild each other's work):
