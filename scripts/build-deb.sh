@@ -36,6 +36,13 @@ binaries=("$root/usr/bin/announced" "$root/usr/bin/announcectl" "$root/usr/libex
 for index in "${!binaries[@]}"; do binaries[index]=$(realpath "${binaries[index]}"); done
 depends=$(cd "$work" && dpkg-shlibdeps -O "${binaries[@]}" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# Release builds pack their relocations (DT_RELR, scripts/packages.sh): the loader must be glibc
+# 2.36 or newer (the binaries need GLIBC_ABI_DT_RELR). dpkg-shlibdeps looks only at the symbols
+# they use, which ask for less, so an older glibc would install them and then refuse to run them.
+versions=$(readelf -V "${binaries[@]}")
+if grep -q GLIBC_ABI_DT_RELR <<< "$versions"; then
+    depends=$(sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/' <<< "$depends")
+fi
 # espeak-ng reads its voices from espeak-ng-data (libespeak-ng1 depends on it already; named so
 # the package says what it needs at run time).
 depends="$depends, espeak-ng-data"
