@@ -43,8 +43,8 @@ versions=$(readelf -V "${binaries[@]}")
 if grep -q GLIBC_ABI_DT_RELR <<< "$versions"; then
     depends=$(sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/' <<< "$depends")
 fi
-# espeak-ng reads its voices from espeak-ng-data (libespeak-ng1 depends on it already; named so
-# the package says what it needs at run time).
+# The helper links espeak-ng statically (announced-espeak in Package.swift), which reads its
+# voices from espeak-ng-data at run time: no library names that package.
 depends="$depends, espeak-ng-data"
 
 install -d -m 0755 "$root/DEBIAN"
