@@ -25,27 +25,8 @@ struct HelperDescriptorTests {
     func socketActivated() throws {
         let directory = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let socketPath = directory.appendingPathComponent("announced.sock").path
-        let notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
-        let process = try SpawnedProcess(
-            executable: try #require(installedTool("systemd-socket-activate")),
-            arguments: [
-                "-l", socketPath,
-                "-E", "NOTIFY_SOCKET=\(notify.path)",
-                "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
-                DaemonProcess.executable.path, "--audio", "null", "--log-level", "warning",
-            ],
-            environment: ProcessInfo.processInfo.environment,
-            output: .pipe
-        )
-        let stderr = try #require(process.output)
-        var said = ""
-        while !said.contains("Listening on") {
-            let chunk = stderr.availableData
-            if chunk.isEmpty { break }
-            said += String(decoding: chunk, as: UTF8.self)
-        }
-        try #require(said.contains("Listening on \(socketPath)"), "systemd-socket-activate said: \(said)")
+        let activated = try SocketActivatedDaemon(in: directory, logLevel: "warning")
+        let (process, socketPath, notify) = (activated.process, activated.socketPath, activated.notify)
 
         let client = try LineClient(path: socketPath)
         client.send(announce(1, "Activated"))

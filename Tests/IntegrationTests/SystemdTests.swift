@@ -74,31 +74,8 @@ struct SystemdTests {
     func socketActivation() throws {
         let directory = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let socketPath = directory.appendingPathComponent("announced.sock").path
-        let notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
-
-        // systemd-socket-activate closes inherited descriptors before it execs the daemon, so it
-        // is spawned directly (see SpawnedProcess).
-        let process = try SpawnedProcess(
-            executable: try #require(installedTool("systemd-socket-activate")),
-            arguments: [
-                "-l", socketPath,
-                "-E", "NOTIFY_SOCKET=\(notify.path)",
-                "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
-                DaemonProcess.executable.path, "--audio", "null", "--log-level", "info",
-            ],
-            environment: ProcessInfo.processInfo.environment,
-            output: .pipe
-        )
-        let stderr = try #require(process.output)
-        // systemd-socket-activate says "Listening on PATH as 3." once the socket is bound.
-        var said = ""
-        while !said.contains("Listening on") {
-            let chunk = stderr.availableData
-            if chunk.isEmpty { break }
-            said += String(decoding: chunk, as: UTF8.self)
-        }
-        try #require(said.contains("Listening on \(socketPath)"), "systemd-socket-activate said: \(said)")
+        var activated = try SocketActivatedDaemon(in: directory, logLevel: "info")
+        let (process, socketPath, notify) = (activated.process, activated.socketPath, activated.notify)
 
         // The first connection makes systemd-socket-activate exec the daemon with LISTEN_FDS=1.
         let client = try LineClient(path: socketPath)
@@ -111,8 +88,8 @@ struct SystemdTests {
 
         process.signal(SIGTERM)
         #expect(process.waitForExit() == 0)
-        said += String(decoding: stderr.readDataToEndOfFile(), as: UTF8.self)
-        #expect(said.contains("socket=\(socketPath)"), "the log names the socket actually served:\n\(said)")
+        activated.readRemainingOutput()
+        #expect(activated.said.contains("socket=\(socketPath)"), "the log names the socket actually served:\n\(activated.said)")
         var info = stat()
         #expect(lstat(socketPath, &info) == 0, "the passed socket must not be unlinked")
         #expect(info.st_mode & S_IFMT == S_IFSOCK)

@@ -1,0 +1,49 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The daemon started the way systemd's socket units start it: `systemd-socket-activate` binds
+/// the socket and execs the daemon with `LISTEN_FDS=1` on the first connection.
+///
+/// systemd-socket-activate closes inherited descriptors before it execs the daemon, so it is
+/// spawned directly (see SpawnedProcess).
+struct SocketActivatedDaemon {
+    /// systemd-socket-activate, which becomes the daemon.
+    let process: SpawnedProcess
+    /// The socket it listens on.
+    let socketPath: String
+    /// Where the daemon sends `READY=1`.
+    let notify: NotifyListener
+    /// What systemd-socket-activate (and then the daemon) wrote to stderr so far.
+    var said: String
+
+    /// Starts it in `directory` and returns once the socket is bound ("Listening on PATH").
+    init(in directory: URL, logLevel: String) throws {
+        socketPath = directory.appendingPathComponent("announced.sock").path
+        notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
+        process = try SpawnedProcess(
+            executable: try #require(installedTool("systemd-socket-activate")),
+            arguments: [
+                "-l", socketPath,
+                "-E", "NOTIFY_SOCKET=\(notify.path)",
+                "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
+                DaemonProcess.executable.path, "--audio", "null", "--log-level", logLevel,
+            ],
+            environment: ProcessInfo.processInfo.environment,
+            output: .pipe
+        )
+        let stderr = try #require(process.output)
+        said = ""
+        while !said.contains("Listening on") {
+            let chunk = stderr.availableData
+            if chunk.isEmpty { break }
+            said += String(decoding: chunk, as: UTF8.self)
+        }
+        try #require(said.contains("Listening on \(socketPath)"), "systemd-socket-activate said: \(said)")
+    }
+
+    /// Reads the rest of stderr (after the process exited) into ``said``.
+    mutating func readRemainingOutput() {
+        if let stderr = process.output { said += String(decoding: stderr.readDataToEndOfFile(), as: UTF8.self) }
+    }
+}
