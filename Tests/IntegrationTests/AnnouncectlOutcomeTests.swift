@@ -2,21 +2,6 @@ import AnnounceProtocol
 import Foundation
 import Testing
 
-/// Runs announcectl against `daemon`'s socket.
-private func announcectl(_ daemon: DaemonProcess, _ arguments: String..., stdin: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
-    try AnnouncectlProcess.run(["--socket", daemon.socketPath] + arguments, stdin: stdin)
-}
-
-/// A connection subscribed to `speech` events, ready once the daemon confirmed it.
-private func speechWatcher(_ daemon: DaemonProcess) throws -> LineClient {
-    let watcher = try daemon.connect()
-    watcher.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
-    try #require(watcher.waitFor("ok", id: 1) != nil)
-    return watcher
-}
-
-private let longText = "This is a rather long announcement that will certainly be interrupted before it reaches its end"
-
 @Suite("announcectl: honest outcomes, warnings and the spd-say options")
 struct AnnouncectlOutcomeTests {
     @Test(
@@ -57,13 +42,13 @@ struct AnnouncectlOutcomeTests {
     func statusShowsSpeech() throws {
         let daemon = try DaemonProcess()
         let watcher = try speechWatcher(daemon)
-        let long = try AnnouncectlProcess(["--socket", daemon.socketPath, "say", "--wait", longText])
+        let long = try AnnouncectlProcess(["--socket", daemon.socketPath, "say", "--wait", interruptibleText])
         try #require(watcher.waitFor { $0["state"] == .string("started") } != nil)
         let status = try announcectl(daemon, "status")
-        #expect(status.stdout.contains("speaking     announcectl: \"\(longText)\""), "\(status.stdout)")
+        #expect(status.stdout.contains("speaking     announcectl: \"\(interruptibleText)\""), "\(status.stdout)")
         let json = try announcectl(daemon, "status", "--json")
         let report = try StatusReport(try #require(try JSONParser.parse(json.stdout.trimmingCharacters(in: .newlines)).objectValue))
-        #expect(report.speakingText == longText)
+        #expect(report.speakingText == interruptibleText)
         #expect(report.speakingClient == "announcectl")
         _ = try announcectl(daemon, "stop")
         #expect(long.finish().status == 3)
@@ -106,7 +91,7 @@ struct AnnouncectlOutcomeTests {
         #expect(line["event"] == .string("finished") && line["id"] == .string("greeting") && line["success"] == .bool(true), "\(said.stdout)")
 
         let watcher = try speechWatcher(daemon)
-        #expect(try announcectl(daemon, "say", "--id", "long", longText).status == 0)
+        #expect(try announcectl(daemon, "say", "--id", "long", interruptibleText).status == 0)
         try #require(watcher.waitFor { $0["state"] == .string("started") }?["client"] == .string("announcectl"))
         let other = try daemon.connect()
         other.send(#"{"op":"hello","id":1,"client":"mail"}"#, announce(2, "Mail's own post", #","queue":true,"priority":"low""#))

@@ -3,21 +3,6 @@ import Foundation
 import Glibc
 import Testing
 
-/// Runs announcectl against `daemon`'s socket.
-private func announcectl(_ daemon: DaemonProcess, _ arguments: String..., stdin: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
-    try AnnouncectlProcess.run(["--socket", daemon.socketPath] + arguments, stdin: stdin)
-}
-
-/// A connection subscribed to `speech` events, ready once the daemon confirmed it.
-private func speechWatcher(_ daemon: DaemonProcess) throws -> LineClient {
-    let watcher = try daemon.connect()
-    watcher.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
-    try #require(watcher.waitFor("ok", id: 1) != nil)
-    return watcher
-}
-
-private let longText = "This is a rather long announcement that will certainly be interrupted before it reaches its end"
-
 @Suite("announcectl against the real daemon")
 struct AnnouncectlTests {
     @Test("say --wait prints spoken and exits 0; without --wait it exits 0 once queued")
@@ -88,22 +73,22 @@ struct AnnouncectlTests {
     func interrupted() throws {
         let daemon = try DaemonProcess()
         let watcher = try speechWatcher(daemon)
-        let long = try AnnouncectlProcess(["--socket", daemon.socketPath, "say", "--wait", longText])
+        let long = try AnnouncectlProcess(["--socket", daemon.socketPath, "say", "--wait", interruptibleText])
         try #require(watcher.waitFor { $0["state"] == .string("started") } != nil)
         #expect(try announcectl(daemon, "say", "Stop").status == 0)
         let result = long.finish()
         #expect(result.status == 3)
         let pattern = #/interrupted after (\d+) of (\d+) characters\n/#
         let match = try #require(result.stdout.wholeMatch(of: pattern), "\(result.stdout)")
-        #expect(Int(match.2) == longText.unicodeScalars.count)
-        #expect(Int(match.1)! < longText.unicodeScalars.count)
+        #expect(Int(match.2) == interruptibleText.unicodeScalars.count)
+        #expect(Int(match.1)! < interruptibleText.unicodeScalars.count)
     }
 
     @Test("stop cancels a waiting say: cancelled, exit 3")
     func stopped() throws {
         let daemon = try DaemonProcess()
         let watcher = try speechWatcher(daemon)
-        let long = try AnnouncectlProcess(["--socket", daemon.socketPath, "say", "--wait", longText])
+        let long = try AnnouncectlProcess(["--socket", daemon.socketPath, "say", "--wait", interruptibleText])
         try #require(watcher.waitFor { $0["state"] == .string("started") } != nil)
         #expect(try announcectl(daemon, "stop").status == 0)
         let result = long.finish()

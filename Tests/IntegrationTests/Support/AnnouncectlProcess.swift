@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Glibc
+import Testing
 
 /// The built `announcectl`, run as a separate process against a test daemon.
 final class AnnouncectlProcess: @unchecked Sendable {
@@ -116,3 +117,19 @@ final class LineCollector: @unchecked Sendable {
         }
     }
 }
+
+/// Runs announcectl against `daemon`'s socket.
+func announcectl(_ daemon: DaemonProcess, _ arguments: String..., stdin: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
+    try AnnouncectlProcess.run(["--socket", daemon.socketPath] + arguments, stdin: stdin)
+}
+
+/// A connection subscribed to `speech` events, ready once the daemon confirmed it.
+func speechWatcher(_ daemon: DaemonProcess) throws -> LineClient {
+    let watcher = try daemon.connect()
+    watcher.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
+    try #require(watcher.waitFor("ok", id: 1) != nil)
+    return watcher
+}
+
+/// An announcement long enough to be interrupted before it reaches its end.
+let interruptibleText = "This is a rather long announcement that will certainly be interrupted before it reaches its end"
