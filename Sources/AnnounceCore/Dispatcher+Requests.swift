@@ -36,6 +36,12 @@ extension Dispatcher {
         case .stop:
             cancelAll(reason: .cancelled)
             reply(id, to: client)
+        case .pause:
+            setPaused(true)
+            reply(id, to: client)
+        case .resume:
+            setPaused(false)
+            reply(id, to: client)
         case .cancel(let target):
             if cancel(target, of: client) {
                 reply(id, to: client)
@@ -96,6 +102,7 @@ extension Dispatcher {
             screen: navigation.current.flatMap { clients[$0.owner]?.displayName }, stops: navigation.current?.stops.count ?? 0
         )
         report.punctuation = defaults.punctuation
+        report.paused = paused
         if let speaking {
             let scalars = speaking.utterance.text.unicodeScalars
             report.speakingText = scalars.count <= StatusReport.speakingTextLimit
@@ -107,6 +114,19 @@ extension Dispatcher {
     }
 
     // MARK: Control
+
+    /// Holds (`true`) or continues (`false`) speech output. The speaking post's owner hears
+    /// `paused` or `resumed`, `status` subscribers `status-changed`; asking for the state the
+    /// daemon is already in changes nothing. On resume, a pending post starts if nothing speaks.
+    func setPaused(_ hold: Bool) {
+        guard hold != paused else { return }
+        paused = hold
+        if hold { backend?.pause() } else { backend?.resume() }
+        if let current = speaking, current.endReason == nil, let id = current.id {
+            send(hold ? .paused(id: id, seq: current.seq) : .resumed(id: id, seq: current.seq), to: current.client)
+        }
+        broadcast(.statusChanged(statusReport), topic: .status)
+    }
 
     /// Ends every pending post and the speaking one with `reason`.
     func cancelAll(reason: FinishReason) {

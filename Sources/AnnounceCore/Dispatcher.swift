@@ -38,6 +38,8 @@ public final class Dispatcher {
     /// What other threads handed over for the next turn.
     nonisolated let inbox = DispatcherInbox()
     var shuttingDown = false
+    /// `pause` holds the output: the speaking post keeps its place and nothing starts.
+    var paused = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var outbox: [ClientID: [Event]] = [:]
     /// Connections to close once this turn's lines are handed to them.
@@ -194,14 +196,14 @@ public final class Dispatcher {
     /// what arrives meanwhile is decided with it).
     func transaction(_ body: (Dispatcher) -> Void) {
         body(self)
-        if speaking == nil, !pending.isEmpty { enqueue() }
+        if speaking == nil, !paused, !pending.isEmpty { enqueue() }
         flushOutbox()
         resumeIdleWaitersIfIdle()
         turnObserver?()
     }
 
     func startNext() {
-        guard speaking == nil, let next = pending.popNext() else { return }
+        guard speaking == nil, !paused, let next = pending.popNext() else { return }
         speaking = next
         guard let backend else {
             finish(next, .failure(reason: .error, spokenChars: 0, message: "no speech backend is attached"))

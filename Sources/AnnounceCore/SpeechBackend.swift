@@ -92,6 +92,12 @@ public protocol SpeechBackend: AnyObject, Sendable {
     /// Stops the utterance `seq` as soon as possible, discarding audio not yet played. Does
     /// nothing if that utterance already finished.
     func abort(seq: UInt64)
+    /// Holds the audio output where it is, at once: the utterance speaking (if any) writes
+    /// nothing more and keeps its place, and no utterance begins playing until `resume`. An
+    /// `abort` still ends an utterance while paused.
+    func pause()
+    /// Continues after `pause` from the next unplayed sample.
+    func resume()
     /// A short description of the audio output in use, e.g. `null`, `wav:/tmp/out`, `pulse`.
     var outputDescription: String { get }
     /// The voices this backend can speak with.

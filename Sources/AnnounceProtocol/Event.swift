@@ -81,6 +81,8 @@ public struct StatusReport: Sendable, Hashable {
 
     /// The default punctuation mode.
     public var punctuation: Punctuation = .none
+    /// Speech output is held by `pause` until `resume`.
+    public var paused = false
     /// The start of the text speaking now (at most ``speakingTextLimit`` characters), if any.
     public var speakingText: String?
     /// The client whose post is speaking now (its `hello` name, else `pid:N`), if any.
@@ -126,6 +128,10 @@ public enum Event: Sendable, Hashable {
     case word(id: RequestID, seq: UInt64, offset: Int, length: Int)
     /// An SSML mark was reached.
     case mark(id: RequestID, seq: UInt64, name: String)
+    /// `pause` held the speaking post `seq` (an addition to protocol 1); it stays speaking.
+    case paused(id: RequestID, seq: UInt64)
+    /// `resume` continued the paused post `seq` from where it stopped.
+    case resumed(id: RequestID, seq: UInt64)
     /// The post ended.
     case finished(id: RequestID, seq: UInt64, termination: Termination)
     /// The post was never queued.
@@ -154,7 +160,7 @@ public enum Event: Sendable, Hashable {
     public var requestID: RequestID? {
         switch self {
         case .queued(let id, _, _), .started(let id, _, _, _), .word(let id, _, _, _), .mark(let id, _, _),
-            .finished(let id, _, _), .dropped(let id, _), .ok(let id, _):
+            .paused(let id, _), .resumed(let id, _), .finished(let id, _, _), .dropped(let id, _), .ok(let id, _):
             return id
         case .error(let id, _, _): return id
         case .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint: return nil

@@ -34,6 +34,10 @@ extension Event {
                 offset: try object.requiredInt("offset"), length: try object.requiredInt("length"))
         case "mark":
             self = .mark(id: try object.requestID(), seq: try object.sequence(), name: try object.requiredString("name"))
+        case "paused":
+            self = .paused(id: try object.requestID(), seq: try object.sequence())
+        case "resumed":
+            self = .resumed(id: try object.requestID(), seq: try object.sequence())
         case "finished":
             self = .finished(id: try object.requestID(), seq: try object.sequence(), termination: try Termination(object))
         case "dropped":
@@ -128,6 +132,7 @@ extension StatusReport {
         punctuation = try object.optionalEnum("punctuation", Punctuation.self) ?? .none
         speakingText = try object.optionalString("speaking_text")
         speakingClient = try object.optionalString("speaking_client")
+        paused = try object.optionalBool("paused") ?? false
     }
 }
 

@@ -25,6 +25,14 @@ extension Event {
             object.append("id", id.json)
             object.append("seq", .integer(Int64(seq)))
             object.append("name", .string(name))
+        case .paused(let id, let seq):
+            object.append("event", "paused")
+            object.append("id", id.json)
+            object.append("seq", .integer(Int64(seq)))
+        case .resumed(let id, let seq):
+            object.append("event", "resumed")
+            object.append("id", id.json)
+            object.append("seq", .integer(Int64(seq)))
         case .finished(let id, let seq, let termination):
             object.append("event", "finished")
             object.append("id", id.json)
@@ -146,6 +154,7 @@ extension StatusReport {
         object.append("punctuation", .string(punctuation.rawValue))
         object.append("speaking_text", speakingText.map(JSONValue.string) ?? .null)
         object.append("speaking_client", speakingClient.map(JSONValue.string) ?? .null)
+        object.append("paused", .bool(paused))
         return object
     }
 }

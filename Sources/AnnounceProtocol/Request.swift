@@ -154,6 +154,11 @@ public enum Request: Sendable, Hashable {
     case status
     /// `stop`: cancel everything.
     case stop
+    /// `pause` (an addition to protocol 1): hold speech output where it is; nothing starts
+    /// until `resume`.
+    case pause
+    /// `resume` (an addition to protocol 1): continue the paused speech from the same sample.
+    case resume
     /// `cancel`: cancel one of this connection's posts.
     case cancel(target: RequestID)
     /// `set`: change defaults or mute.
@@ -183,6 +188,8 @@ public enum Request: Sendable, Hashable {
         case .hello: return "hello"
         case .status: return "status"
         case .stop: return "stop"
+        case .pause: return "pause"
+        case .resume: return "resume"
         case .cancel: return "cancel"
         case .set: return "set"
         case .subscribe: return "subscribe"

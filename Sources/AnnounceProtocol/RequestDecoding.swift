@@ -41,7 +41,7 @@ extension RequestLine {
         }
     }
 
-    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "cancel", "set", "subscribe", "navigate", "update", "voices", "char", "key", "sound"])
+    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "pause", "resume", "cancel", "set", "subscribe", "navigate", "update", "voices", "char", "key", "sound"])
         .joined(separator: ", ")
 
     static func decodeRequest(op: String, object: JSONObject, limits: DecodingLimits) throws(RequestError) -> Request {
@@ -56,6 +56,10 @@ extension RequestLine {
                 return .status
             case "stop":
                 return .stop
+            case "pause":
+                return .pause
+            case "resume":
+                return .resume
             case "cancel":
                 switch try object.optionalString("scope") {
                 case nil, "connection"?: break

@@ -21,7 +21,7 @@ extension Request {
         case .hello(let client, let lint):
             if let client { object.append("client", .string(client)) }
             if lint { object.append("lint", true) }
-        case .status, .stop:
+        case .status, .stop, .pause, .resume:
             break
         case .cancel(let target):
             object.append("target", target.json)

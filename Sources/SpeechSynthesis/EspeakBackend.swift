@@ -56,4 +56,15 @@ public final class EspeakBackend: SpeechBackend {
     public func abort(seq: UInt64) {
         worker.abort(seq: seq, audioPath: audioPath)
     }
+
+    /// Holds the output within one slice (about 5 ms, plus the ≈20 ms the device already holds);
+    /// the utterance keeps its place. Process-wide: every engine shares the speech thread.
+    public func pause() {
+        SpeechPauseGate.shared.close()
+    }
+
+    /// Continues the paused utterance from its next unplayed sample.
+    public func resume() {
+        SpeechPauseGate.shared.open()
+    }
 }

@@ -43,6 +43,7 @@ final class SpeechThread: @unchecked Sendable {
         if let current, current.matches(seq: seq, audioPath: audioPath) {
             current.requestAbort()
             UtteranceAbortSignal.shared.raise()
+            SpeechPauseGate.shared.wake()
             condition.unlock()
             return
         }

@@ -63,7 +63,7 @@ final class UtteranceRun {
     func feed(_ samples: UnsafeBufferPointer<Int16>) -> Bool {
         var start = 0
         while start < samples.count {
-            if job.isAbortRequested {
+            if job.isAbortRequested || !waitWhilePaused() {
                 stop = .aborted
                 return false
             }
@@ -132,7 +132,7 @@ final class UtteranceRun {
     /// Waits, in short abort-aware steps, until the output has played every frame.
     private func drain() {
         while true {
-            if job.isAbortRequested {
+            if job.isAbortRequested || !waitWhilePaused() {
                 stop = .aborted
                 return
             }
@@ -145,6 +145,12 @@ final class UtteranceRun {
                 return
             }
         }
+    }
+
+    /// Waits while the output is paused (`SpeechPauseGate`); false when the run was aborted
+    /// during the pause.
+    private func waitWhilePaused() -> Bool {
+        SpeechPauseGate.shared.waitWhileClosed { job.isAbortRequested }
     }
 
     /// Queues an espeak word event (its 1-based character position and length in the

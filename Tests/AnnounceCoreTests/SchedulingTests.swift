@@ -362,9 +362,9 @@ struct SchedulingTests {
         let h = Harness()
         h.send(#"{"op":"hello","id":"h","client":"tests"}"#, #"{"op":"status","id":"s"}"#)
         let lines = h.sink(1).lines
-        #expect(lines.first == #"{"event":"ok","id":"h","daemon":"announced","version":"0.1.0","protocol":1,"features":["navigation","lint","voices","short-posts","client-cancel"]}"#)
+        #expect(lines.first == #"{"event":"ok","id":"h","daemon":"announced","version":"0.1.0","protocol":1,"features":["navigation","lint","voices","short-posts","client-cancel","pause"]}"#)
         let status = lines.last ?? ""
-        for field in ["running", "muted", "speaking", "pending", "voice", "rate", "pitch", "volume", "audio", "clients", "focus", "uptime_s", "version", "screen", "stops"] {
+        for field in ["running", "muted", "speaking", "pending", "voice", "rate", "pitch", "volume", "audio", "clients", "focus", "uptime_s", "version", "screen", "stops", "paused"] {
             #expect(status.contains("\"\(field)\":"), "status lacks \(field)")
         }
         #expect(status.contains(#""clients":3"#))

@@ -48,7 +48,11 @@ final class FakeBackend: SpeechBackend {
 
     func speak(_ utterance: Utterance) { state.withLock { $0.spoken.append(utterance) } }
     func abort(seq: UInt64) { state.withLock { $0.aborted.append(seq) } }
+    func pause() { holds.withLock { $0.append(true) } }
+    func resume() { holds.withLock { $0.append(false) } }
 
+    /// The `pause` (true) and `resume` (false) calls, in order.
+    let holds = Mutex<[Bool]>([])
     var spoken: [Utterance] { state.withLock { $0.spoken } }
     var spokenTexts: [String] { spoken.map(\.text) }
     var aborted: [UInt64] { state.withLock { $0.aborted } }

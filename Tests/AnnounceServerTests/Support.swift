@@ -36,6 +36,8 @@ final class SilentBackend: SpeechBackend {
 
     func speak(_ utterance: Utterance) { state.withLock { $0.append(utterance) } }
     func abort(seq: UInt64) {}
+    func pause() {}
+    func resume() {}
     var spokenTexts: [String] { state.withLock { $0.map(\.text) } }
 }
 

@@ -1,0 +1,50 @@
+/// "Hold the output", for the speech thread: `pause` and `resume` of the speech backend.
+///
+/// The speech thread checks the gate before each output slice (about 5 ms) and before each
+/// playout step. While the gate is closed it writes nothing and waits here, on a condition
+/// variable, until `resume` opens the gate or `abort` ends the utterance (`wake`). Audio already
+/// in the device buffer (about 20 ms) still plays. The helper's pipe fills and espeak-ng blocks
+/// writing to it, so nothing is lost; the helper's silence watchdog counts only while the thread
+/// reads, so a long pause does not look like a stuck helper. There is one speech thread per
+/// process, hence one gate.
+final class SpeechPauseGate: @unchecked Sendable {
+    /// The speech thread's gate.
+    static let shared = SpeechPauseGate()
+
+    private let condition = ConditionLock()
+    private var closed = false
+
+    /// Holds the output from the next slice on.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.unlock()
+    }
+
+    /// Lets the output continue.
+    func open() {
+        condition.lock()
+        closed = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Wakes a waiting thread so that it looks at its abort flag again.
+    func wake() {
+        condition.lock()
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Returns at once while the gate is open; otherwise waits until it opens or `isAborted`
+    /// turns true (after `wake`). False when it returned because of the abort.
+    func waitWhileClosed(isAborted: () -> Bool) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while closed {
+            if isAborted() { return false }
+            condition.wait()
+        }
+        return true
+    }
+}
