@@ -1,4 +1,4 @@
-/// Control requests: status, stop, mute and the speech defaults.
+/// Control requests: status, stop, pause and resume, mute and the speech defaults.
 extension Announcer {
     /// The daemon's current state.
     public func status() async throws(AnnouncerError) -> StatusReport {
@@ -13,6 +13,17 @@ extension Announcer {
     /// Stops speech and empties the queue; every post ends `cancelled`.
     public func stop() async throws(AnnouncerError) {
         _ = try await control(.stop)
+    }
+
+    /// Holds speech where it is (the speaking post keeps its place, nothing new starts) until
+    /// ``resume()``; does nothing when speech is already paused.
+    public func pause() async throws(AnnouncerError) {
+        _ = try await control(.pause)
+    }
+
+    /// Continues paused speech from where it stopped; does nothing when speech is not paused.
+    public func resume() async throws(AnnouncerError) {
+        _ = try await control(.resume)
     }
 
     /// Mutes (ending what speaks as `cancelled`) or unmutes speech for every client.

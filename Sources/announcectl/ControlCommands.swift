@@ -12,6 +12,28 @@ extension Announcectl {
         }
     }
 
+    /// `pause`.
+    struct Pause: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Hold speech where it is until resume; posts keep arriving and wait."
+        )
+        @ParentCommand var parent: Announcectl
+
+        func run() async throws {
+            do { try await parent.makeAnnouncer().pause() } catch { throw fail(error) }
+        }
+    }
+
+    /// `resume`.
+    struct Resume: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Continue paused speech from where it stopped.")
+        @ParentCommand var parent: Announcectl
+
+        func run() async throws {
+            do { try await parent.makeAnnouncer().resume() } catch { throw fail(error) }
+        }
+    }
+
     /// `mute`.
     struct Mute: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Turn speech off for every client until unmute.")

@@ -28,7 +28,7 @@ enum StatusText {
     /// A short aligned block, one fact per line.
     static func block(_ report: StatusReport, socketPath: String) -> String {
         let rows: [(String, String)] = [
-            ("speech", report.muted ? "muted" : "on"),
+            ("speech", speechState(report)),
             ("speaking", speakingLine(report)),
             ("pending", "\(report.pending)"),
             ("voice", report.voice),
@@ -54,8 +54,13 @@ enum StatusText {
         return "\(report.speakingClient ?? "a client"): \"\(text)\""
     }
 
-    /// One line: "speech on: voice en-us, rate 175, pitch 50, volume 100".
+    /// `muted`, `paused` or `on`.
+    static func speechState(_ report: StatusReport) -> String {
+        report.muted ? "muted" : report.paused ? "paused" : "on"
+    }
+
+    /// One line: "speech on: voice en-us, rate 175, pitch 50, volume 100" (or "speech paused: ...").
     static func line(_ report: StatusReport) -> String {
-        "\(report.muted ? "speech muted" : "speech on"): voice \(report.voice), rate \(report.rate), pitch \(report.pitch), volume \(report.volume)"
+        "speech \(speechState(report)): voice \(report.voice), rate \(report.rate), pitch \(report.pitch), volume \(report.volume)"
     }
 }
