@@ -47,6 +47,8 @@ struct DecodingTests {
     func controls() throws {
         #expect(try decode(#"{"op":"hello","client":"mail"}"#).get().request == .hello(client: "mail", lint: false))
         #expect(try decode(#"{"op":"stop"}"#).get().request == .stop)
+        #expect(try decode(#"{"op":"pause","id":1}"#).get().request == .pause)
+        #expect(try decode(#"{"op":"resume","id":2}"#).get().request == .resume)
         #expect(try decode(#"{"op":"cancel","target":"x"}"#).get().request == .cancel(target: "x"))
         #expect(try decode(#"{"op":"set","muted":true,"rate":90}"#).get().request == .set(SettingsChange(muted: true, rate: 90)))
         #expect(try decode(#"{"op":"subscribe","events":["status","speech"]}"#).get().request == .subscribe([.status, .speech]))
@@ -177,6 +179,8 @@ struct EventEncodingTests {
         (.error(id: nil, code: .lineTooLong, message: "m"), #"{"event":"error","code":"line-too-long","message":"m"}"#),
         (.word(id: 7, seq: 41, offset: 5, length: 6), #"{"event":"word","id":7,"seq":41,"offset":5,"length":6}"#),
         (.mark(id: 7, seq: 41, name: "m1"), #"{"event":"mark","id":7,"seq":41,"name":"m1"}"#),
+        (.paused(id: 7, seq: 41), #"{"event":"paused","id":7,"seq":41}"#),
+        (.resumed(id: 7, seq: 41), #"{"event":"resumed","id":7,"seq":41}"#),
         (.focusChanged(from: "a", to: "b", owner: true), #"{"event":"focus-changed","from":"a","to":"b","owner":true}"#),
         (.speech(.started(seq: 41, client: "mail", text: "3 new messages")), #"{"event":"speech","state":"started","seq":41,"client":"mail","text":"3 new messages"}"#),
         (.speech(.finished(seq: 41, client: "mail", termination: .failure(reason: .interrupted, spokenChars: 0))), #"{"event":"speech","state":"finished","seq":41,"client":"mail","success":false,"reason":"interrupted","spoken_chars":0}"#),

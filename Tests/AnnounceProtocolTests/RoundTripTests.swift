@@ -12,6 +12,7 @@ private var speakingStatus: StatusReport {
     report.punctuation = .all
     report.speakingText = "3 new messages"
     report.speakingClient = "mail"
+    report.paused = true
     return report
 }
 
@@ -28,6 +29,8 @@ private let events: [Event] = [
     .statusChanged(speakingStatus),
     .word(id: 7, seq: 41, offset: 5, length: 6),
     .mark(id: 7, seq: 41, name: "m1"),
+    .paused(id: 7, seq: 41),
+    .resumed(id: "r", seq: 41),
     .finished(id: 7, seq: 41, termination: .success),
     .finished(id: 7, seq: 41, termination: .failure(reason: .interrupted, spokenChars: 12)),
     .finished(id: 7, seq: 41, termination: .failure(reason: .error, spokenChars: 0, message: "audio failed")),
@@ -84,6 +87,8 @@ private let requests: [RequestLine] = [
     RequestLine(id: nil, .hello(client: nil)),
     RequestLine(id: 9, .status),
     RequestLine(id: 10, .stop),
+    RequestLine(id: 10, .pause),
+    RequestLine(id: "p", .resume),
     RequestLine(id: 11, .cancel(target: "post-3")),
     RequestLine(id: 12, .set(SettingsChange(muted: true, voice: "en-gb", rate: 300, pitch: 10, volume: 0))),
     RequestLine(id: 13, .set(SettingsChange(muted: false))),
