@@ -107,3 +107,23 @@ struct PauseTests {
         #expect(daemon.waitForExit() == 0)
     }
 }
+
+@Suite("Daemon: a long pause is not a stuck espeak-ng helper")
+struct LongPauseTests {
+    @Test("a pause longer than the helper's 5 s silence limit resumes and finishes successfully")
+    func pauseLongerThanTheSilenceLimit() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        client.send(announce(1, "One two three four five six seven eight nine ten eleven twelve.", #","words":true"#))
+        _ = try #require(client.waitFor("word", id: 1))
+        client.send(#"{"op":"pause","id":2}"#)
+        _ = try #require(client.waitFor("paused", id: 1))
+        // The helper's watchdog gives up after 5 s without a frame (EspeakHelperProcess
+        // .silenceLimit); the pause must outlast it, and nothing observable marks that moment.
+        usleep(5_500_000)
+        client.send(#"{"op":"resume","id":3}"#)
+        _ = try #require(client.waitFor("resumed", id: 1))
+        let finished = try #require(client.waitForTerminal(id: 1))
+        #expect(finished["success"] == .bool(true), "\(finished.text)")
+    }
+}
