@@ -164,6 +164,31 @@ struct AnnouncectlTests {
         _ = monitor.finish()
     }
 
+    @Test("pause holds a post said with --wait, status and monitor show it, resume lets it finish")
+    func pauseAndResume() throws {
+        let daemon = try DaemonProcess()
+        let monitor = try AnnouncectlProcess(["--socket", daemon.socketPath, "monitor"])
+        try #require(monitor.waitForOutputLine { $0.hasPrefix("status: speech on") } != nil)
+        let watcher = try speechWatcher(daemon)
+        let long = try AnnouncectlProcess(["--socket", daemon.socketPath, "say", "--wait", interruptibleText])
+        try #require(watcher.waitFor { $0["state"] == .string("started") } != nil)
+        let paused = try announcectl(daemon, "pause")
+        #expect(paused.status == 0)
+        #expect(paused.stdout.isEmpty && paused.stderr.isEmpty)
+        #expect(monitor.waitForOutputLine { $0.hasPrefix("status: speech paused") } != nil)
+        let status = try announcectl(daemon, "status")
+        #expect(status.stdout.contains("speech       paused"), "\(status.stdout)")
+        #expect(try announcectl(daemon, "pause").status == 0, "pause while paused is fine")
+        #expect(try announcectl(daemon, "resume").status == 0)
+        #expect(monitor.waitForOutputLine { $0.hasPrefix("status: speech on") } != nil)
+        let result = long.finish()
+        #expect(result.status == 0)
+        #expect(result.stdout == "spoken\n")
+        #expect(try announcectl(daemon, "resume").status == 0, "resume while not paused is fine")
+        kill(monitor.process.processIdentifier, SIGINT)
+        _ = monitor.finish()
+    }
+
     @Test("monitor --json prints the daemon's lines")
     func monitorJSON() throws {
         let daemon = try DaemonProcess()
