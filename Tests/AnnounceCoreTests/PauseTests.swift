@@ -115,6 +115,21 @@ struct PauseTests {
         #expect(h.dispatcher.statusReport.paused, "stop does not resume")
     }
 
+    @Test("mute while paused ends the paused post cancelled; unmute does not resume")
+    func muteWhilePaused() {
+        let h = Harness()
+        h.send(announce(1, "Being spoken"))
+        h.engineStarts()
+        h.send(pause)
+        h.send(#"{"op":"set","id":3,"muted":true}"#)
+        #expect(h.backend.aborted == [1])
+        h.engineAborts(spokenChars: 4)
+        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 4)))
+        h.send(#"{"op":"set","id":4,"muted":false}"#, announce(5, "After", #","priority":"high""#))
+        #expect(h.dispatcher.statusReport.paused)
+        #expect(h.backend.spokenTexts == ["Being spoken"])
+    }
+
     @Test("an interrupting post while paused interrupts the paused one and waits for resume")
     func interruptionWhilePaused() {
         let h = Harness()
