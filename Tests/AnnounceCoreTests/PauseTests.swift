@@ -42,6 +42,11 @@ struct PauseTests {
         h.send(pause)
         h.send(announce(1, "Waiting", #","priority":"high""#), announce(2, "Also waiting", #","priority":"high""#))
         #expect(h.backend.spokenTexts.isEmpty)
+        // A later turn (here another connection's `status`) starts nothing either.
+        h.dispatcher.submit([ClientInput(decoded: RequestLine.decode(line: Array(#"{"op":"status","id":7}"#.utf8)))], from: 2)
+        #expect(h.turns.scheduled == 1)
+        h.turns.run()
+        #expect(h.backend.spokenTexts.isEmpty)
         #expect(h.dispatcher.statusReport.pending == 2)
         #expect(!h.sink(1).received.contains { if case .paused = $0 { true } else { false } }, "nothing was speaking")
         h.send(resume)
