@@ -15,6 +15,42 @@ struct PulseAudioTests {
         try checkPlaysAndStops(label: "pulse", clientEnvironment: server.clientEnvironment, recorder: try server.record())
     }
 
+    @Test("pause silences the sink at once and resume plays the rest: all of the post is heard, nothing twice")
+    func pauseAndResume() throws {
+        let server = try HeadlessPulseAudio()
+        let recorder = try server.record()
+        let daemon = try DaemonProcess(audio: "pulse", environment: server.clientEnvironment)
+        // The null sink renders in 2 s blocks until a low-latency client has settled it.
+        let settle = Duration.seconds(3) - (ContinuousClock.now - recorder.started)
+        if settle > .zero { Thread.sleep(forTimeInterval: seconds(settle)) }
+        let client = try daemon.connect()
+        let text = "This is a rather long announcement that is paused in the middle and then resumed to its end"
+        let start = recorder.sampleCount
+        client.send(announce(1, text, #","voice":"en-us","rate":175,"words":true"#))
+        try #require(client.waitFor { $0["id"] == .integer(1) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 10 } != nil)
+        client.send(#"{"op":"pause","id":2}"#)
+        _ = try #require(client.waitFor("paused", id: 1))
+        let pausedAt = recorder.sampleCount
+        // The pause is silence: the first stretch ends once 300 ms of it were recorded.
+        let before = try #require(recorder.waitForSilence(after: start), "no audio reached the sink's monitor")
+        #expect(client.lines(id: 1).allSatisfy { $0.event != "finished" })
+        let resumeAt = recorder.sampleCount
+        client.send(#"{"op":"resume","id":3}"#)
+        let finished = try #require(client.waitForTerminal(id: 1))
+        #expect(finished["success"] == .bool(true), "\(finished.text)")
+        let after = try #require(recorder.waitForSilence(after: resumeAt), "nothing was heard after resume")
+        let reference = audibleSpan(of: try espeakReference(text: text, voice: "en-us", rate: 175)[...])
+        let heard = before.audible + after.audible
+        let afterPause = max(0, before.lastAudible - pausedAt)
+        print("pulse pause: heard \(ms(before.audible)) ms before the pause and \(ms(after.audible)) ms after, \(ms(heard)) ms in all; espeak-ng WAV \(ms(reference)) ms; audible after the paused line: \(ms(afterPause)) ms")
+        #expect(before.audible > 22_050 / 4 && after.audible > 22_050 / 4)
+        // All of it once: the two stretches add up to the whole (less a pause that fell in a gap
+        // between words, which neither stretch counts).
+        #expect(abs(heard - reference) <= reference / 10, "heard \(ms(heard)) ms, expected about \(ms(reference)) ms")
+        #expect(afterPause < 22_050 / 5, "audio went on for \(ms(afterPause)) ms after the paused line")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test("losing the server mid-post fails that post with a message; after a restart the next post speaks")
     func serverRestart() throws {
         let server = try HeadlessPulseAudio()
