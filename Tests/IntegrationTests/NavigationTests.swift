@@ -16,6 +16,21 @@ private let timerScreen = #"""
     "rotors":[{"name":"Controls","elements":["reset","time"]}]}
     """#.split(separator: "\n").joined()
 
+/// A daemon, an app that has published `timerScreen` (its post ended), and a second connection
+/// for the user's keys, subscribed to `speech` events when asked.
+private func timerScreenAndKeys(subscribed: Bool) throws -> (DaemonProcess, LineClient, LineClient) {
+    let daemon = try DaemonProcess()
+    let app = try daemon.connect()
+    app.send(timerScreen)
+    try #require(app.waitForTerminal(id: 100) != nil)
+    let keys = try daemon.connect()
+    if subscribed {
+        keys.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
+        try #require(keys.waitFor("ok", id: 1) != nil)
+    }
+    return (daemon, app, keys)
+}
+
 extension LineClient {
     /// Sends `navigate` and returns its answer (`ok` or `error`).
     func navigate(_ action: String, _ extra: String = "", id: Int) -> JSONValue? {
@@ -113,13 +128,7 @@ struct NavigationIntegrationTests {
 
     @Test("adjustable round trip: increment reaches the app, its update speaks the new value alone, heard in the audio")
     func adjustable() throws {
-        let daemon = try DaemonProcess()
-        let app = try daemon.connect()
-        app.send(timerScreen)
-        try #require(app.waitForTerminal(id: 100) != nil)
-        let keys = try daemon.connect()
-        keys.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
-        _ = keys.waitFor("ok", id: 1)
+        let (daemon, app, keys) = try timerScreenAndKeys(subscribed: true)
 
         #expect(keys.navigate("first", id: 2)?.event == "ok")
         #expect(keys.navigate("next", id: 3)?["focus"] == .string("time"))
@@ -143,13 +152,7 @@ struct NavigationIntegrationTests {
 
     @Test("custom actions: by name, and through the actions rotor and activate")
     func customActions() throws {
-        let daemon = try DaemonProcess()
-        let app = try daemon.connect()
-        app.send(timerScreen)
-        try #require(app.waitForTerminal(id: 100) != nil)
-        let keys = try daemon.connect()
-        keys.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
-        _ = keys.waitFor("ok", id: 1)
+        let (daemon, app, keys) = try timerScreenAndKeys(subscribed: true)
         #expect(keys.navigate("last", id: 2)?["focus"] == .string("reset"))
         #expect(keys.navigate("custom", #","name":"Undo""#, id: 3)?.event == "ok")
         #expect(app.waitFor { $0.event == "action" }?.text == #"{"event":"action","element":"reset","action":"custom","name":"Undo"}"#)
@@ -174,11 +177,7 @@ struct NavigationIntegrationTests {
 
     @Test("each built-in rotor and a custom one move between their elements")
     func rotors() throws {
-        let daemon = try DaemonProcess()
-        let app = try daemon.connect()
-        app.send(timerScreen)
-        try #require(app.waitForTerminal(id: 100) != nil)
-        let keys = try daemon.connect()
+        let (daemon, app, keys) = try timerScreenAndKeys(subscribed: false)
         // From the first stop (the heading) onwards, in each rotor's order.
         let expected: [(String, [String])] = [
             ("headings", []), ("links", ["help"]), ("buttons", ["start", "reset"]),
@@ -209,6 +208,8 @@ struct NavigationIntegrationTests {
         #expect(keys.navigate("rotor-previous", id: id)?["focus"] == .string("title"))
         id += 1
         #expect(keys.navigate("rotor-select", #","rotor":"Colours""#, id: id)?["code"] == .string("not-found"))
+        // The daemon and the screen's owner must outlive the navigation above.
+        withExtendedLifetime((daemon, app)) {}
     }
 
     @Test("end of screen: the focus stays, and the boundary earcon is played")
