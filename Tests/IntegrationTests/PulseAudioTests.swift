@@ -20,9 +20,7 @@ struct PulseAudioTests {
         let server = try HeadlessPulseAudio()
         let recorder = try server.record()
         let daemon = try DaemonProcess(audio: "pulse", environment: server.clientEnvironment)
-        // The null sink renders in 2 s blocks until a low-latency client has settled it.
-        let settle = Duration.seconds(3) - (ContinuousClock.now - recorder.started)
-        if settle > .zero { Thread.sleep(forTimeInterval: seconds(settle)) }
+        letNullSinkSettle(recorder)
         let client = try daemon.connect()
         let text = "This is a rather long announcement that is paused in the middle and then resumed to its end"
         let start = recorder.sampleCount
@@ -120,6 +118,14 @@ struct AudioFallbackTests {
 
 // MARK: - Support
 
+/// The null sink renders in 2 s blocks until a low-latency client has settled it (the shared
+/// notes on headless audio): a measured request waits until the recorder has run 3 s. The server
+/// reports nothing when that happens, so this is a wait on the clock.
+func letNullSinkSettle(_ recorder: MonitorRecorder) {
+    let settle = Duration.seconds(3) - (ContinuousClock.now - recorder.started)
+    if settle > .zero { Thread.sleep(forTimeInterval: seconds(settle)) }
+}
+
 /// The recorded test of an audio server: through the daemon's `pulse` output, a whole
 /// announcement is heard for about as long as `espeak-ng`'s own WAV of it, and one stopped after its
 /// third word is heard clearly less and goes silent soon after its terminal line. `recorder` records
@@ -127,10 +133,7 @@ struct AudioFallbackTests {
 func checkPlaysAndStops(label: String, clientEnvironment: [String: String], recorder: MonitorRecorder) throws {
     let speechRate = 175
     let daemon = try DaemonProcess(audio: "pulse", environment: clientEnvironment)
-    // The null sink renders in 2 s blocks until a low-latency client has settled it
-    // (shared notes): let it settle before the measured request.
-    let settle = Duration.seconds(3) - (ContinuousClock.now - recorder.started)
-    if settle > .zero { Thread.sleep(forTimeInterval: seconds(settle)) }
+    letNullSinkSettle(recorder)
     let client = try daemon.connect()
 
     // A whole announcement.
