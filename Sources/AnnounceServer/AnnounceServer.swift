@@ -22,6 +22,11 @@ public struct ServerConfiguration: Sendable {
     public var allowUIDs: [UInt32] = []
     /// The decoder's limits.
     public var limits = DecodingLimits()
+    /// The socket for speech-dispatcher's protocol (SSIP), or nil when SSIP is off (ignored when
+    /// `ssipActivationSocket` is set).
+    public var ssipLocation: SocketLocation?
+    /// A listening SSIP socket passed by systemd; served as is and never unlinked.
+    public var ssipActivationSocket: Int32?
 
     /// Creates a configuration with the protocol's default limits.
     public init(location: SocketLocation, activationSocket: Int32? = nil) {
