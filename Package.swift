@@ -139,6 +139,7 @@ let package = Package(
             name: "AnnounceServer",
             dependencies: [
                 "AnnounceProtocol", "AnnounceCore", "CAnnounceLinux",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -146,10 +147,20 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The SSIP front-end: speech-dispatcher's clients through the server and the dispatcher.
+        .target(
+            name: "AnnounceSSIP",
+            dependencies: [
+                "AnnounceProtocol", "AnnounceCore", "AnnounceServer", "SSIPProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "announced",
             dependencies: [
-                "AnnounceCore", "AnnounceServer", "SpeechSynthesis", "DaemonConfiguration", "CAnnounceLinux",
+                "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration", "CAnnounceLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

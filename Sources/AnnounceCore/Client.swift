@@ -3,12 +3,21 @@ public import AnnounceProtocol
 /// A connection's number, unique for the daemon's lifetime.
 public typealias ClientID = UInt64
 
+/// One thing the dispatcher sends a connection: an event, or an answer its front-end made itself.
+public enum ClientLine: Sendable, Hashable {
+    /// An event, written in the front-end's protocol.
+    case event(Event)
+    /// The bytes a front-end answered a request with itself (``ClientInput/answered(_:)``),
+    /// written as they are, in their place among the connection's lines.
+    case answer([UInt8])
+}
+
 /// Where the dispatcher sends the lines of one connection: a front-end's encoder over the
 /// connection. Called on the main actor, once per dispatcher turn with every line of that turn, in
 /// order; must not block.
 public protocol EventSink: AnyObject, Sendable {
-    /// Sends `events` to the client, in order.
-    func deliver(_ events: [Event])
+    /// Sends `lines` to the client, in order.
+    func deliver(_ lines: [ClientLine])
     /// Closes the connection once every line already delivered has been written.
     func close()
 }
@@ -21,12 +30,15 @@ public struct ClientRegistration: Sendable {
     public var pid: Int32?
     /// Where its lines go.
     public var sink: any EventSink
+    /// The protocol it speaks, e.g. `json` or `ssip`, which `status` counts by.
+    public var protocolName: String
 
     /// Creates a registration.
-    public init(id: ClientID, pid: Int32?, sink: any EventSink) {
+    public init(id: ClientID, pid: Int32?, sink: any EventSink, protocolName: String = "json") {
         self.id = id
         self.pid = pid
         self.sink = sink
+        self.protocolName = protocolName
     }
 }
 

@@ -13,6 +13,18 @@ public enum ClientInput: Sendable {
     case postOffMain(id: RequestID?)
     /// A line that is not a request: answered with its `error` line.
     case invalid(RequestError)
+    /// A request the front-end answered itself (SSIP's `SET`, `GET`, `LIST` ...): its bytes are
+    /// written in their place among the connection's lines, after the answers to what came before.
+    case answered([UInt8])
+    /// A message to queue (a front-end's own kind of post). It is answered `queued` with its
+    /// sequence number, or `dropped` or `error`.
+    case message(MessagePost)
+    /// Stop, cancel, pause or resume the messages of `scope`; then `done` is written, or
+    /// `unknownClient` when the scope names a connection that does not exist.
+    case control(SpeechControl, ClientScope, done: [UInt8], unknownClient: [UInt8])
+    /// The connection names itself (SSIP's `CLIENT_NAME`): `speech` subscribers and `status`
+    /// show the name.
+    case name(String)
 
     /// The input for one decoded line of the JSON protocol. The main-thread rule is decided here,
     /// where the line is decoded, so its `dropped` line keeps its place among the answers.

@@ -11,7 +11,12 @@ extension Dispatcher {
     /// Accepts a speech post made on the main thread: validates it, queues it and schedules it.
     /// With `sound`, the post is the earcon alone (the `sound` request): it plays even with an
     /// empty text.
-    func accept(_ post: SpeechPost, id: RequestID?, from client: ClientID, sound: EarconSound? = nil) -> PostAdmission {
+    ///
+    /// `priority` is a front-end message's (SSIP's): it decides how the post takes its turn
+    /// instead of the options' `priority` and `queue` (see ``admit(_:)``).
+    func accept(
+        _ post: SpeechPost, id: RequestID?, from client: ClientID, sound: EarconSound? = nil, priority: MessagePriority? = nil
+    ) -> PostAdmission {
         let plan: PostPlan
         let voice: ResolvedVoice
         do {
@@ -48,7 +53,8 @@ extension Dispatcher {
             options: options, utterance: utterance,
             // Only a post that asked for a voice or a language is told which voice spoke, so a
             // plain post's lines stay exactly the contract's.
-            voiceName: options.voice != nil || options.lang != nil ? voice.name : nil
+            voiceName: options.voice != nil || options.lang != nil ? voice.name : nil,
+            priority: priority
         )
         activePosts[client, default: 0] += 1
         if let warning = voice.warning {
@@ -68,12 +74,62 @@ extension Dispatcher {
         } else if plan.text == nil {
             finish(record, .success)
         } else {
-            if record.interrupts { interruptSpeaking(reason: .interrupted) }
-            if let replaced = pending.insert(record) {
-                finish(replaced, .failure(reason: .interrupted, spokenChars: 0))
-            }
+            admit(record)
         }
         return .queued(seq: seq)
+    }
+
+    /// Puts a queued post in line by its class's rules (the native ones, and speech-dispatcher's
+    /// five priorities, shared/ssip.md §4): what it ends on arrival, and where it waits. A
+    /// notification or progress message that may not wait ends at once, never started.
+    func admit(_ record: PostRecord) {
+        switch record.postClass {
+        case .notification, .progress:
+            guard mayWait(droppable: record) else {
+                finish(record, .failure(reason: .interrupted, spokenChars: 0))
+                return
+            }
+            // A newer notification replaces a speaking one.
+            if record.postClass == .notification, speaking?.postClass == .notification {
+                interruptSpeaking(reason: .interrupted)
+            }
+        case .queuedLow:
+            break
+        case .high, .interrupting, .queuedDefault, .message, .text:
+            endDroppables()
+            if record.postClass == .message || record.postClass == .text {
+                // Only the newest text survives, and a message ends text too.
+                if speaking?.postClass == .text { interruptSpeaking(reason: .interrupted) }
+                for old in pending.removeAll(where: { $0.postClass == .text }) {
+                    finish(old, .failure(reason: .interrupted, spokenChars: 0))
+                }
+            }
+        }
+        if record.interrupts { interruptSpeaking(reason: .interrupted) }
+        if let replaced = pending.insert(record) {
+            finish(replaced, .failure(reason: .interrupted, spokenChars: 0))
+        }
+    }
+
+    /// Whether a notification or progress message may wait: not while output is paused, and not
+    /// while any other kind of post speaks or waits; a progress message may wait behind a speaking
+    /// progress or notification.
+    func mayWait(droppable record: PostRecord) -> Bool {
+        if paused { return false }
+        if let current = speaking, current.endReason == nil {
+            let giving = record.postClass == .progress ? current.postClass.isDroppable : current.postClass == .notification
+            if !giving { return false }
+        }
+        return !pending.contains { !$0.postClass.isDroppable }
+    }
+
+    /// Ends the speaking and waiting notification and progress messages: every other post
+    /// (but `low`) comes before them.
+    func endDroppables() {
+        if speaking?.postClass.isDroppable == true { interruptSpeaking(reason: .interrupted) }
+        for old in pending.removeAll(where: { $0.postClass.isDroppable }) {
+            finish(old, .failure(reason: .interrupted, spokenChars: 0))
+        }
     }
 
     /// Works out the text, focus and screen of a post; throws `text-too-long` for an element whose
@@ -122,7 +178,7 @@ extension Dispatcher {
         if let old { send(.unfocused(element: old.element), to: old.client) }
         if let cursor { send(.focused(element: cursor.element), to: cursor.client) }
         for id in subscribers[.focus] ?? [] {
-            outbox[id, default: []].append(.focusChanged(from: old?.element, to: cursor?.element, owner: cursor?.client == id))
+            outbox[id, default: []].append(.event(.focusChanged(from: old?.element, to: cursor?.element, owner: cursor?.client == id)))
         }
     }
 

@@ -11,7 +11,46 @@ extension Dispatcher {
                 drop(id: id, client: client, reason: .offMain)
             case .invalid(let error):
                 send(error.event, to: client)
+            case .answered(let bytes):
+                send(answer: bytes, to: client)
+            case .message(let message):
+                let options = message.options(defaults)
+                _ = accept(.announce(message.text, options: options), id: message.id, from: client, sound: message.sound, priority: message.priority)
+            case .control(let control, let scope, let done, let unknownClient):
+                if case .client(let other) = scope, clients[other] == nil {
+                    send(answer: unknownClient, to: client)
+                } else {
+                    apply(control, to: scope, from: client)
+                    send(answer: done, to: client)
+                }
+            case .name(let name):
+                if !name.isBlank { clients[client]?.name = name }
             }
+        }
+    }
+
+    /// Stop, cancel, pause or resume for a front-end. Stop ends the scope's speaking message,
+    /// cancel its speaking and waiting ones (`cancelled`, even high ones: the client asked).
+    /// Pause and resume hold and continue the output whoever's message speaks: the daemon has
+    /// one speech channel, and a held message holds it for everyone.
+    func apply(_ control: SpeechControl, to scope: ClientScope, from client: ClientID) {
+        func inScope(_ post: PostRecord) -> Bool {
+            switch scope {
+            case .own: return post.client == client
+            case .all: return true
+            case .client(let other): return post.client == other
+            }
+        }
+        switch control {
+        case .stop, .cancel:
+            if control == .cancel {
+                for post in pending.removeAll(where: inScope) { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
+            }
+            if let current = speaking, inScope(current) { interruptSpeaking(reason: .cancelled, evenIfHigh: true) }
+        case .pause:
+            setPaused(true)
+        case .resume:
+            setPaused(false)
         }
     }
 
@@ -103,6 +142,7 @@ extension Dispatcher {
         )
         report.punctuation = defaults.punctuation
         report.paused = paused
+        report.ssipClients = clients.values.count { $0.registration.protocolName == "ssip" }
         if let speaking {
             let scalars = speaking.utterance.text.unicodeScalars
             report.speakingText = scalars.count <= StatusReport.speakingTextLimit

@@ -41,7 +41,7 @@ public final class Dispatcher {
     /// `pause` holds the output: the speaking post keeps its place and nothing starts.
     var paused = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    var outbox: [ClientID: [Event]] = [:]
+    var outbox: [ClientID: [ClientLine]] = [:]
     /// Connections to close once this turn's lines are handed to them.
     var closing: [any EventSink] = []
     let startTime = ContinuousClock.now
@@ -216,14 +216,20 @@ public final class Dispatcher {
     /// Queues `event` for `client`; sent at the end of the turn.
     func send(_ event: Event, to client: ClientID) {
         guard clients[client] != nil else { return }
-        outbox[client, default: []].append(event)
+        outbox[client, default: []].append(.event(event))
+    }
+
+    /// Queues bytes a front-end answered with itself for `client`, in their place.
+    func send(answer bytes: [UInt8], to client: ClientID) {
+        guard clients[client] != nil else { return }
+        outbox[client, default: []].append(.answer(bytes))
     }
 
     /// Queues `event` for every client subscribed to `topic`; the event is made only if one is.
     func broadcast(_ event: @autoclosure () -> Event, topic: Topic) {
         guard let ids = subscribers[topic], !ids.isEmpty else { return }
         let event = event()
-        for id in ids { outbox[id, default: []].append(event) }
+        for id in ids { outbox[id, default: []].append(.event(event)) }
     }
 
     func flushOutbox() {

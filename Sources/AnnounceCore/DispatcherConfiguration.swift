@@ -25,12 +25,19 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public init() {}
 }
 
-/// The speech defaults `set` may change, and whether speech is muted.
-struct SpeechDefaults: Hashable {
-    var voice: String
-    var rate: Int
-    var pitch: Int
-    var volume: Int
-    var punctuation: Punctuation
-    var muted = false
+/// The speech defaults `set` may change, and whether speech is muted. A front-end whose
+/// protocol sets voice parameters relative to the defaults (SSIP's -100...100) reads them here.
+public struct SpeechDefaults: Sendable, Hashable {
+    /// The default voice's name.
+    public internal(set) var voice: String
+    /// The default rate, words per minute.
+    public internal(set) var rate: Int
+    /// The default pitch.
+    public internal(set) var pitch: Int
+    /// The default volume.
+    public internal(set) var volume: Int
+    /// The default punctuation mode.
+    public internal(set) var punctuation: Punctuation
+    /// Speech is muted.
+    public internal(set) var muted = false
 }

@@ -11,6 +11,27 @@ enum PostClass: Hashable {
     case queuedDefault
     /// `priority: "low"`.
     case queuedLow
+    /// A front-end's `message` (SSIP): queued with `queuedDefault`, first come first served.
+    case message
+    /// A front-end's `text`: only the newest waits.
+    case text
+    /// A front-end's `notification`: spoken only when nothing else speaks or waits.
+    case notification
+    /// A front-end's `progress`: like notification, but the newest of a series waits.
+    case progress
+
+    init(_ priority: MessagePriority) {
+        switch priority {
+        case .important: self = .high
+        case .message: self = .message
+        case .text: self = .text
+        case .notification: self = .notification
+        case .progress: self = .progress
+        }
+    }
+
+    /// Notification and progress messages, which give way to every other post.
+    var isDroppable: Bool { self == .notification || self == .progress }
 
     init(_ options: SpeechOptions) {
         switch options.priority {
@@ -39,13 +60,23 @@ final class PostRecord {
     /// Why the post is being ended early, decided when the abort was requested. First reason wins.
     var endReason: FinishReason?
 
-    init(seq: UInt64, id: RequestID?, client: ClientID, clientName: String, options: SpeechOptions, utterance: Utterance, voiceName: String? = nil) {
+    /// Creates the record; `priority` (a front-end's message) decides the class instead of
+    /// `options`' priority and queue.
+    init(
+        seq: UInt64, id: RequestID?, client: ClientID, clientName: String, options: SpeechOptions, utterance: Utterance,
+        voiceName: String? = nil, priority: MessagePriority? = nil
+    ) {
         self.seq = seq
         self.id = id
         self.client = client
         self.clientName = clientName
-        self.postClass = PostClass(options)
-        self.interrupts = !options.queue && options.priority != .low
+        if let priority {
+            self.postClass = PostClass(priority)
+            self.interrupts = priority == .important
+        } else {
+            self.postClass = PostClass(options)
+            self.interrupts = !options.queue && options.priority != .low
+        }
         self.utterance = utterance
         self.voiceName = voiceName
         self.wantsWords = options.words
@@ -54,54 +85,86 @@ final class PostRecord {
     var textLength: Int { utterance.text.unicodeScalars.count }
 }
 
-/// The posts waiting to speak, in the order they will: high first come first served, then at most
-/// one interrupting post, then queued `default` before `low`, each first come first served.
+/// The posts waiting to speak, in the order they will: high (and important) first come first
+/// served; at most one interrupting post; queued `default` and `message` first come first served;
+/// at most one `text`; `low` first come first served; at most one `progress`; at most one
+/// `notification`.
 struct PendingList {
     private(set) var high: Deque<PostRecord> = []
     private(set) var interrupting: PostRecord?
     private(set) var queuedDefault: Deque<PostRecord> = []
+    private(set) var text: PostRecord?
     private(set) var queuedLow: Deque<PostRecord> = []
+    private(set) var progress: PostRecord?
+    private(set) var notification: PostRecord?
 
-    var count: Int { high.count + (interrupting == nil ? 0 : 1) + queuedDefault.count + queuedLow.count }
+    var count: Int {
+        high.count + queuedDefault.count + queuedLow.count
+            + [interrupting, text, progress, notification].reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+    }
     var isEmpty: Bool { count == 0 }
 
     /// Every pending post, in speaking order.
-    var all: [PostRecord] { Array(high) + (interrupting.map { [$0] } ?? []) + Array(queuedDefault) + Array(queuedLow) }
+    var all: [PostRecord] {
+        Array(high) + (interrupting.map { [$0] } ?? []) + Array(queuedDefault) + (text.map { [$0] } ?? [])
+            + Array(queuedLow) + (progress.map { [$0] } ?? []) + (notification.map { [$0] } ?? [])
+    }
 
-    /// Adds a post; returns the waiting interrupting post it replaced, if any.
+    /// True when a pending post matches `predicate`.
+    func contains(where predicate: (PostRecord) -> Bool) -> Bool {
+        high.contains(where: predicate) || queuedDefault.contains(where: predicate) || queuedLow.contains(where: predicate)
+            || [interrupting, text, progress, notification].contains { $0.map(predicate) ?? false }
+    }
+
+    /// Adds a post; returns the waiting post of a one-post class (interrupting, text, progress,
+    /// notification) it replaced, if any.
     mutating func insert(_ post: PostRecord) -> PostRecord? {
+        func replace(_ slot: inout PostRecord?) -> PostRecord? {
+            let replaced = slot
+            slot = post
+            return replaced
+        }
         switch post.postClass {
         case .high: high.append(post)
-        case .queuedDefault: queuedDefault.append(post)
+        case .queuedDefault, .message: queuedDefault.append(post)
         case .queuedLow: queuedLow.append(post)
-        case .interrupting:
-            let replaced = interrupting
-            interrupting = post
-            return replaced
+        case .interrupting: return replace(&interrupting)
+        case .text: return replace(&text)
+        case .progress: return replace(&progress)
+        case .notification: return replace(&notification)
         }
         return nil
     }
 
     /// Removes and returns the post that speaks next.
     mutating func popNext() -> PostRecord? {
-        if !high.isEmpty { return high.removeFirst() }
-        if let next = interrupting {
-            interrupting = nil
-            return next
+        func take(_ slot: inout PostRecord?) -> PostRecord? {
+            defer { slot = nil }
+            return slot
         }
+        if !high.isEmpty { return high.removeFirst() }
+        if interrupting != nil { return take(&interrupting) }
         if !queuedDefault.isEmpty { return queuedDefault.removeFirst() }
+        if text != nil { return take(&text) }
         if !queuedLow.isEmpty { return queuedLow.removeFirst() }
-        return nil
+        if progress != nil { return take(&progress) }
+        return take(&notification)
     }
 
     /// Removes and returns every post matching `predicate`, in speaking order.
     mutating func removeAll(where predicate: (PostRecord) -> Bool) -> [PostRecord] {
         let removed = all.filter(predicate)
         guard !removed.isEmpty else { return [] }
+        func clear(_ slot: inout PostRecord?) {
+            if let post = slot, predicate(post) { slot = nil }
+        }
         high.removeAll(where: predicate)
-        if let post = interrupting, predicate(post) { interrupting = nil }
+        clear(&interrupting)
         queuedDefault.removeAll(where: predicate)
+        clear(&text)
         queuedLow.removeAll(where: predicate)
+        clear(&progress)
+        clear(&notification)
         return removed
     }
 }

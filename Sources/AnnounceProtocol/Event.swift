@@ -87,6 +87,8 @@ public struct StatusReport: Sendable, Hashable {
     public var speakingText: String?
     /// The client whose post is speaking now (its `hello` name, else `pid:N`), if any.
     public var speakingClient: String?
+    /// How many of `clients` are connected through the SSIP socket (speech-dispatcher's protocol).
+    public var ssipClients = 0
     /// How many characters of the speaking text `status` shows.
     public static let speakingTextLimit = 100
 

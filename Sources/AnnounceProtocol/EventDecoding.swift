@@ -133,6 +133,7 @@ extension StatusReport {
         speakingText = try object.optionalString("speaking_text")
         speakingClient = try object.optionalString("speaking_client")
         paused = try object.optionalBool("paused") ?? false
+        ssipClients = try object.optionalInt("ssip_clients", range: 0...Int.max) ?? 0
     }
 }
 

@@ -155,6 +155,7 @@ extension StatusReport {
         object.append("speaking_text", speakingText.map(JSONValue.string) ?? .null)
         object.append("speaking_client", speakingClient.map(JSONValue.string) ?? .null)
         object.append("paused", .bool(paused))
+        object.append("ssip_clients", .integer(Int64(ssipClients)))
         return object
     }
 }

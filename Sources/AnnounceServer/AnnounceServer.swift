@@ -41,28 +41,31 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// The Unix socket server: accepts connections, checks peers and serves each connection through
-/// a front-end (``JSONLinesFrontEnd``) on its event loop: the front-end's decoder hands what it
-/// decodes to the dispatcher, and the dispatcher's answers go back through its encoder. On graceful
-/// shutdown every post ends `shutdown`, every connection gets its last lines, and the socket file
-/// is removed.
+/// a front-end on its event loop: JSON lines (``JSONLinesFrontEnd``) on the main socket and, when
+/// configured, speech-dispatcher's SSIP on a second one. The front-end's decoder hands what it
+/// decodes to the dispatcher, and the dispatcher's answers go back through its encoder. On
+/// graceful shutdown every post ends `shutdown`, every connection gets its last lines, and the
+/// socket files are removed.
 public final class AnnounceServer: Service {
     let configuration: ServerConfiguration
     let dispatcher: Dispatcher
     let frontEnd: any FrontEnd
+    let ssipFrontEnd: (any FrontEnd)?
     let logger: Logger
     let group: MultiThreadedEventLoopGroup
     let numbers = ConnectionNumbers()
     let onReady: @Sendable () -> Void
 
-    /// Creates a server for `dispatcher` speaking the JSON lines protocol. `onReady` runs once
-    /// the socket is served.
+    /// Creates a server for `dispatcher` speaking the JSON lines protocol, and `ssip` on the
+    /// configuration's SSIP socket when both are given. `onReady` runs once the sockets are served.
     public init(
-        configuration: ServerConfiguration, dispatcher: Dispatcher, logger: Logger,
+        configuration: ServerConfiguration, dispatcher: Dispatcher, logger: Logger, ssip: (any FrontEnd)? = nil,
         onReady: @escaping @Sendable () -> Void = {}
     ) {
         self.configuration = configuration
         self.dispatcher = dispatcher
         self.frontEnd = JSONLinesFrontEnd(maxLineBytes: configuration.maxLineBytes, limits: configuration.limits)
+        self.ssipFrontEnd = ssip
         self.logger = logger
         self.group = .singleton
         self.onReady = onReady
@@ -74,39 +77,70 @@ public final class AnnounceServer: Service {
         _ = MultiThreadedEventLoopGroup.singleton.any()
     }
 
+    /// One listening socket and the socket file it owns (none under socket activation).
+    struct Listener {
+        let channel: any Channel
+        let ownedPath: String?
+    }
+
     /// Serves until graceful shutdown (or cancellation).
     public func run() async throws {
-        let serverChannel = try await bind(frontEnd)
-        let ownsSocketFile = configuration.activationSocket == nil
-        // Under socket activation the socket is whatever systemd passed, wherever it is.
-        let served = ownsSocketFile ? configuration.socketPath : serverChannel.localAddress?.pathname ?? "the socket passed as descriptor 3"
-        logger.info("serving", metadata: ["socket": "\(served)", "activated": "\(!ownsSocketFile)"])
-        onReady()
+        var listeners: [Listener] = []
         defer {
-            if ownsSocketFile { unlink(configuration.socketPath) }
+            for listener in listeners {
+                if let path = listener.ownedPath { unlink(path) }
+            }
         }
-        // Completed once the server socket and every connection are closed.
-        let allClosed = group.any().makePromise(of: Void.self)
+        do {
+            listeners.append(try await listen(frontEnd, location: configuration.location, activationSocket: configuration.activationSocket))
+            if let ssipFrontEnd, configuration.ssipLocation != nil || configuration.ssipActivationSocket != nil {
+                listeners.append(
+                    try await listen(ssipFrontEnd, location: configuration.ssipLocation, activationSocket: configuration.ssipActivationSocket)
+                )
+            }
+        } catch {
+            for listener in listeners { try? await listener.channel.close() }
+            throw error
+        }
+        onReady()
+        // Completed once the server sockets and every connection are closed.
+        let loop = group.any()
+        let closedPromises = listeners.map { _ in loop.makePromise(of: Void.self) }
+        let allClosed = EventLoopFuture.andAllSucceed(closedPromises.map(\.futureResult), on: loop)
+        let channels = listeners.map(\.channel)
+        let shutDown: @Sendable () -> Void = {
+            for (channel, promise) in zip(channels, closedPromises) { ServerQuiescing.shutDown(channel, promise: promise) }
+        }
         let dispatcher = self.dispatcher
         try await withGracefulShutdownHandler {
             try await withTaskCancellationHandler {
-                try await allClosed.futureResult.get()
+                try await allClosed.get()
             } onCancel: {
-                ServerQuiescing.shutDown(serverChannel, promise: allClosed)
+                shutDown()
             }
         } onGracefulShutdown: { [logger] in
             logger.info("shutting down: ending every post")
             Task {
                 // Every post ends `shutdown` and its lines are handed to the connections; then
-                // the socket closes and each connection closes after its last line.
+                // the sockets close and each connection closes after its last line.
                 await dispatcher.shutdown()
-                ServerQuiescing.shutDown(serverChannel, promise: allClosed)
+                shutDown()
             }
         }
         logger.info("stopped")
     }
 
-    func bind<F: FrontEnd>(_ frontEnd: F) async throws -> any Channel {
+    /// Binds one socket for `frontEnd` (or serves the one systemd passed) and logs it.
+    func listen<F: FrontEnd>(_ frontEnd: F, location: SocketLocation?, activationSocket: Int32?) async throws -> Listener {
+        let channel = try await bind(frontEnd, location: location, activationSocket: activationSocket)
+        let ownedPath = activationSocket == nil ? location?.path : nil
+        // Under socket activation the socket is whatever systemd passed, wherever it is.
+        let served = ownedPath ?? channel.localAddress?.pathname ?? "the socket systemd passed"
+        logger.info("serving", metadata: ["socket": "\(served)", "protocol": "\(frontEnd.protocolName)", "activated": "\(ownedPath == nil)"])
+        return Listener(channel: channel, ownedPath: ownedPath)
+    }
+
+    func bind<F: FrontEnd>(_ frontEnd: F, location: SocketLocation?, activationSocket: Int32?) async throws -> any Channel {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelInitializer { channel in
@@ -125,16 +159,17 @@ public final class AnnounceServer: Service {
                     try self.configure(channel, peer: peer, frontEnd: frontEnd)
                 }
             }
-        if let fd = configuration.activationSocket {
+        if let fd = activationSocket {
             return try await bootstrap.withBoundSocket(fd).get()
         }
-        try SocketPreparation.prepare(configuration.location)
+        guard let location else { throw SocketSetupError(description: "no socket to serve \(frontEnd.protocolName) on") }
+        try SocketPreparation.prepare(location)
         let previous = umask(0o177)
         defer { umask(previous) }
         do {
-            return try await bootstrap.bind(unixDomainSocketPath: configuration.socketPath).get()
+            return try await bootstrap.bind(unixDomainSocketPath: location.path).get()
         } catch let error as IOError {
-            throw SocketSetupError(description: SocketPreparation.cannotCreate(configuration.socketPath, error.errnoCode))
+            throw SocketSetupError(description: SocketPreparation.cannotCreate(location.path, error.errnoCode))
         }
     }
 
@@ -142,20 +177,17 @@ public final class AnnounceServer: Service {
     /// connection, opens it with the dispatcher (an inbox entry, so every line it sends is
     /// decided after it) and adds its front-end.
     func configure<F: FrontEnd>(_ channel: any Channel, peer: PeerCredentials?, frontEnd: F) throws {
-        let encoder = frontEnd.makeEncoder()
         guard let peer, peer.uid == getuid() || configuration.allowUIDs.contains(peer.uid) else {
             logger.warning("refused a peer of another user", metadata: ["uid": "\(peer.map { String($0.uid) } ?? "unknown")"])
-            let refusal = Event.error(id: nil, code: .forbidden, message: "this daemon serves only user \(getuid()); add your uid to allow_uids in its config to be served")
-            var line: [UInt8] = []
-            encoder.encode([refusal], into: &line)
+            let line = frontEnd.refusal("this daemon serves only user \(getuid()); add your uid to allow_uids in its config to be served")
             try channel.pipeline.syncOperations.addHandler(RefusalHandler(line: line))
             return
         }
         let id = numbers.next()
-        let sink = ConnectionSink(channel: channel, encoder: encoder)
-        dispatcher.open(ClientRegistration(id: id, pid: peer.pid, sink: sink))
+        let sink = ConnectionSink(channel: channel, encoder: frontEnd.makeEncoder(for: id))
+        dispatcher.open(ClientRegistration(id: id, pid: peer.pid, sink: sink, protocolName: frontEnd.protocolName))
         try channel.pipeline.syncOperations.addHandler(
-            ConnectionHandler(id: id, dispatcher: dispatcher, decoder: frontEnd.makeDecoder(), sink: sink)
+            ConnectionHandler(id: id, dispatcher: dispatcher, decoder: frontEnd.makeDecoder(for: id), sink: sink)
         )
     }
 }

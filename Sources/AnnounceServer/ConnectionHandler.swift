@@ -48,6 +48,7 @@ final class ConnectionHandler<Decoder: FrontEndDecoder, Encoder: FrontEndEncoder
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        decoder.closed()
         dispatcher.closed(id)
         context.fireChannelInactive()
     }

@@ -1,5 +1,6 @@
 import AnnounceCore
 import AnnounceProtocol
+import DequeModule
 import NIOCore
 
 /// Sends the dispatcher's lines to one connection in its front-end's protocol, and closes the
@@ -10,41 +11,95 @@ import NIOCore
 /// did not take waits in the channel, and once more than the limit waits, the channel is no
 /// longer writable. So a write needs no promise of its own (writes complete in order; waiting
 /// for "everything written" is an empty write's promise).
+///
+/// Events a front-end holds until a deadline (``FrontEndOutput``) wait here, in order; events
+/// after them wait behind them, replies do not.
 final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     let channel: any Channel
     let encoder: Encoder
-    /// Whether the sink has closed, or is closing, the connection. Used on the event loop only.
-    private let closed: NIOLoopBoundBox<Bool>
+    /// What the sink keeps on the event loop.
+    private struct State {
+        /// The sink has closed, or is closing, the connection.
+        var closed = false
+        /// Events held until their deadline, in order.
+        var held: Deque<FrontEndOutput.Write> = []
+        /// A task is scheduled to write the first held event.
+        var flushScheduled = false
+        /// Close once the held events are written.
+        var closeWhenWritten = false
+    }
+    private let state: NIOLoopBoundBox<State>
 
     init(channel: any Channel, encoder: Encoder) {
         self.channel = channel
         self.encoder = encoder
-        self.closed = NIOLoopBoundBox.makeBoxSendingValue(false, eventLoop: channel.eventLoop)
+        self.state = NIOLoopBoundBox.makeBoxSendingValue(State(), eventLoop: channel.eventLoop)
     }
 
-    func deliver(_ events: [Event]) {
-        var bytes: [UInt8] = []
-        encoder.encode(events, into: &bytes)
-        channel.eventLoop.execute { [self, bytes] in
-            guard !closed.value else { return }
-            channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
-            if !channel.isWritable {
-                closed.value = true
-                channel.close(promise: nil)
+    func deliver(_ lines: [ClientLine]) {
+        var output = FrontEndOutput()
+        encoder.encode(lines, into: &output)
+        let writes = output.writes
+        channel.eventLoop.execute { [self] in
+            guard !state.value.closed else { return }
+            let now = NIODeadline.now()
+            for write in writes {
+                if write.isEvent, !state.value.held.isEmpty || (write.notBefore.map { $0 > now } ?? false) {
+                    state.value.held.append(write)
+                } else {
+                    send(write.bytes)
+                }
+            }
+            scheduleHeldFlush()
+        }
+    }
+
+    /// Writes `bytes`; closes the connection when the client has left too much unread.
+    private func send(_ bytes: [UInt8]) {
+        guard !state.value.closed else { return }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+        if !channel.isWritable {
+            state.value.closed = true
+            state.value.held = []
+            channel.close(promise: nil)
+        }
+    }
+
+    /// Schedules the write of the first held event at its deadline.
+    private func scheduleHeldFlush() {
+        guard !state.value.flushScheduled, let first = state.value.held.first else { return }
+        state.value.flushScheduled = true
+        channel.eventLoop.scheduleTask(deadline: first.notBefore ?? .now()) { [self] in
+            state.value.flushScheduled = false
+            let now = NIODeadline.now()
+            while let next = state.value.held.first, (next.notBefore ?? now) <= now {
+                state.value.held.removeFirst()
+                send(next.bytes)
+            }
+            if state.value.held.isEmpty {
+                if state.value.closeWhenWritten { closeAfterWrites() }
+            } else {
+                scheduleHeldFlush()
             }
         }
     }
 
     /// Closes the connection once every line already handed to it has been written.
     func close() {
-        channel.eventLoop.execute { [self] in closeAfterWrites() }
+        channel.eventLoop.execute { [self] in
+            if state.value.held.isEmpty {
+                closeAfterWrites()
+            } else {
+                state.value.closeWhenWritten = true
+            }
+        }
     }
 
     /// Closes the connection once every write made so far has completed: an empty write's
     /// promise, since writes complete in order. Call on the event loop.
     private func closeAfterWrites() {
-        guard !closed.value else { return }
-        closed.value = true
+        guard !state.value.closed else { return }
+        state.value.closed = true
         channel.writeAndFlush(channel.allocator.buffer(capacity: 0)).whenComplete { [channel] _ in
             channel.close(promise: nil)
         }

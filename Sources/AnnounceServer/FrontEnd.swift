@@ -1,26 +1,29 @@
 public import AnnounceCore
-public import AnnounceProtocol
 public import NIOCore
 
 /// A wire protocol the server speaks: how a connection's bytes become the dispatcher's input,
-/// and how the dispatcher's events become bytes again.
+/// and how the dispatcher's lines become bytes again.
 ///
 /// The server owns everything else: the socket, peer credentials, connection numbers, the
 /// outbound limit, half-close and shutdown. The dispatcher sees only ``ClientInput`` and
-/// ``Event``, whichever front-end a connection came in through. JSON lines
-/// (``JSONLinesFrontEnd``) is the first front-end; speech-dispatcher's SSIP is meant to be the
-/// second, with its own framing (CRLF lines, a data mode ended by a lone `.`) in its decoder and
-/// its numbered, multi-line replies in its encoder.
+/// ``ClientLine``, whichever front-end a connection came in through. JSON lines
+/// (``JSONLinesFrontEnd``) is the first front-end; speech-dispatcher's SSIP (the `AnnounceSSIP`
+/// module) is the second, with its own framing (CRLF lines, a data mode ended by a lone `.`) in
+/// its decoder and its numbered, multi-line replies and events in its encoder.
 public protocol FrontEnd: Sendable {
     /// One connection's framing and decoding state.
     associatedtype Decoder: FrontEndDecoder
-    /// Writes the dispatcher's events in this protocol.
+    /// Writes the dispatcher's lines in this protocol.
     associatedtype Encoder: FrontEndEncoder
 
-    /// A decoder for a new connection.
-    func makeDecoder() -> Decoder
-    /// The encoder for a new connection.
-    func makeEncoder() -> Encoder
+    /// The protocol's name, as the daemon's `status` counts connections by it (`json`, `ssip`).
+    var protocolName: String { get }
+    /// A decoder for the new connection `client`.
+    func makeDecoder(for client: ClientID) -> Decoder
+    /// The encoder for the new connection `client`.
+    func makeEncoder(for client: ClientID) -> Encoder
+    /// What a peer of another user is sent before its connection is closed.
+    func refusal(_ message: String) -> [UInt8]
 }
 
 /// Turns what one connection sends into the dispatcher's input. Used only on the connection's
@@ -31,14 +34,21 @@ public protocol FrontEndDecoder {
     mutating func decode(_ bytes: inout ByteBuffer) -> DecodedInput
     /// The client finished sending: decodes what it left unfinished, as if it had ended it.
     mutating func decodeLast() -> DecodedInput
+    /// The connection closed.
+    mutating func closed()
+}
+
+extension FrontEndDecoder {
+    /// Nothing to do by default.
+    public mutating func closed() {}
 }
 
 /// What a decoder made of one read.
 public struct DecodedInput: Sendable {
     /// The dispatcher's input, in the order the client sent it.
     public var inputs: [ClientInput]
-    /// True when framing is lost (e.g. a line over the limit): after `inputs` are answered the
-    /// connection is closed, and the decoder reads nothing more.
+    /// True when framing is lost (e.g. a line over the limit) or the client said goodbye: after
+    /// `inputs` are answered the connection is closed, and the decoder reads nothing more.
     public var framingLost: Bool
 
     /// Creates a decoded read.
@@ -48,9 +58,47 @@ public struct DecodedInput: Sendable {
     }
 }
 
-/// Writes the dispatcher's events in a front-end's protocol. Called on the dispatcher's turn
+/// Writes the dispatcher's lines in a front-end's protocol. Called on the dispatcher's turn
 /// (the main actor), so it must be quick and must not block.
 public protocol FrontEndEncoder: Sendable {
-    /// Appends `events`, in order, to `bytes`.
-    func encode(_ events: [Event], into bytes: inout [UInt8])
+    /// Appends `lines`, in order, to `output`.
+    func encode(_ lines: [ClientLine], into output: inout FrontEndOutput)
+}
+
+/// The writes one dispatcher turn makes on a connection, in order.
+///
+/// A reply is written at once. An event may be held until a deadline (SSIP holds a message's
+/// first event a moment after its `225` reply, for clients that register their callback only
+/// once they have read the reply); an event behind a held one waits behind it, so events keep
+/// their order, while replies, which clients wait for, are never held.
+public struct FrontEndOutput: Sendable {
+    /// One write.
+    public struct Write: Sendable, Hashable {
+        /// The bytes.
+        public var bytes: [UInt8]
+        /// True for an event (which keeps its place behind held events).
+        public var isEvent: Bool
+        /// Not written before this moment (events only).
+        public var notBefore: NIODeadline?
+    }
+
+    /// The writes, in order.
+    public private(set) var writes: [Write] = []
+
+    /// No writes yet.
+    public init() {}
+
+    /// Appends a reply's bytes (joined to the previous reply, one write).
+    public mutating func appendReply(_ bytes: [UInt8]) {
+        if let last = writes.indices.last, !writes[last].isEvent {
+            writes[last].bytes += bytes
+        } else {
+            writes.append(Write(bytes: bytes, isEvent: false))
+        }
+    }
+
+    /// Appends an event's bytes, a write of its own, held until `notBefore` when given.
+    public mutating func appendEvent(_ bytes: [UInt8], notBefore: NIODeadline? = nil) {
+        writes.append(Write(bytes: bytes, isEvent: true, notBefore: notBefore))
+    }
 }

@@ -1,4 +1,4 @@
-import AnnounceCore
+public import AnnounceCore
 public import AnnounceProtocol
 public import NIOCore
 
@@ -15,11 +15,22 @@ public struct JSONLinesFrontEnd: FrontEnd {
         self.limits = limits
     }
 
+    /// `json`.
+    public var protocolName: String { "json" }
+
     /// A decoder for a new connection.
-    public func makeDecoder() -> JSONLinesDecoder { JSONLinesDecoder(maxLineBytes: maxLineBytes, limits: limits) }
+    public func makeDecoder(for client: ClientID) -> JSONLinesDecoder { JSONLinesDecoder(maxLineBytes: maxLineBytes, limits: limits) }
 
     /// The encoder for a new connection.
-    public func makeEncoder() -> JSONLinesEncoder { JSONLinesEncoder() }
+    public func makeEncoder(for client: ClientID) -> JSONLinesEncoder { JSONLinesEncoder() }
+
+    /// A `forbidden` error line.
+    public func refusal(_ message: String) -> [UInt8] {
+        var line: [UInt8] = []
+        Event.error(id: nil, code: .forbidden, message: message).json.write(to: &line)
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
 }
 
 /// Splits a connection's bytes into lines and decodes each: one batch per read, so the dispatcher
@@ -102,14 +113,21 @@ public struct JSONLinesDecoder: FrontEndDecoder {
     }
 }
 
-/// Writes each event as one JSON line.
+/// Writes each event as one JSON line, all of a turn in one write.
 public struct JSONLinesEncoder: FrontEndEncoder {
     /// Appends each event's JSON and a newline.
-    public func encode(_ events: [Event], into bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + events.count * 64)
-        for event in events {
-            event.json.write(to: &bytes)
-            bytes.append(UInt8(ascii: "\n"))
+    public func encode(_ lines: [ClientLine], into output: inout FrontEndOutput) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(lines.count * 64)
+        for line in lines {
+            switch line {
+            case .event(let event):
+                event.json.write(to: &bytes)
+                bytes.append(UInt8(ascii: "\n"))
+            case .answer(let answer):
+                bytes += answer
+            }
         }
+        output.appendReply(bytes)
     }
 }

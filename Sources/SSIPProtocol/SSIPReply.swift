@@ -176,5 +176,30 @@ extension SSIPReply {
     }
 }
 
+extension SSIPReply {
+    /// `SET <id> …` for a client id no connection has: speech-dispatcher's 3xx for that setting
+    /// (`303 ERR COULDNT SET RATE`).
+    public static func couldNotSet(_ setting: SSIPSetting) -> SSIPReply {
+        switch setting {
+        case .language: return SSIPReply(302, "ERR COULDNT SET LANGUAGE")
+        case .rate: return SSIPReply(303, "ERR COULDNT SET RATE")
+        case .pitch: return SSIPReply(304, "ERR COULDNT SET PITCH")
+        case .punctuation: return SSIPReply(305, "ERR COULDNT SET PUNCT MODE")
+        case .capitalLetters: return SSIPReply(306, "ERR COULDNT SET CAP LET RECOG")
+        case .spelling: return SSIPReply(308, "ERR COULDNT SET SPELLING")
+        case .voiceType, .synthesisVoice: return SSIPReply(309, "ERR COULDNT SET VOICE")
+        case .clientName: return SSIPReply(311, "ERR COULDNT SET CLIENT_NAME")
+        case .outputModule: return SSIPReply(312, "ERR COULDNT SET OUTPUT MODULE")
+        case .pauseContext: return SSIPReply(313, "ERR COULDNT SET PAUSE CONTEXT")
+        case .volume: return SSIPReply(314, "ERR COULDNT SET VOLUME")
+        case .ssmlMode: return SSIPReply(315, "ERR COULDNT SET SSML MODE")
+        case .notification: return SSIPReply(316, "ERR COULDNT SET NOTIFICATION")
+        case .debug, .debugDestination: return SSIPReply(317, "ERR COULDNT SET DEBUGGING")
+        case .pitchRange: return SSIPReply(340, "ERR COULDNT SET PITCH RANGE")
+        case .priority: return .couldNotSetPriority
+        }
+    }
+}
+
 /// A refusal is an error whose reply is sent to the client.
 extension SSIPReply: Error {}

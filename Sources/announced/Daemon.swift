@@ -1,6 +1,7 @@
 import AnnounceCore
 import AnnounceProtocol
 import AnnounceServer
+import AnnounceSSIP
 import DaemonConfiguration
 import Dispatch
 import Glibc
@@ -44,6 +45,8 @@ struct Daemon {
         serverConfiguration.maxOutboundBytes = settings.maxOutboundBytes
         serverConfiguration.allowUIDs = settings.allowUIDs
         serverConfiguration.limits = DecodingLimits(maxTextChars: settings.maxTextChars)
+        // Until the `ssip_socket` setting lands: ANNOUNCED_SSIP_SOCKET names the SSIP socket.
+        serverConfiguration.ssipLocation = environment["ANNOUNCED_SSIP_SOCKET"].map { SocketLocation(path: $0, isDefault: false) }
 
         // `--audio alsa:DEVICE` names its device on the command line; every other choice comes
         // from the layered settings.
@@ -81,8 +84,11 @@ struct Daemon {
         let hangup = reloader.installSignalHandler()
         defer { hangup.cancel() }
 
+        let ssip = SSIPFrontEnd(
+            voices: engine.voices, maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
+        )
         let server = AnnounceServer(
-            configuration: serverConfiguration, dispatcher: dispatcher, logger: logger,
+            configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip,
             onReady: { [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
                 logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
                 Systemd.notify("READY=1", environment: environment)

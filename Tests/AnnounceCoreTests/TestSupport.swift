@@ -60,18 +60,25 @@ final class FakeBackend: SpeechBackend {
 
 /// Records the lines a connection would receive.
 final class RecordingSink: EventSink {
-    private let events = Mutex<[Event]>([])
+    private let delivered = Mutex<[ClientLine]>([])
     private let closedAfterCount = Mutex<Int?>(nil)
-    func deliver(_ events: [Event]) { self.events.withLock { $0.append(contentsOf: events) } }
+    func deliver(_ lines: [ClientLine]) { delivered.withLock { $0.append(contentsOf: lines) } }
     func close() {
-        let count = events.withLock { $0.count }
+        let count = delivered.withLock { $0.count }
         closedAfterCount.withLock { $0 = count }
     }
     /// How many lines the connection had been sent when the dispatcher closed it; nil while open.
     var closedAfter: Int? { closedAfterCount.withLock { $0 } }
-    var received: [Event] { events.withLock { $0 } }
+    /// Everything delivered, events and front-end answers, in order.
+    var all: [ClientLine] { delivered.withLock { $0 } }
+    var received: [Event] {
+        all.compactMap { line in
+            if case .event(let event) = line { return event }
+            return nil
+        }
+    }
     var lines: [String] { received.map(\.json.jsonText) }
-    func clear() { events.withLock { $0.removeAll() } }
+    func clear() { delivered.withLock { $0.removeAll() } }
 
     /// The terminal line of request `id`, if it came.
     func terminal(_ id: RequestID) -> Event? { received.first { $0.requestID == id && $0.isTerminal } }

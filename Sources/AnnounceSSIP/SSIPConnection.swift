@@ -1,0 +1,49 @@
+import AnnounceCore
+import NIOConcurrencyHelpers
+import NIOCore
+import SSIPProtocol
+
+/// One SSIP connection's state, shared by its decoder (on the connection's event loop), its
+/// encoder (on the dispatcher's turn) and other connections' `SET all` / `SET <id>`.
+final class SSIPConnection: Sendable {
+    /// The connection's number, which `HISTORY GET CLIENT_ID` answers.
+    let id: ClientID
+    /// Settings, enabled events, data mode and block.
+    let session: NIOLockedValueBox<SSIPSession>
+    /// When each message's first event may be written (its `225` went out just before).
+    let firstEventDeadlines = NIOLockedValueBox<[UInt64: NIODeadline]>([:])
+
+    init(id: ClientID, maxCharacters: Int) {
+        self.id = id
+        self.session = NIOLockedValueBox(SSIPSession(clientID: Int(id), maxCharacters: maxCharacters))
+    }
+
+    /// The events the connection enabled.
+    var notifications: SSIPNotifications { session.withLockedValue { $0.notifications } }
+}
+
+/// The open SSIP connections by number.
+final class SSIPConnections: Sendable {
+    private let open = NIOLockedValueBox<[ClientID: SSIPConnection]>([:])
+
+    /// The connection `id`, made on first use (by its decoder or encoder, whichever comes first).
+    func connection(for id: ClientID, maxCharacters: Int) -> SSIPConnection {
+        open.withLockedValue { open in
+            if let known = open[id] { return known }
+            let made = SSIPConnection(id: id, maxCharacters: maxCharacters)
+            open[id] = made
+            return made
+        }
+    }
+
+    /// The connection `id`, if it is open.
+    subscript(id: ClientID) -> SSIPConnection? { open.withLockedValue { $0[id] } }
+
+    /// Every open connection.
+    var all: [SSIPConnection] { open.withLockedValue { Array($0.values) } }
+
+    /// Forgets a closed connection.
+    func remove(_ id: ClientID) {
+        _ = open.withLockedValue { $0.removeValue(forKey: id) }
+    }
+}

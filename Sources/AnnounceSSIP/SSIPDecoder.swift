@@ -1,0 +1,131 @@
+import AnnounceCore
+import AnnounceProtocol
+public import AnnounceServer
+public import NIOCore
+import SSIPProtocol
+
+/// One SSIP connection's decoder, on its event loop: splits the bytes into lines (CR LF, or a bare
+/// LF inside `SPEAK` data), runs each through the connection's ``SSIPSession`` and turns the step
+/// into the dispatcher's input, in order.
+public struct SSIPDecoder: FrontEndDecoder {
+    let connection: SSIPConnection
+    let frontEnd: SSIPFrontEnd
+    private var splitter: LineSplitter
+    /// The id of the next message (unique on the connection; the SSIP message id is its sequence
+    /// number, which the dispatcher gives it).
+    private var nextMessage: Int64 = 1
+    /// Set after QUIT or a line over the limit: nothing more is decoded.
+    private var done = false
+
+    init(connection: SSIPConnection, frontEnd: SSIPFrontEnd) {
+        self.connection = connection
+        self.frontEnd = frontEnd
+        self.splitter = LineSplitter(maxLineBytes: frontEnd.maxLineBytes)
+    }
+
+    /// Decodes every line `incoming` completes.
+    public mutating func decode(_ incoming: inout ByteBuffer) -> DecodedInput {
+        var decoded = DecodedInput()
+        defer { incoming.moveReaderIndex(to: incoming.writerIndex) }
+        guard !done else { return decoded }
+        var lines: [[UInt8]] = []
+        do {
+            try incoming.withUnsafeReadableBytes { chunk throws(LineSplitter.LineTooLong) in
+                try splitter.split(chunk) { lines.append(Array($0)) }
+            }
+        } catch {
+            for line in lines where !done { take(line, into: &decoded) }
+            if !done {
+                decoded.inputs.append(.answered(SSIPReply.lineTooLong(limit: frontEnd.maxLineBytes).bytes))
+                decoded.framingLost = true
+                done = true
+            }
+            return decoded
+        }
+        for line in lines where !done { take(line, into: &decoded) }
+        return decoded
+    }
+
+    /// End of input is QUIT without its reply: the connection's queued messages are kept (libspeechd
+    /// and python3-speechd close the socket instead of sending QUIT). An unfinished line or
+    /// message is dropped.
+    public mutating func decodeLast() -> DecodedInput { DecodedInput() }
+
+    /// Forgets the connection for `SET all` and `SET <id>`.
+    public mutating func closed() {
+        frontEnd.connections.remove(connection.id)
+    }
+
+    private mutating func take(_ line: [UInt8], into decoded: inout DecodedInput) {
+        let step = connection.session.withLockedValue { $0.take(line) }
+        switch step {
+        case .none:
+            break
+        case .reply(let reply):
+            if reply == .clientNameSet {
+                decoded.inputs.append(.name(connection.session.withLockedValue { $0.settings.clientName }))
+            }
+            decoded.inputs.append(.answered(reply.bytes))
+        case .queue(let message):
+            let id = RequestID.integer(nextMessage)
+            nextMessage += 1
+            decoded.inputs.append(.message(SSIPMessagePost.make(message, id: id, voices: frontEnd.voices)))
+        case .control(let control, let scope, let success):
+            decoded.inputs.append(
+                .control(SpeechControl(control), ClientScope(scope), done: success.bytes, unknownClient: SSIPReply.idDoesNotExist.bytes)
+            )
+        case .setOthers(let scope, let setting, let success):
+            decoded.inputs.append(.answered(setOthers(scope, setting, success: success).bytes))
+        case .listSynthesisVoices:
+            decoded.inputs.append(.answered(SSIPReply.synthesisVoices(frontEnd.voices.entries).bytes))
+        case .quit:
+            decoded.inputs.append(.answered(SSIPReply.bye.bytes))
+            decoded.framingLost = true
+            done = true
+        }
+    }
+
+    /// `SET all …` changes every open SSIP connection's setting, this one's too; `SET <id> …` the
+    /// one with that client id, or answers the setting's 3xx when there is none.
+    private func setOthers(_ scope: SSIPScope, _ setting: SSIPSetting, success: SSIPReply) -> SSIPReply {
+        switch scope {
+        case .self:
+            connection.session.withLockedValue { $0.apply(fromOthers: setting) }
+        case .all:
+            for other in frontEnd.connections.all { other.session.withLockedValue { $0.apply(fromOthers: setting) } }
+        case .client(let id):
+            guard id >= 0, let other = frontEnd.connections[ClientID(id)] else { return .couldNotSet(setting) }
+            other.session.withLockedValue { $0.apply(fromOthers: setting) }
+        }
+        return success
+    }
+}
+
+extension SpeechControl {
+    init(_ control: SSIPControl) {
+        switch control {
+        case .stop: self = .stop
+        case .cancel: self = .cancel
+        case .pause: self = .pause
+        case .resume: self = .resume
+        }
+    }
+}
+
+extension ClientScope {
+    init(_ scope: SSIPScope) {
+        switch scope {
+        case .self: self = .own
+        case .all: self = .all
+        // A negative id names no connection.
+        case .client(let id): self = .client(id >= 0 ? ClientID(id) : .max)
+        }
+    }
+}
+
+extension SSIPReply {
+    /// A line longer than the daemon's `max_line_bytes`: framing is lost and the connection closes.
+    static func lineTooLong(limit: Int) -> SSIPReply {
+        SSIPReply(520, "ERR LINE LONGER THAN \(limit) BYTES; THE CONNECTION IS CLOSED; SEND LONG TEXT AS SEVERAL LINES")
+    }
+}

@@ -1,0 +1,89 @@
+public import AnnounceCore
+import AnnounceProtocol
+public import AnnounceServer
+public import NIOCore
+import SSIPProtocol
+
+/// Writes the dispatcher's lines for one SSIP connection: `225-<id>` when a message is queued
+/// (its id is the daemon's sequence number), the answers the decoder made, and the 7xx events the
+/// connection enabled, about its own messages only.
+///
+/// Every message gets exactly one of 702 END and 703 CANCELED (when enabled): spoken to the end is
+/// END; interrupted, cancelled, dropped by the priority rules, muted, or lost to an engine failure
+/// is CANCELED. A message's first event is held ``SSIPEncoder/defaultFirstEventHold`` after its
+/// 225, in a write of its own: python3-speechd registers a message's callback only after its main
+/// thread has read the 225, and drops events that arrive before (shared/ssip.md §5).
+public struct SSIPEncoder: FrontEndEncoder {
+    /// 10 ms: long enough for python3-speechd's main thread to register its callback after it
+    /// reads 225 on a loaded machine, short beside what a listener notices (audio is not held,
+    /// only the event about it).
+    public static let defaultFirstEventHold = TimeAmount.milliseconds(10)
+
+    let connection: SSIPConnection
+    let firstEventHold: TimeAmount
+
+    init(connection: SSIPConnection, firstEventHold: TimeAmount) {
+        self.connection = connection
+        self.firstEventHold = firstEventHold
+    }
+
+    /// Appends the replies and enabled events of `lines`, in order.
+    public func encode(_ lines: [ClientLine], into output: inout FrontEndOutput) {
+        let notifications = connection.notifications
+        let clientID = Int(connection.id)
+        for line in lines {
+            switch line {
+            case .answer(let bytes):
+                output.appendReply(bytes)
+            case .event(let event):
+                encode(event, notifications: notifications, clientID: clientID, into: &output)
+            }
+        }
+    }
+
+    private func encode(_ event: Event, notifications: SSIPNotifications, clientID: Int, into output: inout FrontEndOutput) {
+        func emit(_ ssipEvent: SSIPEvent, seq: UInt64, last: Bool = false) {
+            let deadline = connection.firstEventDeadlines.withLockedValue { deadlines in
+                last ? deadlines.removeValue(forKey: seq) : deadlines[seq]
+            }
+            guard notifications.contains(ssipEvent.notification) else { return }
+            output.appendEvent(ssipEvent.bytes(messageID: Int(seq), clientID: clientID), notBefore: deadline)
+        }
+        switch event {
+        case .queued(_, let seq, _):
+            output.appendReply(SSIPReply.messageQueued(Int(seq)).bytes)
+            let deadline = NIODeadline.now() + firstEventHold
+            connection.firstEventDeadlines.withLockedValue { $0[seq] = deadline }
+        case .started(_, let seq, _, _):
+            emit(.begin, seq: seq)
+        case .mark(_, let seq, let name):
+            emit(.indexMark(name), seq: seq)
+        case .paused(_, let seq):
+            emit(.paused, seq: seq)
+        case .resumed(_, let seq):
+            emit(.resumed, seq: seq)
+        case .finished(_, let seq, let termination):
+            emit(termination.success ? .end : .canceled, seq: seq, last: true)
+        case .dropped(_, let reason):
+            output.appendReply(SSIPReply.dropped(reason).bytes)
+        case .error(_, _, let message):
+            output.appendReply(SSIPReply(300, "ERR " + message.uppercased()).bytes)
+        case .word, .ok, .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint:
+            // Not SSIP's: an SSIP connection neither asks for words nor subscribes.
+            break
+        }
+    }
+}
+
+extension SSIPReply {
+    /// A message the dispatcher would not queue (the connection has `max_pending_per_client`
+    /// messages waiting): no 225, so no message id and no events.
+    static func dropped(_ reason: DropReason) -> SSIPReply {
+        switch reason {
+        case .queueFull:
+            return SSIPReply(300, "ERR TOO MANY MESSAGES WAITING; WAIT FOR SOME TO END OR CANCEL THEM")
+        case .offMain:
+            return SSIPReply(300, "ERR MESSAGE DROPPED")
+        }
+    }
+}

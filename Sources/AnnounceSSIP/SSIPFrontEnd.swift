@@ -1,0 +1,56 @@
+public import AnnounceCore
+public import AnnounceServer
+public import NIOCore
+import SSIPProtocol
+
+/// speech-dispatcher's protocol (SSIP) as a front-end of the server, so that spd-say,
+/// python3-speechd, libspeechd programs and Orca speak through announced unchanged
+/// (shared/ssip.md).
+///
+/// Each connection's ``SSIPDecoder`` turns its lines into the dispatcher's input: messages with
+/// their priority, stop/cancel/pause/resume with their scope, and the replies it answers itself
+/// (settings, lists, ids), which pass through the dispatcher so that they keep their place behind
+/// the `225` of a message sent before them. Its ``SSIPEncoder`` writes replies and the 7xx events
+/// the connection enabled.
+public struct SSIPFrontEnd: FrontEnd {
+    /// The longest line, in bytes (a data line of `SPEAK` too).
+    public var maxLineBytes: Int
+    /// The most Unicode scalars of one message.
+    public var maxTextChars: Int
+    /// How long a message's first event waits after its `225` reply (see ``SSIPEncoder``).
+    public var firstEventHold: TimeAmount
+    /// The engine's voices.
+    let voices: SSIPVoiceCatalog
+    /// The open connections, for `SET all` and `SET <id>`.
+    let connections = SSIPConnections()
+
+    /// Creates the front-end for the engine's `voices`.
+    public init(
+        voices: [VoiceDescription], maxLineBytes: Int = 65536, maxTextChars: Int = 8192,
+        firstEventHold: TimeAmount = SSIPEncoder.defaultFirstEventHold
+    ) {
+        self.voices = SSIPVoiceCatalog(voices)
+        self.maxLineBytes = maxLineBytes
+        self.maxTextChars = maxTextChars
+        self.firstEventHold = firstEventHold
+    }
+
+    /// `ssip`.
+    public var protocolName: String { "ssip" }
+
+    /// A decoder for a new connection; its SSIP client id is its connection number.
+    public func makeDecoder(for client: ClientID) -> SSIPDecoder {
+        let connection = connections.connection(for: client, maxCharacters: maxTextChars)
+        return SSIPDecoder(connection: connection, frontEnd: self)
+    }
+
+    /// The encoder for a new connection.
+    public func makeEncoder(for client: ClientID) -> SSIPEncoder {
+        SSIPEncoder(connection: connections.connection(for: client, maxCharacters: maxTextChars), firstEventHold: firstEventHold)
+    }
+
+    /// `300 ERR …` with `message`: libspeechd and python3-speechd fail their first command with it.
+    public func refusal(_ message: String) -> [UInt8] {
+        SSIPReply(300, "ERR " + message.uppercased()).bytes
+    }
+}

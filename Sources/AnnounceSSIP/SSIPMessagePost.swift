@@ -1,0 +1,79 @@
+import AnnounceCore
+import AnnounceProtocol
+import SSIPProtocol
+
+/// An SSIP message as the dispatcher queues it: text, sound, priority and options.
+enum SSIPMessagePost {
+    /// The dispatcher's message for `message`, with the id its lines carry.
+    static func make(_ message: SSIPMessage, id: RequestID, voices: SSIPVoiceCatalog) -> MessagePost {
+        let settings = message.settings
+        var text = message.text
+        var sound: EarconSound?
+        var spell = settings.spelling
+        var ssml = settings.ssmlMode
+        switch message.kind {
+        case .text:
+            break
+        case .char:
+            // `space` is how clients send a blank; it is said as the word.
+            spell = message.text != "space"
+            ssml = false
+        case .key:
+            text = spokenKey(message.text)
+            spell = false
+            ssml = false
+        case .soundIcon:
+            sound = earcon(named: message.text)
+            text = ""
+            ssml = false
+        }
+        // A block is spoken whole: its messages queue like `message` (speech-dispatcher treats a
+        // block as one message of the block's priority; text would supersede its own messages).
+        let priority = message.inBlock && settings.priority != .important ? MessagePriority.message : MessagePriority(settings.priority)
+        // An unknown SYNTHESIS_VOICE was answered 209 (as speech-dispatcher does) and falls back
+        // to the language's voice.
+        let chosenVoice = settings.synthesisVoice.flatMap { voices.knows($0) ? $0 : nil }
+        let languageVoice = settings.language.flatMap { voices.voice(forLanguage: $0) }
+        let variant = SSIPVoiceMapping.espeakVariant(settings.voiceType)
+        let (spelled, isSSML) = (spell, ssml)
+        return MessagePost(id: id, text: text, sound: sound, priority: priority) { defaults in
+            var options = settings.speechOptions(defaultRate: defaults.rate, defaultPitch: defaults.pitch, defaultVolume: defaults.volume)
+            options.voice = chosenVoice
+            options.spell = spelled
+            options.ssml = isSSML
+            if let variant {
+                options.voice = (chosenVoice ?? languageVoice ?? defaults.voice) + "+" + variant
+            }
+            return options
+        }
+    }
+
+    /// `shift_a` → "shift a", `kp-enter` → "keypad enter", `control_alt_delete` → "control alt delete".
+    static func spokenKey(_ name: String) -> String {
+        var key = name
+        if key.hasPrefix("kp-") { key = "keypad " + key.dropFirst(3) }
+        return String(key.map { $0 == "_" || $0 == "-" ? " " : $0 })
+    }
+
+    /// The earcon a `SOUND_ICON` name plays; nil (nothing is played, and the message ends at once)
+    /// for a name announced has no sound for, as speech-dispatcher does with unknown icons.
+    static func earcon(named name: String) -> EarconSound? {
+        switch name.lowercased() {
+        case "screen-change", "screen_change", "screen-changed", "window": return .screenChange
+        case "boundary", "end-of-screen", "edge": return .boundary
+        default: return nil
+        }
+    }
+}
+
+extension MessagePriority {
+    init(_ priority: SSIPPriority) {
+        switch priority {
+        case .important: self = .important
+        case .message: self = .message
+        case .text: self = .text
+        case .notification: self = .notification
+        case .progress: self = .progress
+        }
+    }
+}
