@@ -184,7 +184,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "FuzzSSIP",
-            dependencies: ["SSIPProtocol", "FuzzSupport"],
+            dependencies: [
+                "SSIPProtocol", "AnnounceSSIP", "AnnounceCore", "FuzzSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             swiftSettings: strictSwift
         ),
         .executableTarget(

@@ -40,4 +40,14 @@ public struct SpeechDefaults: Sendable, Hashable {
     public internal(set) var punctuation: Punctuation
     /// Speech is muted.
     public internal(set) var muted = false
+
+    /// Creates defaults (speech on).
+    public init(voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, muted: Bool = false) {
+        self.voice = voice
+        self.rate = rate
+        self.pitch = pitch
+        self.volume = volume
+        self.punctuation = punctuation
+        self.muted = muted
+    }
 }

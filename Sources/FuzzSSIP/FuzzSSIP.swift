@@ -1,3 +1,6 @@
+import AnnounceCore
+import AnnounceSSIP
+import NIOCore
 import SSIPProtocol
 
 /// libFuzzer's entry point: the input, split at LF, is one SSIP connection's lines through a
@@ -19,7 +22,45 @@ public func fuzzSSIP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             break
         }
     }
+    fuzzDecoder(bytes)
     return 0
+}
+
+/// The same input through the front-end's decoder as a byte stream, cut in two reads where its
+/// first byte says: every answer is well-formed SSIP, every message within the bound, and its
+/// options can be worked out.
+func fuzzDecoder(_ bytes: UnsafeBufferPointer<UInt8>) {
+    let frontEnd = SSIPFrontEnd(voices: [VoiceDescription(name: "en-us", identifier: "gmw/en-US", languages: ["en-us", "en"])], maxLineBytes: 256, maxTextChars: 64)
+    var decoder = frontEnd.makeDecoder(for: 1)
+    let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
+    var inputs: [ClientInput] = []
+    for part in [bytes[..<cut], bytes[cut...]] {
+        var buffer = ByteBuffer(bytes: part)
+        inputs += decoder.decode(&buffer).inputs
+    }
+    inputs += decoder.decodeLast().inputs
+    decoder.closed()
+    for input in inputs {
+        switch input {
+        case .answered(let answer), .control(_, _, let answer, _):
+            checkWellFormedBytes(answer)
+        case .message(let message):
+            precondition(message.text.unicodeScalars.count <= 64, "a message past the bound was queued")
+            _ = message.options(SpeechDefaults(voice: "en-us", rate: 175, pitch: 50, volume: 100, punctuation: .none))
+        case .request, .postOffMain, .invalid, .name:
+            break
+        }
+    }
+}
+
+/// Well-formed reply bytes: one or more replies, each with one code on every line.
+func checkWellFormedBytes(_ bytes: [UInt8]) {
+    precondition(bytes.last == 10)
+    for line in bytes.split(separator: 10) {
+        precondition(line.last == 13 && line.count >= 6, "a reply line without CR LF or too short")
+        precondition(line.prefix(3).allSatisfy { (48...57).contains($0) })
+        precondition(line.dropFirst(3).first == UInt8(ascii: " ") || line.dropFirst(3).first == UInt8(ascii: "-"))
+    }
 }
 
 func checkWellFormed(_ reply: SSIPReply) {
