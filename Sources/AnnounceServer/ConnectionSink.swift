@@ -13,7 +13,9 @@ import NIOCore
 /// for "everything written" is an empty write's promise).
 ///
 /// Events a front-end holds until a deadline (``FrontEndOutput``) wait here, in order; events
-/// after them wait behind them, replies do not.
+/// after them wait behind them, replies do not. Deadlines are read on the event loop's clock, the
+/// one its scheduled flush runs on (the monotonic clock on a real loop; an `EmbeddedEventLoop`'s
+/// own time in tests).
 final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     let channel: any Channel
     let encoder: Encoder
@@ -42,7 +44,7 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
         let writes = output.writes
         channel.eventLoop.execute { [self] in
             guard !state.value.closed else { return }
-            let now = NIODeadline.now()
+            let now = channel.eventLoop.now
             for write in writes {
                 if write.isEvent, !state.value.held.isEmpty || (write.notBefore.map { $0 > now } ?? false) {
                     state.value.held.append(write)
@@ -69,9 +71,9 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     private func scheduleHeldFlush() {
         guard !state.value.flushScheduled, let first = state.value.held.first else { return }
         state.value.flushScheduled = true
-        channel.eventLoop.scheduleTask(deadline: first.notBefore ?? .now()) { [self] in
+        channel.eventLoop.scheduleTask(deadline: first.notBefore ?? channel.eventLoop.now) { [self] in
             state.value.flushScheduled = false
-            let now = NIODeadline.now()
+            let now = channel.eventLoop.now
             while let next = state.value.held.first, (next.notBefore ?? now) <= now {
                 state.value.held.removeFirst()
                 send(next.bytes)
