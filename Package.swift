@@ -211,6 +211,17 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The SSIP front-end's decoder, encoder and connections on EmbeddedChannel.
+        .testTarget(
+            name: "AnnounceSSIPTests",
+            dependencies: [
+                "AnnounceSSIP", "AnnounceServer", "AnnounceCore", "AnnounceProtocol", "SSIPProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(

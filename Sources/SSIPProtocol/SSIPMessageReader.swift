@@ -29,6 +29,9 @@ public struct SSIPMessageReader: Sendable {
         self.maxCharacters = maxCharacters
     }
 
+    /// The bytes of text kept so far: never more than the UTF-8 of ``maxCharacters`` scalars.
+    public var heldBytes: Int { text.count }
+
     /// Takes the next data line (without its LF).
     public mutating func take(_ line: some Collection<UInt8>) -> Outcome {
         var bytes = Array(line)

@@ -199,6 +199,9 @@ public struct SSIPSession: Sendable {
     /// True while the connection sends a message's data.
     public var isReceivingData: Bool { reader != nil }
 
+    /// The bytes of the message being received that are kept (0 outside data mode).
+    public var heldDataBytes: Int { reader?.heldBytes ?? 0 }
+
     /// Takes one line (without its LF) and says what to do.
     public mutating func take(_ line: some Collection<UInt8>) -> SSIPStep {
         if var message = reader {
