@@ -113,14 +113,16 @@ extension Dispatcher {
 
     /// Whether a notification or progress message may wait: not while output is paused, and not
     /// while any other kind of post speaks or waits; a progress message may wait behind a speaking
-    /// progress or notification.
+    /// progress or notification and beside a waiting notification, a notification only beside
+    /// notifications (shared/ssip.md §4: a waiting progress drops it too).
     func mayWait(droppable record: PostRecord) -> Bool {
         if paused { return false }
+        let isProgress = record.postClass == .progress
         if let current = speaking, current.endReason == nil {
-            let giving = record.postClass == .progress ? current.postClass.isDroppable : current.postClass == .notification
+            let giving = isProgress ? current.postClass.isDroppable : current.postClass == .notification
             if !giving { return false }
         }
-        return !pending.contains { !$0.postClass.isDroppable }
+        return !pending.contains { isProgress ? !$0.postClass.isDroppable : $0.postClass != .notification }
     }
 
     /// Ends the speaking and waiting notification and progress messages: every other post

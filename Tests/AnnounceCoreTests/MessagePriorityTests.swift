@@ -257,6 +257,20 @@ struct MessagePriorityTests {
         h.expectOneTerminalEach([1, 2, 3])
     }
 
+    @Test("a notification is dropped at once while a progress waits, and the speaking notification is not replaced by it")
+    func notificationDroppedWhileProgressWaits() {
+        let h = Harness()
+        h.speak(1, .notification)
+        h.post(2, .progress)  // waits behind the speaking notification
+        h.post(3, .notification)
+        #expect(h.outcome(3) == "interrupted")
+        #expect(h.backend.aborted.isEmpty, "the speaking notification goes on")
+        #expect(h.playToTheEnd() == ["notification 1", "progress 2"])
+        #expect(!h.began(3))
+        #expect([1, 2].map { h.outcome($0) } == ["spoken", "spoken"])
+        h.expectOneTerminalEach([1, 2, 3])
+    }
+
     @Test("a newer notification replaces the speaking one, and the waiting one")
     func notificationReplaced() {
         let h = Harness()
