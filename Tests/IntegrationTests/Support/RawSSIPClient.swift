@@ -1,0 +1,134 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// A blocking SSIP client on the daemon's SSIP socket, speaking the bytes itself (no libspeechd):
+/// writes CR LF lines, reads reply and event blocks (`NNN-…` lines up to the `NNN …` one).
+///
+/// Writes use MSG_NOSIGNAL: a test that keeps writing after the daemon cut it off gets EPIPE in
+/// ``sendError``, not a SIGPIPE that would end the test process.
+final class RawSSIPClient {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    /// Every byte read so far, counted (lines included or not).
+    private(set) var bytesRead = 0
+    private(set) var sawEOF = false
+    /// Event blocks (7xx) read while waiting for a reply, in order.
+    private(set) var events: [[String]] = []
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_un.make(path: path)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw POSIXError(.init(rawValue: code) ?? .EIO)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Writes `lines` in one write, each followed by CR LF.
+    func send(_ lines: String...) { sendRaw(Array(lines.map { $0 + "\r\n" }.joined().utf8)) }
+
+    /// Writes raw bytes; stops and records the error when the daemon no longer takes them.
+    func sendRaw(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 {
+                sendError = written < 0 ? String(cString: strerror(errno)) : "wrote nothing"
+                return
+            }
+            offset += written
+        }
+    }
+
+    /// Why the last `sendRaw` stopped before the end, if it did.
+    private(set) var sendError: String?
+
+    /// The next line without its CR LF, waiting up to `timeout` seconds; nil on timeout or end of
+    /// stream (a reset connection ends the stream too, after what was buffered).
+    func nextLine(timeout: Double = 20) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                var line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            if sawEOF { return nil }
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return nil }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = read(fd, &chunk, chunk.count)
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }
+            if count <= 0 {
+                sawEOF = true
+            } else {
+                bytesRead += count
+                buffer.append(contentsOf: chunk[..<count])
+            }
+        }
+    }
+
+    /// The next block: lines up to the one whose fourth character is a space (SSIP's last line).
+    func nextBlock(timeout: Double = 20) -> [String]? {
+        var lines: [String] = []
+        while let line = nextLine(timeout: timeout) {
+            lines.append(line)
+            if line.utf8.count < 4 || Array(line.utf8)[3] == UInt8(ascii: " ") { return lines }
+        }
+        return nil
+    }
+
+    /// The next reply, keeping the event blocks read before it in ``events``.
+    func reply(timeout: Double = 20) -> [String]? {
+        while let block = nextBlock(timeout: timeout) {
+            if block.first?.hasPrefix("7") == true {
+                events.append(block)
+            } else {
+                return block
+            }
+        }
+        return nil
+    }
+
+    /// The last line of the next reply (`225 OK MESSAGE QUEUED`), or nil.
+    func replyLine(timeout: Double = 20) -> String? { reply(timeout: timeout)?.last }
+
+    /// Waits for the event block whose last line is `name` (`701 BEGIN`) about message `id`.
+    func waitForEvent(_ name: String, message id: String, timeout: Double = 30) -> Bool {
+        if events.contains(where: { $0.last == name && $0.first == "\(name.prefix(3))-\(id)" }) { return true }
+        let deadline = Date().addingTimeInterval(timeout)
+        while let block = nextBlock(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if block.first?.hasPrefix("7") == true { events.append(block) }
+            if block.last == name && block.first == "\(name.prefix(3))-\(id)" { return true }
+        }
+        return false
+    }
+
+    /// Reads until the daemon closes the connection; true if it did within `timeout`.
+    func waitForEOF(timeout: Double = 30) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !sawEOF && deadline.timeIntervalSinceNow > 0 { _ = nextLine(timeout: deadline.timeIntervalSinceNow) }
+        return sawEOF
+    }
+}
+
+/// A private directory for an SSIP socket, and the socket's path in it.
+struct SSIPSocketPlace {
+    let directory = DaemonProcess.makeTemporaryDirectory()
+    var path: String { directory.path + "/ssip.sock" }
+    /// The daemon's environment that serves SSIP there.
+    var environment: [String: String] { ["ANNOUNCED_SSIP_SOCKET": path, "SPEECHD_CMD": "/bin/false"] }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+}
