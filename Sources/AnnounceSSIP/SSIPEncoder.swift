@@ -33,12 +33,23 @@ public struct SSIPEncoder: FrontEndEncoder {
         let clientID = Int(connection.id)
         for line in lines {
             switch line {
+            case .answer(let bytes) where Self.isControlReply(bytes):
+                // STOP, CANCEL, PAUSE, RESUME: the reply keeps its place behind the events the
+                // control caused (the 703s of what it cancelled come first, as from
+                // speech-dispatcher), even when one of them is held.
+                output.appendEvent(bytes)
             case .answer(let bytes):
                 output.appendReply(bytes)
             case .event(let event):
                 encode(event, notifications: notifications, clientID: clientID, into: &output)
             }
         }
+    }
+
+    /// 210 OK STOPPED, 211 OK PAUSED, 212 OK RESUMED, 213 OK CANCELED.
+    static func isControlReply(_ bytes: [UInt8]) -> Bool {
+        bytes.count > 4 && bytes[0] == UInt8(ascii: "2") && bytes[1] == UInt8(ascii: "1")
+            && (UInt8(ascii: "0")...UInt8(ascii: "3")).contains(bytes[2]) && bytes[3] == UInt8(ascii: " ")
     }
 
     private func encode(_ event: Event, notifications: SSIPNotifications, clientID: Int, into output: inout FrontEndOutput) {

@@ -110,7 +110,7 @@ struct SSIPConnectionTests {
         #expect(try other.writtenLines() == ["220 OK NOTIFICATION SET"], "another connection's messages are not its business")
     }
 
-    @Test("events behind a held event keep their order; a reply written meanwhile goes ahead of them")
+    @Test("events behind a held event keep their order; a control's reply waits behind the events it caused, other replies go ahead")
     func heldEventsKeepOrder() throws {
         let h = SSIPHarness()
         let channel = try h.connect()
@@ -123,9 +123,12 @@ struct SSIPConnectionTests {
         h.settle(channel)
         try channel.receive("PAUSE self\r\n")
         h.settle(channel)
-        #expect(try channel.writtenLines() == ["211 OK PAUSED"])
+        #expect(try channel.writtenLines() == [], "211 waits behind the held events and the 704 PAUSE caused")
+        try channel.receive("SET self RATE 10\r\n")
+        h.settle(channel)
+        #expect(try channel.writtenLines() == ["203 OK RATE SET"])
         releaseHeldEvents(h, channel)
-        #expect(try channel.writtenLines().filter { !$0.contains("-") } == ["701 BEGIN", "700 INDEX MARK", "704 PAUSED"])
+        #expect(try channel.writtenLines().filter { !$0.contains("-") } == ["701 BEGIN", "700 INDEX MARK", "704 PAUSED", "211 OK PAUSED"])
     }
 
     @Test("QUIT answers 231 and closes the connection; its queued message still speaks")

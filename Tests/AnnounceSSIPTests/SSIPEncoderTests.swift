@@ -39,6 +39,21 @@ struct SSIPEncoderTests {
         #expect(writes.allSatisfy { !$0.isEvent && $0.notBefore == nil })
     }
 
+    @Test("a control's reply is written in order with events, behind the 703s it caused even while they are held; other replies are not")
+    func controlReplyKeepsItsPlace() {
+        let encoder = encoder("SET self NOTIFICATION all on")
+        _ = encode([.event(.queued(id: id, seq: 8))], with: encoder)
+        let writes = encode(
+            [.event(.finished(id: id, seq: 8, termination: .failure(reason: .cancelled, spokenChars: 0))), .answer(SSIPReply.canceled.bytes),
+             .answer(SSIPReply.rateSet.bytes)],
+            with: encoder
+        )
+        #expect(writes.map(text) == ["703-8|703-4|703 CANCELED|", "213 OK CANCELED|", "203 OK RATE SET|"])
+        #expect(writes.map(\.isEvent) == [true, true, false])
+        for reply in [SSIPReply.stopped, .paused, .resumed, .canceled] { #expect(SSIPEncoder.isControlReply(reply.bytes)) }
+        for reply in [SSIPReply.clientNameSet, .rateSet, .messageQueued(210), .bye] { #expect(!SSIPEncoder.isControlReply(reply.bytes)) }
+    }
+
     @Test("only the event types the connection enabled are written")
     func onlyEnabledTypes() {
         let lines: [ClientLine] = [
