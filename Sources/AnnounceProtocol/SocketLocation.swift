@@ -38,6 +38,27 @@ public struct SocketLocation: Sendable, Hashable {
         return resolve(flag: flag, environment: environment)
     }
 
+    /// Where speech-dispatcher's clients (libspeechd, python3-speechd, spd-say) look for an SSIP
+    /// server when `SPEECHD_ADDRESS` does not say: `$XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock`,
+    /// or, without `XDG_RUNTIME_DIR`, under GLib's user cache directory as libspeechd falls back
+    /// to it (`$XDG_CACHE_HOME`, else `$HOME/.cache`). A default location: its directory is held
+    /// to the same ownership and mode 0700 as the main socket's (``directoryProblem(uid:)``).
+    public static func speechDispatcherDefault(environment: [String: String]) -> SocketLocation {
+        let base: String
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
+            base = runtime
+        } else if let cache = environment["XDG_CACHE_HOME"], !cache.isEmpty {
+            base = cache
+        } else if let home = environment["HOME"], !home.isEmpty {
+            base = home + "/.cache"
+        } else {
+            // GLib's next choice when HOME is unset too: the password database's home directory
+            // (and where even that is missing, the main socket's /tmp fallback directory).
+            base = (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) + "/.cache" } ?? "/tmp/announced-\(getuid())"
+        }
+        return SocketLocation(path: base + "/speech-dispatcher/speechd.sock", isDefault: true)
+    }
+
     /// The directory the socket is in (`.` when the path has none).
     public var directory: String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

@@ -9,6 +9,8 @@ public struct DaemonSettings: Sendable, Hashable {
     /// `socket`: the Unix socket to serve; nil means the protocol's fallbacks
     /// (`ANNOUNCED_SOCKET`, `$XDG_RUNTIME_DIR/announced/announced.sock`, `/tmp/announced-<uid>/`).
     public var socket: String?
+    /// `ssip_socket`: whether and where speech-dispatcher's protocol (SSIP) is served.
+    public var ssipSocket: SSIPSocketSetting = .off
     /// `audio.output`: `auto`, `pulse`, `alsa`, `null` or `wav:DIR`.
     public var audioOutput: AudioOutputSetting = .auto
     /// `audio.device`: the PulseAudio sink or ALSA device to play on; nil means the output's default.
@@ -76,6 +78,48 @@ public enum AudioOutputSetting: Sendable, Hashable, CustomStringConvertible {
         case .alsa: return "alsa"
         case .null: return "null"
         case .wav(let directory): return "wav:\(directory)"
+        }
+    }
+}
+
+/// Where the daemon serves speech-dispatcher's protocol (SSIP), as `ssip_socket` says.
+public enum SSIPSocketSetting: Sendable, Hashable, CustomStringConvertible {
+    /// Not served (the default).
+    case off
+    /// speech-dispatcher's own place, where its clients look first:
+    /// ``SocketLocation/speechDispatcherDefault(environment:)``.
+    case `default`
+    /// The socket at this absolute path.
+    case path(String)
+
+    /// Parses `off`, `default` or an absolute path; nil for anything else.
+    public init?(_ text: String) {
+        switch text {
+        case "off": self = .off
+        case "default": self = .default
+        default:
+            guard text.hasPrefix("/") else { return nil }
+            self = .path(text)
+        }
+    }
+
+    /// The setting as written: `off`, `default` or the path.
+    public var description: String {
+        switch self {
+        case .off: return "off"
+        case .default: return "default"
+        case .path(let path): return path
+        }
+    }
+
+    /// The socket to serve for `environment` (`XDG_RUNTIME_DIR`, `XDG_CACHE_HOME`, `HOME`), or
+    /// nil when SSIP is off. `default` is a default location, whose directory must be the user's
+    /// own with mode 0700; a path someone named is theirs to choose, as for `socket`.
+    public func location(environment: [String: String]) -> SocketLocation? {
+        switch self {
+        case .off: return nil
+        case .default: return SocketLocation.speechDispatcherDefault(environment: environment)
+        case .path(let path): return SocketLocation(path: path, isDefault: false)
         }
     }
 }

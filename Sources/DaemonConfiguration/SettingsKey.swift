@@ -5,6 +5,8 @@ import AnnounceProtocol
 public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     /// `socket`.
     case socket
+    /// `ssip_socket`.
+    case ssipSocket = "ssip_socket"
     /// `audio.output`.
     case audioOutput = "audio.output"
     /// `audio.device`.
@@ -37,7 +39,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     /// The configuration type a value of this key has.
     var type: ConfigType {
         switch self {
-        case .socket, .audioOutput, .audioDevice, .voice, .punctuation, .logLevel: return .string
+        case .socket, .ssipSocket, .audioOutput, .audioDevice, .voice, .punctuation, .logLevel: return .string
         case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes: return .int
         case .earcons: return .bool
         case .allowUIDs: return .intArray
@@ -57,9 +59,11 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
 
     /// What a value of this key must be, as an error message says it: `must be a whole number
     /// from 80 to 450`.
-    var requirement: String {
+    public var requirement: String {
         switch self {
         case .socket: return "must be the path of a Unix socket, not empty"
+        case .ssipSocket:
+            return "must be off, default (speech-dispatcher's place, $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock) or the absolute path of a Unix socket"
         case .audioOutput: return "must be auto, pulse, alsa, null or wav:DIR"
         case .audioDevice: return "must not be empty (leave it out, or null, for the output's default device)"
         case .voice: return "must be an espeak-ng voice name such as en-us (espeak-ng --voices lists them)"
@@ -79,6 +83,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         case .string(let text):
             switch self {
             case .audioOutput: return AudioOutputSetting(text) != nil
+            case .ssipSocket: return SSIPSocketSetting(text) != nil
             case .punctuation: return Punctuation(rawValue: text) != nil
             case .logLevel: return LogLevel(rawValue: text) != nil
             case .socket, .audioDevice, .voice: return !text.isEmpty
@@ -109,6 +114,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     public var flag: String? {
         switch self {
         case .socket: return "--socket"
+        case .ssipSocket: return "--ssip-socket"
         case .audioOutput: return "--audio"
         case .voice: return "--voice"
         case .rate: return "--rate"

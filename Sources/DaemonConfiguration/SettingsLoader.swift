@@ -5,6 +5,8 @@ import Configuration
 public struct CommandLineSettings: Sendable, Hashable {
     /// `--socket PATH`.
     public var socket: String?
+    /// `--ssip-socket PATH|default|off`.
+    public var ssipSocket: String?
     /// `--config FILE`: the configuration file, which must then exist.
     public var config: String?
     /// `--audio OUTPUT`.
@@ -24,10 +26,11 @@ public struct CommandLineSettings: Sendable, Hashable {
 
     /// Creates the command-line layer.
     public init(
-        socket: String? = nil, config: String? = nil, audio: String? = nil, voice: String? = nil,
+        socket: String? = nil, ssipSocket: String? = nil, config: String? = nil, audio: String? = nil, voice: String? = nil,
         rate: Int? = nil, pitch: Int? = nil, volume: Int? = nil, punctuation: String? = nil, logLevel: String? = nil
     ) {
         self.socket = socket
+        self.ssipSocket = ssipSocket
         self.config = config
         self.audio = audio
         self.voice = voice
@@ -42,6 +45,7 @@ public struct CommandLineSettings: Sendable, Hashable {
     var values: [SettingsKey: ConfigContent] {
         var values: [SettingsKey: ConfigContent] = [:]
         values[.socket] = socket.map { .string($0) }
+        values[.ssipSocket] = ssipSocket.map { .string($0) }
         values[.audioOutput] = audio.map { .string($0) }
         values[.voice] = voice.map { .string($0) }
         values[.rate] = rate.map { .int($0) }
@@ -165,6 +169,9 @@ public struct SettingsLoader: Sendable {
         }
         var settings = DaemonSettings()
         settings.socket = try read(.socket) { try reader.requiredString(forKey: $0) }
+        if let ssip = try read(.ssipSocket, { try reader.requiredString(forKey: $0) }).flatMap(SSIPSocketSetting.init) {
+            settings.ssipSocket = ssip
+        }
         if let output = try read(.audioOutput, { try reader.requiredString(forKey: $0) }).flatMap(AudioOutputSetting.init) {
             settings.audioOutput = output
         }

@@ -109,6 +109,7 @@ struct LayeringTests {
             "ANNOUNCED_PUNCTUATION": "all", "ANNOUNCED_EARCONS": "false", "ANNOUNCED_MAX_LINE_BYTES": "1024",
             "ANNOUNCED_MAX_TEXT_CHARS": "100", "ANNOUNCED_MAX_PENDING_PER_CLIENT": "3",
             "ANNOUNCED_MAX_OUTBOUND_BYTES": "4096", "ANNOUNCED_ALLOW_UIDS": "1001, 1002", "ANNOUNCED_LOG_LEVEL": "trace",
+            "ANNOUNCED_SSIP_SOCKET": "default",
         ]
         let settings = try fixture.loader(environment: environment).load().settings
         var expected = DaemonSettings()
@@ -126,6 +127,7 @@ struct LayeringTests {
         expected.maxOutboundBytes = 4096
         expected.allowUIDs = [1001, 1002]
         expected.logLevel = .trace
+        expected.ssipSocket = .default
         #expect(settings == expected)
         #expect(SettingsKey.audioOutput.environmentVariable == "ANNOUNCED_AUDIO")
         #expect(SettingsKey.maxLineBytes.environmentVariable == "ANNOUNCED_MAX_LINE_BYTES")
@@ -140,7 +142,8 @@ struct LayeringTests {
               "socket": "/run/user/5/a.sock", "audio": {"output": "wav:/tmp/x", "device": "hw:1"},
               "voice": "de", "rate": 90, "pitch": 0, "volume": 200, "punctuation": "some", "earcons": false,
               "max_line_bytes": 100, "max_text_chars": 50, "max_pending_per_client": 1,
-              "max_outbound_bytes": 2048, "allow_uids": [0, 4294967294], "log_level": "critical"
+              "max_outbound_bytes": 2048, "allow_uids": [0, 4294967294], "log_level": "critical",
+              "ssip_socket": "/run/user/5/speechd.sock"
             }
             """, to: fixture.xdgFile)
         let loaded = try fixture.loader().load()
@@ -162,6 +165,7 @@ struct LayeringTests {
         expected.maxOutboundBytes = 2048
         expected.allowUIDs = [0, 4_294_967_294]
         expected.logLevel = .critical
+        expected.ssipSocket = .path("/run/user/5/speechd.sock")
         #expect(loaded.settings == expected)
     }
 
@@ -201,7 +205,7 @@ struct LayeringTests {
         #expect(loaded.warnings.isEmpty)
         #expect(loaded.settings == DaemonSettings())
         let text = try String(contentsOfFile: sample, encoding: .utf8)
-        for key in ["socket", "audio", "output", "device", "voice", "rate", "pitch", "volume", "punctuation", "earcons",
+        for key in ["socket", "ssip_socket", "audio", "output", "device", "voice", "rate", "pitch", "volume", "punctuation", "earcons",
                     "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level"] {
             #expect(text.contains("\"\(key)\""), "the sample lacks \(key)")
         }
