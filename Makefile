@@ -72,7 +72,7 @@ docs:
 	scripts/generate-docs.sh $(SCRATCH)/release $(GENERATED) $(SCRATCH)
 
 ## install: release-build and install announced and announcectl, the systemd user
-## units (ExecStart pointing at $(BINDIR)), the man pages, the completions for bash, zsh and fish,
+## units (ExecStart pointing at $(BINDIR); announced-ssip.socket serves SSIP when enabled), the man pages, the completions for bash, zsh and fish,
 ## the documentation (README, Protocol.md, the configuration keys) in $(DOCDIR), and the sample
 ## configuration. PREFIX and DESTDIR honoured.
 ## The sample goes to $(SHAREDIR)/announced.json, and to $(SYSCONFDIR)/announced.json unless a file
@@ -86,6 +86,7 @@ install: docs
 	sed 's#^ExecStart=/usr/local/bin/#ExecStart=$(BINDIR)/#' systemd/announced.service > $(SCRATCH)/announced.service
 	install -m 0644 $(SCRATCH)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.service
 	install -m 0644 systemd/announced.socket $(DESTDIR)$(USERUNITDIR)/announced.socket
+	install -m 0644 systemd/announced-ssip.socket $(DESTDIR)$(USERUNITDIR)/announced-ssip.socket
 	install -m 0644 $(GENERATED)/man/man1/announcectl.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(GENERATED)/man/man7/announced-protocol.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 0644 $(GENERATED)/man/man8/announced.8 $(DESTDIR)$(MANDIR)/man8/
@@ -104,6 +105,7 @@ install: docs
 	    install -m 0644 Config/announced.json $(DESTDIR)$(SYSCONFDIR)/announced.json; \
 	fi
 	@echo "Installed. Start it for your user with: systemctl --user daemon-reload && systemctl --user enable --now announced.socket"
+	@echo "To serve speech-dispatcher's clients too (SSIP): systemctl --user enable --now announced-ssip.socket"
 
 ## deb: announced_<version>_<arch>.deb in $(DEBDIR): the files `install` puts under /usr (helper
 ## in /usr/libexec/announced, user units in /usr/lib/systemd/user, zsh completion in Debian's
@@ -121,7 +123,7 @@ deb:
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/announced $(DESTDIR)$(BINDIR)/announcectl $(DESTDIR)$(LIBEXECDIR)/announced-espeak
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
-	rm -f $(DESTDIR)$(USERUNITDIR)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.socket
+	rm -f $(DESTDIR)$(USERUNITDIR)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.socket $(DESTDIR)$(USERUNITDIR)/announced-ssip.socket
 	rm -f $(DESTDIR)$(MANDIR)/man1/announcectl.1 $(DESTDIR)$(MANDIR)/man7/announced-protocol.7 $(DESTDIR)$(MANDIR)/man8/announced.8
 	rm -f $(DESTDIR)$(BASHCOMPLETIONDIR)/announcectl $(DESTDIR)$(ZSHCOMPLETIONDIR)/_announcectl $(DESTDIR)$(FISHCOMPLETIONDIR)/announcectl.fish
 	rm -f $(DESTDIR)$(SHAREDIR)/announced.json

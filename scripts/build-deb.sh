@@ -47,6 +47,11 @@ fi
 # voices from espeak-ng-data at run time: no library names that package.
 depends="$depends, espeak-ng-data"
 
+# The user units `make install` staged, each one a file the package must carry.
+for unit in announced.service announced.socket announced-ssip.socket; do
+    [ -f "$root/usr/lib/systemd/user/$unit" ] || { echo "build-deb: $root/usr/lib/systemd/user/$unit is missing" >&2; exit 1; }
+done
+
 install -d -m 0755 "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<EOF
 Package: announced
@@ -67,6 +72,8 @@ Description: speech announcements for apps and scripts, with honest outcomes
  .
  Enable it for your user with:
    systemctl --user enable --now announced.socket
+ To serve speech-dispatcher's clients (Orca, spd-say) too, on their socket:
+   systemctl --user enable --now announced-ssip.socket
 EOF
 printf '/etc/announced/announced.json\n' > "$root/DEBIAN/conffiles"
 chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/conffiles"

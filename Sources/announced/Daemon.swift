@@ -38,9 +38,18 @@ struct Daemon {
         // The protocol's order: --socket, the file's `socket`, ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, /tmp.
         let location = SocketLocation.resolve(flag: options.socket, config: settings.socket, environment: environment)
         let socketPath = location.path
-        var serverConfiguration = ServerConfiguration(
-            location: location, activationSocket: Systemd.activationSocket(environment: environment)
-        )
+        let activation = Systemd.activationSockets(environment: environment)
+        var serverConfiguration = ServerConfiguration(location: location, activationSocket: activation?.main)
+        // SSIP: a socket passed by announced-ssip.socket is served whatever ssip_socket says
+        // (enabling that unit is how a user turns SSIP on); otherwise the setting decides.
+        serverConfiguration.ssipActivationSocket = activation?.ssip
+        serverConfiguration.ssipLocation = settings.ssipSocket.location(environment: environment)
+        for (descriptor, name) in activation?.unrecognized ?? [] {
+            logger.warning(
+                "socket activation passed a socket announced does not know; it is not served (name it announced or ssip with FileDescriptorName= in its socket unit)",
+                metadata: ["descriptor": "\(descriptor)", "name": "\(name ?? "none")"]
+            )
+        }
         serverConfiguration.maxLineBytes = settings.maxLineBytes
         serverConfiguration.maxOutboundBytes = settings.maxOutboundBytes
         serverConfiguration.allowUIDs = settings.allowUIDs
@@ -182,7 +191,7 @@ final class Reloader {
         var restartOnly = current.settings
         restartOnly.reloadable = speech
         if restartOnly != new {
-            logger.notice("SIGHUP: socket, audio, limits, allow_uids and log_level changes take effect when announced restarts")
+            logger.notice("SIGHUP: socket, ssip_socket, audio, limits, allow_uids and log_level changes take effect when announced restarts")
         }
         current = loaded
         logger.info(

@@ -18,13 +18,20 @@ struct SocketActivatedDaemon {
     var said: String
 
     /// Starts it in `directory` and returns once the socket is bound ("Listening on PATH").
-    init(in directory: URL, logLevel: String) throws {
-        socketPath = directory.appendingPathComponent("announced.sock").path
+    ///
+    /// `sockets` are the file names of the sockets passed, in order (descriptors 3, 4, ...), with
+    /// their `LISTEN_FDNAMES` names, as systemd passes announced.socket's and
+    /// announced-ssip.socket's; by default one socket, `announced.sock`, without a name (as
+    /// announced.socket passed it before it had one). ``socketPath`` is the one named
+    /// `announced`, or the first.
+    init(in directory: URL, logLevel: String, sockets: [(file: String, name: String?)] = [("announced.sock", nil)]) throws {
+        let paths = sockets.map { directory.appendingPathComponent($0.file).path }
+        socketPath = paths[sockets.firstIndex { $0.name == "announced" } ?? 0]
         notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
+        let names = sockets.compactMap(\.name)
         process = try SpawnedProcess(
             executable: try #require(installedTool("systemd-socket-activate")),
-            arguments: [
-                "-l", socketPath,
+            arguments: paths.flatMap { ["-l", $0] } + (names.isEmpty ? [] : ["--fdname=" + names.joined(separator: ":")]) + [
                 "-E", "NOTIFY_SOCKET=\(notify.path)",
                 "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
                 DaemonProcess.executable.path, "--audio", "null", "--log-level", logLevel,
@@ -34,12 +41,14 @@ struct SocketActivatedDaemon {
         )
         let stderr = try #require(process.output)
         said = ""
-        while !said.contains("Listening on") {
+        while !paths.allSatisfy({ said.contains("Listening on \($0) ") }) {
             let chunk = stderr.availableData
             if chunk.isEmpty { break }
             said += String(decoding: chunk, as: UTF8.self)
         }
-        try #require(said.contains("Listening on \(socketPath)"), "systemd-socket-activate said: \(said)")
+        for path in paths {
+            try #require(said.contains("Listening on \(path) "), "systemd-socket-activate said: \(said)")
+        }
     }
 
     /// Reads the rest of stderr (after the process exited) into ``said``.
