@@ -65,7 +65,7 @@ let package = Package(
         ),
         // glibc calls, constants and structs Swift's Glibc module leaves out (malloc.h, and what
         // needs _GNU_SOURCE): malloc_trim, mallopt, pthread_setname_np, F_SETPIPE_SZ, struct ucred,
-        // posix_spawn_file_actions_addclosefrom_np.
+        // posix_spawn_file_actions_addclosefrom_np and addchdir_np, POSIX_SPAWN_SETSID, pidfd_open.
         .target(name: "CAnnounceLinux"),
         // The messages between the daemon and its espeak-ng helper process. No dependencies.
         .target(name: "EspeakHelperWire", swiftSettings: strictSwift),

@@ -9,7 +9,7 @@ public struct SocketSetupError: Error, CustomStringConvertible {
 
 /// Prepares the filesystem for binding the socket: the parent directory (created 0700) and any
 /// socket file already there (replaced when stale, refused when a daemon answers on it).
-enum SocketPreparation {
+public enum SocketPreparation {
     static func prepare(_ location: SocketLocation) throws(SocketSetupError) {
         let path = location.path
         guard path.utf8.count < 108 else {
@@ -41,8 +41,9 @@ enum SocketPreparation {
         }
     }
 
-    /// True when something accepts connections on the socket at `path`.
-    static func isLive(_ path: String) -> Bool {
+    /// True when something accepts connections on the socket at `path`: a daemon serving it, or
+    /// systemd listening on it for one.
+    public static func isLive(_ path: String) -> Bool {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

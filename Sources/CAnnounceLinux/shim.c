@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <spawn.h>
 #include <stddef.h>
+#include <sys/pidfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -31,3 +32,11 @@ int CAnnounceLinux_is_main_thread(void) { return gettid() == getpid(); }
 int CAnnounceLinux_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest) {
     return posix_spawn_file_actions_addclosefrom_np(actions, lowest);
 }
+
+short CAnnounceLinux_spawn_setsid_flag(void) { return POSIX_SPAWN_SETSID; }
+
+int CAnnounceLinux_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
+    return posix_spawn_file_actions_addchdir_np(actions, path);
+}
+
+int CAnnounceLinux_pidfd_open(pid_t pid) { return pidfd_open(pid, 0); }

@@ -25,12 +25,32 @@ struct Announced: AsyncParsableCommand {
             \(SampleConfiguration.whereInstalled)), then the defaults. \
             SIGHUP reloads voice, rate, pitch, volume, punctuation and earcons from the file. \
             SIGTERM or SIGINT ends every post with `shutdown`, removes the socket and exits 0.
+
+            speech-dispatcher's clients (Orca, spd-say, python3-speechd, libspeechd) are served \
+            too when SSIP is on: --ssip-socket default (or "ssip_socket": "default" in the file, \
+            or ANNOUNCED_SSIP_SOCKET) serves it at $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock, \
+            where they look first; the announced-ssip.socket user unit passes that socket to the \
+            service instead. When they cannot connect they run $SPEECHD_CMD --spawn \
+            --communication-method unix_socket --socket-path PATH; with SPEECHD_CMD set to \
+            announced's path (e.g. SPEECHD_CMD=/usr/bin/announced), announced answers it: it exits \
+            0 at once if PATH accepts connections, otherwise starts announced in the background \
+            serving SSIP at PATH (and its main socket where it usually is; its log is \
+            $XDG_STATE_HOME/announced/spawned.log, ~/.local/state/announced/spawned.log by \
+            default) and exits 0 once PATH accepts connections, or 1 with the reason on stderr: \
+            for example when an announced already serves the main socket without SSIP (turn \
+            ssip_socket on there), or for inet_socket (announced serves SSIP on a Unix socket only).
             """,
         version: version
     )
 
     @Option(help: ArgumentHelp("The Unix socket to serve.", valueName: "path"))
     var socket: String?
+
+    @Option(help: ArgumentHelp(
+        "Serve speech-dispatcher's protocol (SSIP) too: default (speech-dispatcher's socket, $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock), an absolute path, or off (the default).",
+        valueName: "path|default|off"
+    ))
+    var ssipSocket: String?
 
     @Option(help: ArgumentHelp("The configuration file.", valueName: "file"))
     var config: String?
@@ -56,13 +76,16 @@ struct Announced: AsyncParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String?
 
+    @OptionGroup(title: "Autospawn by speech-dispatcher's clients (SPEECHD_CMD)")
+    var spawnOptions: SpawnOptions
+
     /// Parses the command line and runs; usage errors exit 2, like announcectl's.
     static func main() async {
         MemoryTrimmer.configureAllocator()
         // Loading espeak-ng in its helper is the longest step of a start (README, Performance),
         // so it begins before anything else; a run that fails or only prints help or the version
         // exits, and the helper ends with it (its pipe closes).
-        if !printsOnly(CommandLine.arguments.dropFirst()) { EspeakBackend.prepare() }
+        if startsEngine(CommandLine.arguments.dropFirst()) { EspeakBackend.prepare() }
         do {
             var command = try parseAsRoot()
             if let daemon = command as? Announced {
@@ -87,6 +110,12 @@ struct Announced: AsyncParsableCommand {
         arguments.contains { ["-h", "--help", "--version", "help", "--experimental-dump-help"].contains($0) }
     }
 
+    /// Whether the command line runs the daemon here (not only printing, and not `--spawn`,
+    /// which starts the daemon in another process), so the helper is worth a head start.
+    static func startsEngine(_ arguments: ArraySlice<String>) -> Bool {
+        !printsOnly(arguments) && !arguments.contains("--spawn")
+    }
+
     func validate() throws {
         if let rate, !SpeechRanges.rate.contains(rate) {
             throw ValidationError("--rate must be between 80 and 450 words per minute")
@@ -103,17 +132,58 @@ struct Announced: AsyncParsableCommand {
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
+        if let ssipSocket, SSIPSocketSetting(ssipSocket) == nil {
+            throw ValidationError("--ssip-socket \(SettingsKey.ssipSocket.requirement), not \"\(ssipSocket)\"")
+        }
+        if spawnOptions.anyGiven, !spawnOptions.spawn {
+            throw ValidationError("--communication-method, --socket-path and --port go with --spawn (speech-dispatcher's autospawn)")
+        }
+        if spawnOptions.spawn, ssipSocket != nil {
+            throw ValidationError("with --spawn the SSIP socket is --socket-path; leave out --ssip-socket")
+        }
+    }
+
+    /// The flags as the settings know them.
+    var commandLineSettings: CommandLineSettings {
+        CommandLineSettings(
+            socket: socket, ssipSocket: ssipSocket, config: config, audio: audio?.settingValue, voice: voice, rate: rate,
+            pitch: pitch, volume: volume, punctuation: punctuation, logLevel: logLevel
+        )
+    }
+
+    /// The daemon flags given, for the daemon `--spawn` starts, with paths made absolute (it
+    /// starts in `/`).
+    var daemonArguments: [String] {
+        var arguments: [String] = []
+        if let socket { arguments += ["--socket", SSIPSpawn.absolute(socket)] }
+        if let config { arguments += ["--config", SSIPSpawn.absolute(config)] }
+        if let audio {
+            if case .wav(let directory) = audio {
+                arguments += ["--audio", "wav:" + SSIPSpawn.absolute(directory)]
+            } else {
+                arguments += ["--audio", audio.description]
+            }
+        }
+        if let voice { arguments += ["--voice", voice] }
+        if let rate { arguments += ["--rate", "\(rate)"] }
+        if let pitch { arguments += ["--pitch", "\(pitch)"] }
+        if let volume { arguments += ["--volume", "\(volume)"] }
+        if let punctuation { arguments += ["--punctuation", punctuation] }
+        if let logLevel { arguments += ["--log-level", logLevel] }
+        return arguments
     }
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let loader = SettingsLoader(
-            commandLine: CommandLineSettings(
-                socket: socket, config: config, audio: audio?.settingValue, voice: voice, rate: rate,
-                pitch: pitch, volume: volume, punctuation: punctuation, logLevel: logLevel
-            ),
-            environment: environment
-        )
+        if spawnOptions.spawn {
+            let spawn = SSIPSpawn(
+                options: spawnOptions, commandLine: commandLineSettings, daemonArguments: daemonArguments, environment: environment
+            )
+            let status = spawn.run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
+        let loader = SettingsLoader(commandLine: commandLineSettings, environment: environment)
         let loaded: LoadedSettings
         do {
             loaded = try loader.load()

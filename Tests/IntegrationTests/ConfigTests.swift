@@ -36,6 +36,7 @@ struct ConfigTests {
             (#"{"earcons": "yes"}"#, "\"earcons\""),
             (#"{"audio": {"output": "speaker"}}"#, "\"audio.output\""),
             (#"{"max_line_bytes": 0}"#, "\"max_line_bytes\""),
+            (#"{"ssip_socket": "speechd.sock"}"#, "\"ssip_socket\": must be off, default"),
             ("{\n  \"rate\": 175,,\n}", "line 2"),
         ])
     func badFileExits(text: String, named: String) throws {
@@ -49,7 +50,7 @@ struct ConfigTests {
         #expect(stderr.contains(named))
     }
 
-    @Test("a missing --config file, or a bad ANNOUNCED_ variable: exit status 1 naming it")
+    @Test("a missing --config file, or a bad ANNOUNCED_ variable (ANNOUNCED_SSIP_SOCKET too): exit status 1 naming it")
     func missingFileAndBadVariable() throws {
         let daemon = try DaemonProcess(arguments: ["--config", "/nonexistent/announced.json"], waitForReady: false)
         #expect(daemon.waitForExit() == 1)
@@ -59,6 +60,12 @@ struct ConfigTests {
         let stderr = variable.stderrText()
         #expect(stderr.contains("ANNOUNCED_MAX_LINE_BYTES"))
         #expect(stderr.split(separator: "\n").count == 1)
+        let ssip = try DaemonProcess(environment: ["ANNOUNCED_SSIP_SOCKET": "on"], waitForReady: false)
+        #expect(ssip.waitForExit() == 1)
+        let ssipError = ssip.stderrText()
+        #expect(ssipError.contains("environment variable ANNOUNCED_SSIP_SOCKET: must be off, default"), "\(ssipError)")
+        #expect(ssipError.contains(", not \"on\"; correct or unset it"))
+        #expect(ssipError.split(separator: "\n").count == 1)
     }
 
     @Test("values from the file take effect: speech defaults in status, max_line_bytes, max_text_chars")
@@ -187,8 +194,8 @@ struct ConfigTests {
     }
 
     @Test(
-        "a bad --pitch, --volume or --punctuation is a usage error (exit status 2) that names the flag",
-        arguments: [["--pitch", "101"], ["--volume", "-5"], ["--punctuation", "most"]])
+        "a bad --pitch, --volume, --punctuation or --ssip-socket is a usage error (exit status 2) that names the flag",
+        arguments: [["--pitch", "101"], ["--volume", "-5"], ["--punctuation", "most"], ["--ssip-socket", "speechd.sock"]])
     func badSpeechFlag(arguments: [String]) throws {
         let daemon = try DaemonProcess(arguments: arguments, waitForReady: false)
         #expect(daemon.waitForExit() == 2)

@@ -43,4 +43,16 @@ int CAnnounceLinux_is_main_thread(void);
 /// closes every descriptor from `lowest` up. 0, or an errno value.
 int CAnnounceLinux_spawn_file_actions_addclosefrom(posix_spawn_file_actions_t *actions, int lowest);
 
+/// `POSIX_SPAWN_SETSID` (glibc 2.26+): the spawned child starts a new session, without a
+/// controlling terminal, as a daemon should.
+short CAnnounceLinux_spawn_setsid_flag(void);
+
+/// `posix_spawn_file_actions_addchdir_np(actions, path)` (glibc 2.29+): the spawned child starts
+/// in `path`. 0, or an errno value.
+int CAnnounceLinux_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path);
+
+/// `pidfd_open(pid, 0)` (Linux 5.3+, glibc 2.36+): a descriptor that polls readable once the
+/// process `pid` has ended; -1 and errno when it cannot be had.
+int CAnnounceLinux_pidfd_open(pid_t pid);
+
 #endif
