@@ -54,8 +54,6 @@ struct Daemon {
         serverConfiguration.maxOutboundBytes = settings.maxOutboundBytes
         serverConfiguration.allowUIDs = settings.allowUIDs
         serverConfiguration.limits = DecodingLimits(maxTextChars: settings.maxTextChars)
-        // Until the `ssip_socket` setting lands: ANNOUNCED_SSIP_SOCKET names the SSIP socket.
-        serverConfiguration.ssipLocation = environment["ANNOUNCED_SSIP_SOCKET"].map { SocketLocation(path: $0, isDefault: false) }
 
         // `--audio alsa:DEVICE` names its device on the command line; every other choice comes
         // from the layered settings.
