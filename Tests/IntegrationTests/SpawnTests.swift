@@ -31,7 +31,14 @@ final class SpawnHome {
         guard mkdir(runtime, 0o700) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    /// Daemons started in the background by the test, by the pid it found serving.
+    var daemons: [pid_t] = []
+
+    deinit {
+        // Ended by pid, as the test found it (they are not the test's children).
+        for pid in daemons { kill(pid, SIGKILL) }
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     /// Runs `announced ARGUMENTS` (`--spawn ...`) to its end in this home; its standard output
     /// and error are read to their end, so a daemon that kept either open would hold this up.
@@ -42,6 +49,28 @@ final class SpawnHome {
         command.finishInput()
         return command.finish()
     }
+}
+
+/// The process id at the other end of a connection to the Unix socket at `path` (SO_PEERCRED),
+/// or nil when nothing accepts there.
+func peerProcess(of path: String) -> pid_t? {
+    guard let client = try? LineClient(path: path) else { return nil }
+    // struct ucred: pid, uid and gid, 32 bits each.
+    var credentials = [Int32](repeating: 0, count: 3)
+    var length = socklen_t(MemoryLayout<Int32>.size * 3)
+    guard getsockopt(client.fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return nil }
+    return credentials[0]
+}
+
+/// The target of the symbolic link at `path` (a /proc entry), or nil.
+func linkTarget(_ path: String) -> String? {
+    try? FileManager.default.destinationOfSymbolicLink(atPath: path)
+}
+
+/// The `NAME=value` entries of process `pid`'s environment.
+func processEnvironment(_ pid: pid_t) throws -> [String] {
+    let data = try Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ"))
+    return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
 }
 
 @Suite("announced --spawn: speech-dispatcher's autospawn command, for announced")
@@ -127,5 +156,84 @@ struct SpawnTests {
         let result = try home.run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.contains(says), "\(result.stderr)")
+    }
+
+    @Test("no server yet: a daemon starts in the background serving SSIP at the path and its main socket, detached; exit 0 once it accepts; a second spawn reuses it")
+    func startsAndReuses() throws {
+        let home = try SpawnHome()
+        let arguments = ["--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath, "--audio", "null"]
+        let first = try home.run(arguments, extraEnvironment: ["UNRELATED_SECRET": "x", "LISTEN_FDS": "1"])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.isEmpty)
+        #expect(peerProcess(of: home.defaultSSIPPath) != nil, "the SSIP socket accepts connections when the command exits")
+        let pid = try #require(peerProcess(of: home.mainSocketPath), "the daemon serves its main socket at its usual default")
+        home.daemons.append(pid)
+        #expect(peerProcess(of: home.defaultSSIPPath) == pid, "one daemon serves both")
+
+        // Detached, with nothing of the client's but what it needs.
+        #expect(getsid(pid) == pid, "a session of its own")
+        #expect(linkTarget("/proc/\(pid)/cwd") == "/")
+        #expect(linkTarget("/proc/\(pid)/fd/0") == "/dev/null")
+        #expect(linkTarget("/proc/\(pid)/fd/1") == "/dev/null")
+        #expect(linkTarget("/proc/\(pid)/fd/2") == home.logPath)
+        let environment = try processEnvironment(pid)
+        #expect(environment.contains("XDG_RUNTIME_DIR=\(home.runtime)"))
+        for left in ["UNRELATED_SECRET=", "LISTEN_FDS=", "SPEECHD_CMD="] {
+            #expect(!environment.contains { $0.hasPrefix(left) }, "\(left) is not passed on")
+        }
+        var info = stat()
+        #expect(stat(home.runtime + "/speech-dispatcher", &info) == 0 && info.st_mode & 0o777 == 0o700)
+        #expect(try String(contentsOfFile: home.logPath, encoding: .utf8).contains("protocol=ssip socket=\(home.defaultSSIPPath)"))
+
+        let second = try home.run(arguments)
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.isEmpty)
+        #expect(peerProcess(of: home.defaultSSIPPath) == pid, "the same daemon still serves")
+        #expect(!FileManager.default.fileExists(atPath: home.logPath + ".1"), "no second daemon was started")
+
+        let client = try LineClient(path: home.mainSocketPath)
+        kill(pid, SIGTERM)
+        #expect(client.waitForEOF(), "the daemon shuts down on SIGTERM")
+    }
+
+    @Test(
+        "python3-speechd with SPEECHD_CMD=announced: the client autospawns announced, speaks, gets BEGIN and END, and the audio is in the WAV output",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/speechd/client.py"), "needs python3-speechd (apt-get install python3-speechd)")
+    )
+    func pythonClientAutospawns() throws {
+        let home = try SpawnHome()
+        let wav = home.directory.appendingPathComponent("wav").path
+        try FileManager.default.createDirectory(atPath: home.directory.appendingPathComponent("config/announced").path, withIntermediateDirectories: true)
+        try Data(#"{"audio": {"output": "wav:\#(wav)"}}"#.utf8).write(to: home.directory.appendingPathComponent("config/announced/announced.json"))
+        let script = """
+            import speechd, threading
+            client = speechd.SSIPClient("spawn-test")
+            done = threading.Event()
+            events = []
+            def callback(kind, index_mark=None):
+                events.append(kind)
+                if kind in (speechd.CallbackType.END, speechd.CallbackType.CANCEL):
+                    done.set()
+            client.speak("Started by its client", callback=callback,
+                         event_types=(speechd.CallbackType.BEGIN, speechd.CallbackType.END, speechd.CallbackType.CANCEL))
+            print("finished" if done.wait(30) else "no end", " ".join(events))
+            client.close()
+            """
+        let python = try AnnouncectlProcess(
+            ["-c", script],
+            environment: home.environment.merging(["SPEECHD_CMD": DaemonProcess.executable.path]) { $1 },
+            executable: URL(fileURLWithPath: "/usr/bin/python3")
+        )
+        python.finishInput()
+        let result = python.finish()
+        if let pid = peerProcess(of: home.mainSocketPath) { home.daemons.append(pid) }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "finished begin end\n", "\(result.stdout)\(result.stderr)")
+        let pid = try #require(home.daemons.first, "the spawned daemon serves its main socket")
+        let samples = try WAVFile.samples(at: URL(fileURLWithPath: wav).appendingPathComponent("1.wav"))
+        #expect(WAVFile.trimmed(samples).count > 16000, "about a second of speech, got \(samples.count) samples")
+        let client = try LineClient(path: home.mainSocketPath)
+        kill(pid, SIGTERM)
+        #expect(client.waitForEOF())
     }
 }
