@@ -46,6 +46,34 @@ struct SocketDirectoryTests {
         #expect(daemon.stderrText().contains("chmod 700 \(runtime.path)/announced"), "\(daemon.stderrText())")
     }
 
+    @Test(
+        "ssip_socket default: speech-dispatcher's directory is held to the same rules, another uid's or mode 0755 is refused, and a missing one is made 0700",
+        arguments: [(0o755, false), (0o777, true)])
+    func ssipDefaultDirectory(mode: Int, foreign: Bool) throws {
+        let runtime = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: runtime) }
+        chmod(runtime.path, 0o700)
+        let folder = runtime.path + "/speech-dispatcher"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        chmod(folder, mode_t(mode))
+        if foreign { try #require(chown(folder, 65534, 65534) == 0) }
+        let environment = ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": ""]
+        let daemon = try DaemonProcess(audio: "null", socketPath: "", environment: environment.merging(["ANNOUNCED_SSIP_SOCKET": "default"]) { $1 }, waitForReady: false)
+        #expect(daemon.waitForExit() == 1)
+        let stderr = daemon.stderrText()
+        #expect(stderr.contains("announced: refusing to serve \(folder)/speechd.sock: the socket directory \(folder) "), "\(stderr)")
+        #expect(stderr.contains(foreign ? "belongs to uid 65534" : "chmod 700 \(folder)"), "\(stderr)")
+        var info = stat()
+        #expect(lstat(folder + "/speechd.sock", &info) != 0, "no socket made there")
+
+        // Without the folder, the daemon makes it, 0700, and serves SSIP in it.
+        try FileManager.default.removeItem(atPath: folder)
+        let serving = try DaemonProcess(arguments: ["--ssip-socket", "default"], audio: "null", socketPath: "", environment: environment)
+        #expect(stat(folder, &info) == 0 && info.st_mode & 0o777 == 0o700)
+        #expect(lstat(folder + "/speechd.sock", &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
+        #expect(serving.stop() == 0)
+    }
+
     @Test("announcectl does not talk to a socket in another uid's directory, and says why")
     func announcectlRefusesForeignDirectory() throws {
         let runtime = try Self.foreignSocketDirectory()
