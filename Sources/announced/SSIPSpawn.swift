@@ -87,8 +87,9 @@ struct SSIPSpawn {
         case .ready:
             return
         case .exited(let status):
-            // Another spawn started at the same moment may have won: its daemon serves PATH.
-            if SocketPreparation.isLive(target.path) { return }
+            // Another spawn started at the same moment may have won the main socket: its daemon
+            // serves PATH, or is about to (it binds the main socket first).
+            if Self.servedByAnother(target: target.path, main: main.path, deadline: deadline) { return }
             let reason = SpawnLog.lastLine(of: log.path)
             let ending = Self.describe(status)
             throw Failure(
@@ -100,6 +101,18 @@ struct SSIPSpawn {
                 description: "the daemon it started (pid \(daemon.pid)) does not serve \(target.path) after \(Self.readinessTimeout); "
                     + "it is left running, and its log (\(log.path)) says what it is doing"
             )
+        }
+    }
+
+    /// Whether, once the daemon this spawn started has ended, another daemon serves `target`: at
+    /// once, or soon while one serves `main` (a daemon binds its main socket first, then the SSIP
+    /// one). There is no event for a socket starting to listen, so this tries again each 10 ms,
+    /// at most until `deadline`.
+    static func servedByAnother(target: String, main: String, deadline: ContinuousClock.Instant) -> Bool {
+        while true {
+            if SocketPreparation.isLive(target) { return true }
+            guard SocketPreparation.isLive(main), ContinuousClock.now < deadline else { return false }
+            poll(nil, 0, 10)
         }
     }
 

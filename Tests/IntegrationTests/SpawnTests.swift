@@ -196,6 +196,28 @@ struct SpawnTests {
         #expect(client.waitForEOF(), "the daemon shuts down on SIGTERM")
     }
 
+    @Test("two clients spawning at the same moment: both exit 0, and one daemon serves both sockets")
+    func concurrentSpawns() throws {
+        let home = try SpawnHome()
+        let arguments = ["--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath, "--audio", "null"]
+        let commands = try (0..<2).map { _ in
+            try AnnouncectlProcess(arguments, environment: home.environment, executable: DaemonProcess.executable)
+        }
+        let results = commands.map { command in
+            command.finishInput()
+            return command.finish()
+        }
+        let pid = try #require(peerProcess(of: home.mainSocketPath))
+        home.daemons.append(pid)
+        for result in results {
+            #expect(result.status == 0, "\(result.stderr)")
+        }
+        #expect(peerProcess(of: home.defaultSSIPPath) == pid)
+        let client = try LineClient(path: home.mainSocketPath)
+        kill(pid, SIGTERM)
+        #expect(client.waitForEOF())
+    }
+
     @Test(
         "python3-speechd with SPEECHD_CMD=announced: the client autospawns announced, speaks, gets BEGIN and END, and the audio is in the WAV output",
         .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/speechd/client.py"), "needs python3-speechd (apt-get install python3-speechd)")
