@@ -258,4 +258,30 @@ struct SpawnTests {
         kill(pid, SIGTERM)
         #expect(client.waitForEOF())
     }
+
+    @Test(
+        "spd-say (libspeechd) with SPEECHD_CMD=announced: it autospawns announced, -w waits for the end, and the text is heard in the WAV",
+        .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/spd-say"), "needs spd-say (apt-get install speech-dispatcher)")
+    )
+    func spdSayAutospawns() throws {
+        let home = try SpawnHome()
+        let wav = home.directory.appendingPathComponent("wav").path
+        try FileManager.default.createDirectory(atPath: home.directory.appendingPathComponent("config/announced").path, withIntermediateDirectories: true)
+        try Data(#"{"audio": {"output": "wav:\#(wav)"}}"#.utf8).write(to: home.directory.appendingPathComponent("config/announced/announced.json"))
+        let say = try AnnouncectlProcess(
+            ["-w", "Started by spd-say"],
+            environment: home.environment.merging(["SPEECHD_CMD": DaemonProcess.executable.path]) { $1 },
+            executable: URL(fileURLWithPath: "/usr/bin/spd-say")
+        )
+        say.finishInput()
+        let result = say.finish()
+        if let pid = peerProcess(of: home.mainSocketPath) { home.daemons.append(pid) }
+        #expect(result.status == 0, "\(result.stderr)")
+        let pid = try #require(home.daemons.first, "the spawned daemon serves its main socket")
+        let samples = try WAVFile.samples(at: URL(fileURLWithPath: wav).appendingPathComponent("1.wav"))
+        #expect(WAVFile.trimmed(samples).count > 16000, "about a second of speech, got \(samples.count) samples")
+        let client = try LineClient(path: home.mainSocketPath)
+        kill(pid, SIGTERM)
+        #expect(client.waitForEOF())
+    }
 }
