@@ -20,7 +20,7 @@ final class DetachedDaemon {
     private let readiness: ReadinessSocket
 
     /// Why the daemon could not be started or did not come up.
-    struct Failure: Error {
+    struct Failure: Error, CustomStringConvertible {
         /// One sentence, without the `announced:` prefix.
         var description: String
     }
@@ -50,10 +50,10 @@ final class DetachedDaemon {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, log, STDERR_FILENO)
-        var status = CAnnounceLinux_spawn_file_actions_addclosefrom(&actions, STDERR_FILENO + 1)
+        var status = posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        if status == 0 { status = posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0) }
+        if status == 0 { status = posix_spawn_file_actions_adddup2(&actions, log, STDERR_FILENO) }
+        if status == 0 { status = CAnnounceLinux_spawn_file_actions_addclosefrom(&actions, STDERR_FILENO + 1) }
         if status == 0 { status = CAnnounceLinux_spawn_file_actions_addchdir(&actions, "/") }
 
         var attributes = posix_spawnattr_t()

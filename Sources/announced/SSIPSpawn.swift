@@ -158,5 +158,3 @@ struct SSIPSpawn {
         return "was killed by signal \(signal)"
     }
 }
-
-extension DetachedDaemon.Failure: CustomStringConvertible {}
