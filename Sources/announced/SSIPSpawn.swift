@@ -80,7 +80,7 @@ struct SSIPSpawn {
         let deadline = ContinuousClock.now + Self.readinessTimeout
         var outcome = daemon.waitUntilReady(deadline: deadline)
         if outcome == .ready {
-            // READY=1 says the daemon serves; the SSIP socket may follow the main one.
+            // READY=1 comes once the daemon serves both sockets; PATH itself is the proof.
             outcome = daemon.waitUntil(deadline: deadline) { SocketPreparation.isLive(target.path) }
         }
         switch outcome {
