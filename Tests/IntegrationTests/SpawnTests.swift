@@ -133,6 +133,20 @@ struct SpawnTests {
         #expect(try String(contentsOfFile: home.logPath, encoding: .utf8).contains("other-voice"))
     }
 
+    @Test("speech-dispatcher's default path, as libspeechd names it in full, gets the default directory's checks: a 0755 one is refused")
+    func defaultPathIsChecked() throws {
+        let home = try SpawnHome()
+        let folder = home.runtime + "/speech-dispatcher"
+        try #require(mkdir(folder, 0o755) == 0 && chmod(folder, 0o755) == 0)
+        let result = try home.run(["--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath, "--audio", "null"])
+        #expect(result.status == 1)
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("refusing to serve \(home.defaultSSIPPath): the socket directory \(folder) has mode 755"), "\(result.stderr)")
+        #expect(result.stderr.contains("chmod 700 \(folder)"))
+        var info = stat()
+        #expect(lstat(home.defaultSSIPPath, &info) != 0, "no socket made there")
+    }
+
     @Test("a bad configuration file: exit 1 naming the file and the key, no daemon started")
     func badConfiguration() throws {
         let home = try SpawnHome()
