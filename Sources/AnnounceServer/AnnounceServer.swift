@@ -163,13 +163,14 @@ public final class AnnounceServer: Service {
             return try await bootstrap.withBoundSocket(fd).get()
         }
         guard let location else { throw SocketSetupError(description: "no socket to serve \(frontEnd.protocolName) on") }
-        try SocketPreparation.prepare(location)
+        let role: SocketRole = frontEnd.protocolName == "ssip" ? .ssip : .main
+        try SocketPreparation.prepare(location, role: role)
         let previous = umask(0o177)
         defer { umask(previous) }
         do {
             return try await bootstrap.bind(unixDomainSocketPath: location.path).get()
         } catch let error as IOError {
-            throw SocketSetupError(description: SocketPreparation.cannotCreate(location.path, error.errnoCode))
+            throw SocketSetupError(description: SocketPreparation.cannotCreate(location.path, error.errnoCode, role: role))
         }
     }
 

@@ -7,35 +7,58 @@ public struct SocketSetupError: Error, CustomStringConvertible {
     public var description: String
 }
 
+/// Which of the daemon's sockets is being prepared: its messages name the flag that moves it and
+/// who may already be serving it.
+enum SocketRole {
+    /// The JSON lines socket (`--socket`).
+    case main
+    /// The SSIP socket (`--ssip-socket`), speech-dispatcher's address by default.
+    case ssip
+
+    var flag: String { self == .main ? "--socket" : "--ssip-socket" }
+
+    /// Says that `path` is served already, and what to do.
+    func alreadyServed(_ path: String) -> String {
+        switch self {
+        case .main:
+            return "another announced is already serving \(path); stop it first (announcectl status shows it) or choose another path with --socket"
+        case .ssip:
+            return "a speech server is already serving \(path) (speech-dispatcher, or another announced); stop it first "
+                + "(systemctl --user stop speech-dispatcher.socket speech-dispatcher.service) or choose another path with --ssip-socket"
+        }
+    }
+}
+
 /// Prepares the filesystem for binding the socket: the parent directory (created 0700) and any
 /// socket file already there (replaced when stale, refused when a daemon answers on it).
 public enum SocketPreparation {
-    static func prepare(_ location: SocketLocation) throws(SocketSetupError) {
+    static func prepare(_ location: SocketLocation, role: SocketRole = .main) throws(SocketSetupError) {
         let path = location.path
+        let flag = role.flag
         guard path.utf8.count < 108 else {
-            throw SocketSetupError(description: "the socket path \(path) is longer than the 107 bytes a Unix socket allows; choose a shorter one with --socket")
+            throw SocketSetupError(description: "the socket path \(path) is longer than the 107 bytes a Unix socket allows; choose a shorter one with \(flag)")
         }
         let dir = location.directory
         var info = stat()
         if stat(dir, &info) != 0 {
             if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-                throw SocketSetupError(description: "cannot create the socket directory \(dir): \(String(cString: strerror(errno))); create it or choose another path with --socket")
+                throw SocketSetupError(description: "cannot create the socket directory \(dir): \(String(cString: strerror(errno))); create it or choose another path with \(flag)")
             }
         } else if (info.st_mode & S_IFMT) != S_IFDIR {
-            throw SocketSetupError(description: "\(dir) is not a directory; choose another socket path with --socket")
+            throw SocketSetupError(description: "\(dir) is not a directory; choose another socket path with \(flag)")
         }
         if let problem = location.directoryProblem() {
             throw SocketSetupError(description: "refusing to serve \(path): \(problem)")
         }
         if access(dir, W_OK | X_OK) != 0 {
-            throw SocketSetupError(description: cannotCreate(path, errno))
+            throw SocketSetupError(description: cannotCreate(path, errno, role: role))
         }
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-                throw SocketSetupError(description: "\(path) exists and is not a socket; remove it or choose another path with --socket")
+                throw SocketSetupError(description: "\(path) exists and is not a socket; remove it or choose another path with \(flag)")
             }
             if isLive(path) {
-                throw SocketSetupError(description: "another announced is already serving \(path); stop it first (announcectl status shows it) or choose another path with --socket")
+                throw SocketSetupError(description: role.alreadyServed(path))
             }
             unlink(path)
         }
@@ -63,11 +86,12 @@ public enum SocketPreparation {
 
 extension SocketPreparation {
     /// Why the socket file at `path` could not be made, in words, with what to do.
-    static func cannotCreate(_ path: String, _ code: Int32) -> String {
+    static func cannotCreate(_ path: String, _ code: Int32, role: SocketRole = .main) -> String {
         let directory = SocketLocation(path: path, isDefault: false).directory
+        let variable = role == .main ? "ANNOUNCED_SOCKET" : "ANNOUNCED_SSIP_SOCKET"
         if code == EACCES || code == EPERM || code == EROFS {
-            return "cannot create the socket \(path): this user (uid \(getuid())) may not create files in \(directory); choose a directory you own with --socket (or ANNOUNCED_SOCKET), or make \(directory) writable for this user"
+            return "cannot create the socket \(path): this user (uid \(getuid())) may not create files in \(directory); choose a directory you own with \(role.flag) (or \(variable)), or make \(directory) writable for this user"
         }
-        return "cannot create the socket \(path): \(String(cString: strerror(code))); choose another path with --socket"
+        return "cannot create the socket \(path): \(String(cString: strerror(code))); choose another path with \(role.flag)"
     }
 }

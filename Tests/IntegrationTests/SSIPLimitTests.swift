@@ -40,6 +40,19 @@ struct SSIPLimitTests {
         try expectServing(daemon, ssip: place.path)
     }
 
+    @Test("an SSIP socket another server answers on makes the daemon exit 1 with a reason that names speech-dispatcher and --ssip-socket")
+    func liveSSIPSocket() throws {
+        let place = SSIPSocketPlace()
+        defer { place.remove() }
+        let first = try DaemonProcess(environment: place.environment)
+        let second = try DaemonProcess(environment: place.environment, waitForReady: false)
+        #expect(second.waitForExit() == 1)
+        let reason = second.stderrText().split(separator: "\n").last.map(String.init) ?? ""
+        #expect(reason.contains("a speech server is already serving \(place.path)"), "\(reason)")
+        #expect(reason.contains("speech-dispatcher") && reason.contains("--ssip-socket"), "\(reason)")
+        try expectServing(first, ssip: place.path)
+    }
+
     @Test("max_pending_per_client on SSIP: the 257th waiting message answers 300 instead of 225; the connection and daemon keep serving")
     func tooManyMessages() throws {
         let place = SSIPSocketPlace()
