@@ -67,9 +67,16 @@ public struct SSIPDecoder: FrontEndDecoder {
             }
             decoded.inputs.append(.answered(reply.bytes))
         case .queue(let message):
-            let id = RequestID.integer(nextMessage)
+            let post = SSIPMessagePost.make(message, id: RequestID.integer(nextMessage), voices: frontEnd.voices)
+            // What is spoken may be longer than what was sent (`kp-` is said "keypad "): the
+            // bound holds for the spoken text.
+            let characters = post.text.unicodeScalars.count
+            guard characters <= frontEnd.maxTextChars else {
+                decoded.inputs.append(.answered(SSIPReply.messageTooLong(characters: characters, limit: frontEnd.maxTextChars).bytes))
+                return
+            }
             nextMessage += 1
-            decoded.inputs.append(.message(SSIPMessagePost.make(message, id: id, voices: frontEnd.voices)))
+            decoded.inputs.append(.message(post))
         case .control(let control, let scope, let success):
             decoded.inputs.append(
                 .control(SpeechControl(control), ClientScope(scope), done: success.bytes, unknownClient: SSIPReply.idDoesNotExist.bytes)

@@ -127,6 +127,14 @@ struct SSIPDecoderTests {
         #expect(!space.options(testDefaults).spell)
     }
 
+    @Test("a KEY whose spoken form passes max_text_chars answers 420 (found by FuzzSSIP: `kp-` grows into `keypad `)")
+    func spokenKeyBounded() throws {
+        var probe = DecoderProbe(SSIPFrontEnd(voices: [], maxTextChars: 12))
+        #expect(probe.send("KEY kp-enter1") == ["420 ERR MESSAGE TOO LONG: 13 CHARACTERS, THE LIMIT IS 12; SPLIT IT INTO SEVERAL MESSAGES|"])
+        let fits = try #require(message(probe.read("KEY kp-enter\r\n").inputs.first))
+        #expect(fits.text == "keypad enter")
+    }
+
     @Test("KEY names are said as words", arguments: [
         ("KEY shift_a", "shift a"),
         ("KEY control_alt_delete", "control alt delete"),
