@@ -104,6 +104,30 @@ final class LineCollector: @unchecked Sendable {
         return text
     }
 
+    /// What came so far.
+    func currentText() -> String {
+        condition.lock()
+        defer { condition.unlock() }
+        return text
+    }
+
+    /// The complete lines so far (a line still being written is left out).
+    func completeLines() -> [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    }
+
+    /// Waits until there are more than `count` complete lines; false at `deadline` or the end.
+    func waitForMoreLines(than count: Int, until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while text.count(where: { $0 == "\n" }) <= count {
+            if ended || !condition.wait(until: deadline) { return false }
+        }
+        return true
+    }
+
     func waitForLine(timeout: Double, _ predicate: (String) -> Bool) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
