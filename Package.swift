@@ -226,7 +226,7 @@ let package = Package(
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["AnnounceProtocol", "AnnounceClient", "TestSupport"],
+            dependencies: ["AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "TestSupport"],
             swiftSettings: strictSwift
         ),
         // Child processes and a private PulseAudio server, shared by the test targets and announced-bench.
