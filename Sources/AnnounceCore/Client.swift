@@ -54,6 +54,10 @@ struct ClientState {
     /// The client has finished sending (it half-closed): the connection is closed once its last
     /// post has its terminal line.
     var finishedSending = false
+    /// Lines held back until post `seq` has its terminal line: the answer to a front-end's STOP
+    /// or CANCEL that ended the speaking post, and every line after it, keep their place behind
+    /// that post's end (SSIP: the 703 comes before `213 OK CANCELED`).
+    var heldUntilFinished: (seq: UInt64, lines: [ClientLine])?
 
     /// The name in `speech` events: from `hello`, else `pid:N`.
     var displayName: String {

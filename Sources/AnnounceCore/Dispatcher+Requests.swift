@@ -19,8 +19,9 @@ extension Dispatcher {
             case .control(let control, let scope, let done, let unknownClient):
                 if case .client(let other) = scope, clients[other] == nil {
                     send(answer: unknownClient, to: client)
+                } else if let ending = apply(control, to: scope, from: client) {
+                    hold(answer: done, for: client, until: ending.seq)
                 } else {
-                    apply(control, to: scope, from: client)
                     send(answer: done, to: client)
                 }
             case .name(let name):
@@ -33,7 +34,11 @@ extension Dispatcher {
     /// cancel its speaking and waiting ones (`cancelled`, even high ones: the client asked).
     /// Pause and resume hold and continue the output whoever's message speaks: the daemon has
     /// one speech channel, and a held message holds it for everyone.
-    func apply(_ control: SpeechControl, to scope: ClientScope, from client: ClientID) {
+    ///
+    /// Returns the speaking post a stop or cancel is ending (its terminal line comes when the
+    /// backend has stopped it), if any.
+    @discardableResult
+    func apply(_ control: SpeechControl, to scope: ClientScope, from client: ClientID) -> PostRecord? {
         func inScope(_ post: PostRecord) -> Bool {
             switch scope {
             case .own: return post.client == client
@@ -46,12 +51,16 @@ extension Dispatcher {
             if control == .cancel {
                 for post in pending.removeAll(where: inScope) { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
             }
-            if let current = speaking, inScope(current) { interruptSpeaking(reason: .cancelled, evenIfHigh: true) }
+            if let current = speaking, inScope(current) {
+                interruptSpeaking(reason: .cancelled, evenIfHigh: true)
+                return current
+            }
         case .pause:
             setPaused(true)
         case .resume:
             setPaused(false)
         }
+        return nil
     }
 
     func handle(_ line: RequestLine, from client: ClientID) {
@@ -271,9 +280,30 @@ extension Dispatcher {
         activePosts[post.client, default: 1] -= 1
         if activePosts[post.client] == 0 { activePosts[post.client] = nil }
         if let id = post.id { send(.finished(id: id, seq: post.seq, termination: termination), to: post.client) }
+        releaseLines(heldUntil: post.seq)
         broadcast(.speech(.finished(seq: post.seq, client: post.clientName, termination: termination)), topic: .speech)
         if post.client == navigationClientID { navigationSpeechEnded(post, termination) }
         closeIfAnswered(post.client)
+    }
+
+    /// Answers `client` with `bytes` once post `seq` has its terminal line; the client's later
+    /// lines wait behind the answer.
+    func hold(answer bytes: [UInt8], for client: ClientID, until seq: UInt64) {
+        guard let state = clients[client] else { return }
+        if state.heldUntilFinished == nil {
+            clients[client]?.heldUntilFinished = (seq, [.answer(bytes)])
+        } else {
+            send(answer: bytes, to: client)
+        }
+    }
+
+    /// Sends the lines held back until post `seq` ended, in their order, behind its terminal line.
+    func releaseLines(heldUntil seq: UInt64) {
+        for (client, state) in clients {
+            guard let held = state.heldUntilFinished, held.seq == seq else { continue }
+            clients[client]?.heldUntilFinished = nil
+            outbox[client, default: []] += held.lines
+        }
     }
 
     /// Reports a post that was never queued.
@@ -318,6 +348,19 @@ extension Dispatcher {
         case .failed(let message, let spoken):
             logger.error("speech failed", metadata: ["seq": "\(post.seq)", "message": "\(message)"])
             return .failure(reason: .error, spokenChars: min(spoken, post.textLength), message: message)
+        }
+    }
+}
+
+extension Event {
+    /// The sequence number of the post a post's line is about; nil for other lines.
+    var postSeq: UInt64? {
+        switch self {
+        case .queued(_, let seq, _), .started(_, let seq, _, _), .word(_, let seq, _, _), .mark(_, let seq, _),
+            .paused(_, let seq), .resumed(_, let seq), .finished(_, let seq, _):
+            return seq
+        case .dropped, .error, .ok, .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint:
+            return nil
         }
     }
 }

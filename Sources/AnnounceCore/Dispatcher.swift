@@ -148,6 +148,8 @@ public final class Dispatcher {
     /// Closes the connection after the lines this turn has for it; it hears nothing more.
     func closeConnection(_ client: ClientID) {
         guard let sink = clients[client]?.registration.sink else { return }
+        // Answers still held for a post's end go out now: the connection hears nothing later.
+        if let held = clients[client]?.heldUntilFinished { outbox[client, default: []] += held.lines }
         if let events = outbox.removeValue(forKey: client) { sink.deliver(events) }
         closing.append(sink)
         unregister(client)
@@ -215,13 +217,22 @@ public final class Dispatcher {
 
     /// Queues `event` for `client`; sent at the end of the turn.
     func send(_ event: Event, to client: ClientID) {
-        guard clients[client] != nil else { return }
+        guard let state = clients[client] else { return }
+        // Lines behind a held answer wait with it; the awaited post's own lines go ahead of it.
+        if let held = state.heldUntilFinished, event.postSeq != held.seq {
+            clients[client]?.heldUntilFinished?.lines.append(.event(event))
+            return
+        }
         outbox[client, default: []].append(.event(event))
     }
 
     /// Queues bytes a front-end answered with itself for `client`, in their place.
     func send(answer bytes: [UInt8], to client: ClientID) {
-        guard clients[client] != nil else { return }
+        guard let state = clients[client] else { return }
+        if state.heldUntilFinished != nil {
+            clients[client]?.heldUntilFinished?.lines.append(.answer(bytes))
+            return
+        }
         outbox[client, default: []].append(.answer(bytes))
     }
 

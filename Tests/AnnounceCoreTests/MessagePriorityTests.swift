@@ -83,6 +83,20 @@ extension Harness {
         return order
     }
 
+    /// `client` got the control's answer (`done`) once; when the control ended the speaking post
+    /// `ended` (client 1's), only after that post's terminal line (SSIP: 703 before 213).
+    func expectAnswered(_ client: ClientID, afterTerminalOf ended: Int?, sourceLocation: SourceLocation = #_sourceLocation) {
+        let lines = sink(client).all
+        let answers = lines.indices.filter { lines[$0] == .answer(Array("done".utf8)) }
+        #expect(answers.count == 1, "client \(client): \(lines)", sourceLocation: sourceLocation)
+        guard let ended, client == 1, let answer = answers.first else { return }
+        let terminal = lines.firstIndex { line in
+            guard case .event(let event) = line else { return false }
+            return event.isTerminal && event.requestID == .integer(Int64(ended))
+        }
+        #expect((terminal ?? .max) < answer, "the answer after post \(ended)'s terminal line: \(lines)", sourceLocation: sourceLocation)
+    }
+
     /// Every post of `client` in `ids` has exactly one terminal line.
     func expectOneTerminalEach(_ ids: [Int], of client: ClientID = 1, sourceLocation: SourceLocation = #_sourceLocation) {
         for id in ids {
@@ -391,9 +405,11 @@ struct MessagePriorityTests {
     func stop(scope: ClientScope, from asker: ClientID, stopsSpeaking: Bool) {
         let h = threeMessages()
         h.control(.stop, scope, from: asker)
-        #expect(h.sink(asker).all.last == .answer(Array("done".utf8)))
+        // Ending the speaking message, the answer waits for its terminal line.
+        #expect(h.sink(asker).all.contains(.answer(Array("done".utf8))) == !stopsSpeaking)
         #expect(h.backend.aborted == (stopsSpeaking ? [1] : []))
         #expect(h.playToTheEnd() == ["message 1", "message 2", "message 3"])
+        h.expectAnswered(asker, afterTerminalOf: stopsSpeaking ? 1 : nil)
         #expect(h.outcome(1) == (stopsSpeaking ? "cancelled" : "spoken"))
         #expect(h.outcome(2) == "spoken" && h.outcome(3, of: 2) == "spoken")
         h.expectOneTerminalEach([1, 2])
@@ -413,8 +429,10 @@ struct MessagePriorityTests {
         h.post(2, .message)
         h.post(3, .message, from: 2)
         h.control(.cancel, scope, from: asker)
-        #expect(h.sink(asker).all.last == .answer(Array("done".utf8)))
+        let endsSpeaking = outcomes[0] == "cancelled"
+        #expect(h.sink(asker).all.contains(.answer(Array("done".utf8))) == !endsSpeaking)
         _ = h.playToTheEnd()
+        h.expectAnswered(asker, afterTerminalOf: endsSpeaking ? 1 : nil)
         #expect([h.outcome(1), h.outcome(2), h.outcome(3, of: 2)] == outcomes)
         h.expectOneTerminalEach([1, 2])
         h.expectOneTerminalEach([3], of: 2)
