@@ -106,6 +106,30 @@ struct SSIPPythonClientTests {
         #expect(pausedAudio.elementsEqual(plainAudio), "the paused and resumed PCM differs from the unpaused rendering")
     }
 
+    @Test("char(), key() and sound_icon(): each message gets its BEGIN (when something plays) and exactly one END on the wire")
+    func charKeyAndSoundIcon() throws {
+        let ssip = try SSIPDaemon()
+        let driver = try SpeechdDriver(ssip)
+        try driver.connect()
+        try driver.call("set_priority", .string("message"))
+        try driver.call("char", .string("x"))
+        try driver.call("char", .string(" "))
+        try driver.call("key", .string("shift_a"))
+        try driver.call("sound_icon", .string("window"))
+        try driver.call("sound_icon", .string("no-such-icon"))
+        // Queued behind the five: everything about them has come once this one ends.
+        let last = try driver.speak("Done.", tag: "sync")
+        #expect(driver.waitForTerminalCallback(tag: "sync") == "end")
+        let ids = Set(driver.lines.compactMap { $0["wire"] != nil ? $0["msg_id"]?.intValue : nil }).subtracting([last]).sorted()
+        #expect(ids.count == 5, "one message id per char, key and icon: \(ids)")
+        for (index, id) in ids.enumerated() {
+            let events = driver.wireEvents(messageID: id)
+            // The unknown icon plays nothing: at least its END comes.
+            let expected = index == 4 ? [["begin", "end"], ["end"]] : [["begin", "end"]]
+            #expect(expected.contains(events), "message \(id): \(events)")
+        }
+    }
+
     @Test("SSIP commands with a bad value fail with their 4xx code and the connection keeps working")
     func outOfRangeValues() throws {
         let ssip = try SSIPDaemon()
