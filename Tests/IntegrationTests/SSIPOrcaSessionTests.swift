@@ -13,13 +13,13 @@ struct SSIPOrcaSessionTests {
     static let longUtterance = #"<speak><mark name="0:4"/>This <mark name="5:7"/>is <mark name="8:9"/>a <mark name="10:16"/>rather <mark name="17:21"/>long <mark name="22:34"/>announcement <mark name="35:39"/>that <mark name="40:44"/>will <mark name="45:54"/>certainly <mark name="55:57"/>be <mark name="58:69"/>interrupted.</speak>"#
 
     /// Sends `line` and expects exactly the reply `lines`.
-    private func expectReply(_ client: SSIPRawClient, _ line: String, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectReply(_ client: RawSSIPClient, _ line: String, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
         let reply = client.command(line)
         #expect(reply?.lines == lines, "reply to \(line)", sourceLocation: sourceLocation)
     }
 
     /// Orca's connect sequence; the client id.
-    private func connect(_ client: SSIPRawClient) throws -> Int {
+    private func connect(_ client: RawSSIPClient) throws -> Int {
         expectReply(client, "SET self CLIENT_NAME unknown:Orca:default", ["208 OK CLIENT NAME SET"])
         let idReply = try #require(client.command("HISTORY GET CLIENT_ID"))
         #expect(idReply.code == 245 && idReply.text == "OK CLIENT ID SENT" && idReply.data.count == 1, "\(idReply)")
@@ -38,7 +38,7 @@ struct SSIPOrcaSessionTests {
 
     /// One of Orca's utterances: CANCEL self (its 213 returned), the voice settings, SPEAK. The
     /// message id.
-    private func utter(_ client: SSIPRawClient, _ ssml: String) throws -> (cancelReply: Int?, messageID: Int) {
+    private func utter(_ client: RawSSIPClient, _ ssml: String) throws -> (cancelReply: Int?, messageID: Int) {
         let cancel = client.command("CANCEL self")
         #expect(cancel?.lines == ["213 OK CANCELED"])
         let cancelIndex = client.lastReplyIndex

@@ -3,7 +3,8 @@ import Glibc
 import TestSupport
 
 /// A blocking SSIP client on the daemon's SSIP socket, speaking the bytes itself (no libspeechd):
-/// writes CR LF lines, reads reply and event blocks (`NNN-…` lines up to the `NNN …` one).
+/// writes CR LF lines, reads reply and event blocks (`NNN-…` lines up to the `NNN …` one), and
+/// keeps every block in the order it came (``blocks``) and every line that lacked its CR.
 ///
 /// Writes use MSG_NOSIGNAL: a test that keeps writing after the daemon cut it off gets EPIPE in
 /// ``sendError``, not a SIGPIPE that would end the test process.
@@ -15,6 +16,17 @@ final class RawSSIPClient {
     private(set) var sawEOF = false
     /// Event blocks (7xx) read while waiting for a reply, in order.
     private(set) var events: [[String]] = []
+    /// Every block read, replies and events, in the order they came.
+    private(set) var blocks: [SSIPBlock] = []
+    /// Lines that ended with a bare LF instead of CR LF, as read.
+    private(set) var linesWithoutCR: [String] = []
+    /// The position among ``blocks`` of the reply ``reply(timeout:)`` returned last.
+    private(set) var lastReplyIndex: Int?
+    /// Replies read while waiting for an event, for the next ``reply(timeout:)``, with their
+    /// positions in ``blocks``.
+    private var unreadReplies: [(lines: [String], index: Int)] = []
+    /// Positions in ``blocks`` of events ``waitForEvent(_:messageID:timeout:)`` returned.
+    private var matchedEvents = Set<Int>()
 
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
@@ -59,7 +71,11 @@ final class RawSSIPClient {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 var line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                if line.last == UInt8(ascii: "\r") {
+                    line.removeLast()
+                } else {
+                    linesWithoutCR.append(String(decoding: line, as: UTF8.self))
+                }
                 return String(decoding: line, as: UTF8.self)
             }
             if sawEOF { return nil }
@@ -84,17 +100,26 @@ final class RawSSIPClient {
         var lines: [String] = []
         while let line = nextLine(timeout: timeout) {
             lines.append(line)
-            if line.utf8.count < 4 || Array(line.utf8)[3] == UInt8(ascii: " ") { return lines }
+            if line.utf8.count < 4 || Array(line.utf8)[3] == UInt8(ascii: " ") {
+                blocks.append(SSIPBlock(lines: lines))
+                return lines
+            }
         }
         return nil
     }
 
     /// The next reply, keeping the event blocks read before it in ``events``.
     func reply(timeout: Double = 20) -> [String]? {
+        if !unreadReplies.isEmpty {
+            let unread = unreadReplies.removeFirst()
+            lastReplyIndex = unread.index
+            return unread.lines
+        }
         while let block = nextBlock(timeout: timeout) {
             if block.first?.hasPrefix("7") == true {
                 events.append(block)
             } else {
+                lastReplyIndex = blocks.count - 1
                 return block
             }
         }
@@ -109,10 +134,61 @@ final class RawSSIPClient {
         if events.contains(where: { $0.last == name && $0.first == "\(name.prefix(3))-\(id)" }) { return true }
         let deadline = Date().addingTimeInterval(timeout)
         while let block = nextBlock(timeout: max(0, deadline.timeIntervalSinceNow)) {
-            if block.first?.hasPrefix("7") == true { events.append(block) }
+            if block.first?.hasPrefix("7") == true {
+                events.append(block)
+            } else {
+                unreadReplies.append((block, blocks.count - 1))
+            }
             if block.last == name && block.first == "\(name.prefix(3))-\(id)" { return true }
         }
         return false
+    }
+
+    /// Sends `line` and returns its reply.
+    func command(_ line: String, timeout: Double = 20) -> SSIPBlock? {
+        send(line)
+        return reply(timeout: timeout).map(SSIPBlock.init(lines:))
+    }
+
+    /// `SPEAK`, the data lines of `text` (each CR LF ended, a leading dot doubled), `.`: the 230
+    /// and 225 replies, and the message id (nil if it was not queued).
+    func speak(_ text: String, timeout: Double = 20) -> (receiving: SSIPBlock?, queued: SSIPBlock?, messageID: Int?) {
+        let receiving = command("SPEAK", timeout: timeout)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { ($0.hasPrefix(".") ? "." : "") + $0 }
+        sendRaw(Array((lines + ["."]).map { $0 + "\r\n" }.joined().utf8))
+        let queued = reply(timeout: timeout).map(SSIPBlock.init(lines:))
+        return (receiving, queued, queued?.code == 225 ? queued?.data.first.flatMap { Int($0) } : nil)
+    }
+
+    /// The first event with `code` about message `messageID` that no earlier call returned,
+    /// reading on as needed; nil on timeout or end of stream.
+    @discardableResult
+    func waitForEvent(_ code: Int, messageID: Int, timeout: Double = 30) -> SSIPBlock? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var index = 0
+        while true {
+            while index < blocks.count {
+                if blocks[index].code == code, blocks[index].messageID == messageID, !matchedEvents.contains(index) {
+                    matchedEvents.insert(index)
+                    return blocks[index]
+                }
+                index += 1
+            }
+            guard let block = nextBlock(timeout: max(0, deadline.timeIntervalSinceNow)) else { return nil }
+            if block.first?.hasPrefix("7") == true {
+                events.append(block)
+            } else {
+                unreadReplies.append((block, blocks.count - 1))
+            }
+        }
+    }
+
+    /// The events about message `messageID` so far, in order.
+    func events(messageID: Int) -> [SSIPBlock] { blocks.filter { $0.isEvent && $0.messageID == messageID } }
+
+    /// The position among ``blocks`` of the first event with `code` about message `messageID`.
+    func indexOfEvent(_ code: Int, messageID: Int) -> Int? {
+        blocks.firstIndex { $0.code == code && $0.messageID == messageID }
     }
 
     /// Reads until the daemon closes the connection; true if it did within `timeout`.

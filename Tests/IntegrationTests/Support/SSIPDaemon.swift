@@ -1,26 +1,27 @@
 import AnnounceProtocol
 import Foundation
-import Glibc
 
 /// A test daemon that serves SSIP (speech-dispatcher's protocol) on a socket of its own, beside
 /// its native socket, and the environment under which a speech-dispatcher client reaches it.
 final class SSIPDaemon {
     /// The daemon (native socket, wav output, stderr).
     let daemon: DaemonProcess
+    private let place = SSIPSocketPlace()
     /// Where it serves SSIP.
-    let ssipPath: String
-    private let directory: URL
+    var ssipPath: String { place.path }
 
     /// Starts `announced` with `ANNOUNCED_SSIP_SOCKET` set to a fresh path and waits for READY=1
     /// (sent once both sockets listen).
     init(arguments: [String] = [], audio: String? = nil) throws {
-        directory = DaemonProcess.makeTemporaryDirectory()
-        chmod(directory.path, 0o700)
-        ssipPath = directory.appendingPathComponent("speech-dispatcher/speechd.sock").path
-        daemon = try DaemonProcess(arguments: arguments, audio: audio, environment: ["ANNOUNCED_SSIP_SOCKET": ssipPath])
+        do {
+            daemon = try DaemonProcess(arguments: arguments, audio: audio, environment: place.environment)
+        } catch {
+            place.remove()
+            throw error
+        }
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    deinit { place.remove() }
 
     /// What a speech-dispatcher client needs to reach this daemon, and never a real
     /// speech-dispatcher: autospawn runs `/bin/false`, which fails.
@@ -29,7 +30,7 @@ final class SSIPDaemon {
     }
 
     /// A raw SSIP connection.
-    func connectSSIP() throws -> SSIPRawClient { try SSIPRawClient(path: ssipPath) }
+    func connectSSIP() throws -> RawSSIPClient { try RawSSIPClient(path: ssipPath) }
 }
 
 extension LineClient {
