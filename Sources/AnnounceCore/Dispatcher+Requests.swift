@@ -292,6 +292,7 @@ extension Dispatcher {
         guard let state = clients[client] else { return }
         if state.heldUntilFinished == nil {
             clients[client]?.heldUntilFinished = (seq, [.answer(bytes)])
+            awaitedEnds[seq, default: []].append(client)
         } else {
             send(answer: bytes, to: client)
         }
@@ -299,8 +300,10 @@ extension Dispatcher {
 
     /// Sends the lines held back until post `seq` ended, in their order, behind its terminal line.
     func releaseLines(heldUntil seq: UInt64) {
-        for (client, state) in clients {
-            guard let held = state.heldUntilFinished, held.seq == seq else { continue }
+        // Only the connections waiting for this post, not every connection, on every post's end.
+        guard let waiting = awaitedEnds.removeValue(forKey: seq) else { return }
+        for client in waiting {
+            guard let held = clients[client]?.heldUntilFinished, held.seq == seq else { continue }
             clients[client]?.heldUntilFinished = nil
             outbox[client, default: []] += held.lines
         }

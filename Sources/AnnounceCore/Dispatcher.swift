@@ -42,6 +42,8 @@ public final class Dispatcher {
     var paused = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var outbox: [ClientID: [ClientLine]] = [:]
+    /// The connections whose lines wait for a post's terminal line, by the post's sequence number.
+    var awaitedEnds: [UInt64: [ClientID]] = [:]
     /// Connections to close once this turn's lines are handed to them.
     var closing: [any EventSink] = []
     let startTime = ContinuousClock.now
