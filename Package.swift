@@ -51,11 +51,12 @@ let package = Package(
             pkgConfig: "espeak-ng",
             providers: [.apt(["libespeak-ng-dev"])]
         ),
-        // No pkgConfig here: libpulse-simple.pc adds -D_REENTRANT and -pthread, which SwiftPM
-        // refuses with a warning on every build. The headers are in /usr/include and the module
-        // map names the two libraries, so pkg-config has nothing else to contribute.
+        // libpulse's asynchronous API (a threaded main loop and a playback stream). No pkgConfig
+        // here: libpulse.pc adds -D_REENTRANT, which SwiftPM refuses with a warning on every
+        // build. The headers are in /usr/include and the module map names the library, so
+        // pkg-config has nothing else to contribute.
         .systemLibrary(
-            name: "CPulseSimple",
+            name: "CPulseAudio",
             providers: [.apt(["libpulse-dev"])]
         ),
         .systemLibrary(
@@ -83,7 +84,7 @@ let package = Package(
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EspeakHelperWire", "CPulseSimple", "CALSA", "CAnnounceLinux", "AnnounceCore",
+                "EspeakHelperWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],

@@ -17,7 +17,9 @@ import Glibc
 /// is retried. `playedFrames` is the frames written minus `snd_pcm_delay`. `discard` stops the
 /// device at once with `snd_pcm_drop` and prepares it again with `snd_pcm_prepare`.
 /// `waitForPlayout` starts a device that is still waiting for its start threshold, then polls
-/// the delay in short steps, so the engine can still abort.
+/// the delay in short steps, so the engine can still abort. `pause` holds a running device with
+/// `snd_pcm_pause`, which keeps its buffer, when the device can pause; one that cannot plays out
+/// the buffer it holds (about 25 ms) and then waits for the writes to continue.
 ///
 /// A device that fails beyond recovery (unplugged) makes the current utterance fail with a
 /// message; the next `begin` reopens it.
@@ -33,6 +35,10 @@ public final class ALSAAudioOutput: AudioOutput {
     private var writtenFrames = 0
     private var lastPlayed = 0
     private var stoppedFrames: Int?
+    /// Whether the device supports `snd_pcm_pause`.
+    private var canPause = false
+    /// Whether `pause` paused the device.
+    private var paused = false
 
     /// Opens `device` for playback at `sampleRate`.
     /// - Throws: `SpeechSynthesisError` naming the device and libasound's error when the device
@@ -64,6 +70,7 @@ public final class ALSAAudioOutput: AudioOutput {
         writtenFrames = 0
         lastPlayed = 0
         stoppedFrames = nil
+        paused = false
     }
 
     /// Writes `samples`, blocking while the buffer is full and recovering from underruns.
@@ -129,10 +136,28 @@ public final class ALSAAudioOutput: AudioOutput {
         return true
     }
 
+    /// Holds a running device where it is (`snd_pcm_pause`), when the device can pause.
+    public func pause() {
+        guard !paused, stoppedFrames == nil, canPause, let pcm, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING else { return }
+        paused = snd_pcm_pause(pcm, 1) >= 0
+    }
+
+    /// Lets a paused device play on from where it stopped.
+    public func resume() {
+        guard paused, let pcm else { return }
+        paused = false
+        if snd_pcm_pause(pcm, 0) < 0 {
+            // The device lost its state while paused: start over with what is written next.
+            snd_pcm_drop(pcm)
+            if snd_pcm_prepare(pcm) < 0 { close() }
+        }
+    }
+
     /// Stops the device at once (`snd_pcm_drop`) and prepares it for the next utterance.
     public func discard() {
         guard stoppedFrames == nil else { return }
         stoppedFrames = playedFrames
+        paused = false
         guard let pcm else { return }
         snd_pcm_drop(pcm)
         if snd_pcm_prepare(pcm) < 0 { close() }
@@ -178,6 +203,7 @@ public final class ALSAAudioOutput: AudioOutput {
                 _ = snd_pcm_sw_params(opened, swParams)
             }
         }
+        canPause = Self.canPause(opened)
         pcm = opened
         self.sampleRate = sampleRate
     }
@@ -185,6 +211,15 @@ public final class ALSAAudioOutput: AudioOutput {
     private func close() {
         if let pcm { snd_pcm_close(pcm) }
         pcm = nil
+        paused = false
+    }
+
+    /// Whether the opened device supports `snd_pcm_pause`.
+    private static func canPause(_ pcm: OpaquePointer) -> Bool {
+        var parameters: OpaquePointer?
+        guard snd_pcm_hw_params_malloc(&parameters) >= 0, let parameters else { return false }
+        defer { snd_pcm_hw_params_free(parameters) }
+        return snd_pcm_hw_params_current(pcm, parameters) >= 0 && snd_pcm_hw_params_can_pause(parameters) != 0
     }
 
     /// An error naming the device and libasound's reason. A device that failed is closed by the

@@ -2,14 +2,15 @@
 ///
 /// The speech engine calls an output only from its own speech thread, one utterance at a time:
 /// `begin`, any number of `write` calls, possibly `discard`, `waitForPlayout` until everything
-/// written has been played, then `end`. Samples are signed 16-bit mono at the rate given to
+/// written has been played, then `end`. Between writes (or playout waits) the engine may `pause`
+/// the output and later `resume` it, or `discard` while paused; it writes nothing while paused. Samples are signed 16-bit mono at the rate given to
 /// `begin`.
 ///
 /// `write` paces the caller in real time: it returns once no more than about one device buffer
 /// (≈20 ms) of audio is still unplayed, so the engine holds only a few milliseconds of audio ahead
-/// of the listener and can stop at once. A PulseAudio output maps this onto `pa_simple_write`,
-/// `pa_simple_get_latency` and `pa_simple_flush`; an ALSA output onto `snd_pcm_writei`,
-/// `snd_pcm_delay` and `snd_pcm_drop`.
+/// of the listener and can stop at once. A PulseAudio output maps this onto `pa_stream_write`,
+/// `pa_stream_get_latency`, `pa_stream_flush` and `pa_stream_cork`; an ALSA output onto
+/// `snd_pcm_writei`, `snd_pcm_delay`, `snd_pcm_drop` and `snd_pcm_pause`.
 public protocol AudioOutput: AnyObject, CustomStringConvertible {
     /// A short description for logs and the `status` request, e.g. `null`, `wav:/tmp/out`.
     var description: String { get }
@@ -33,6 +34,13 @@ public protocol AudioOutput: AnyObject, CustomStringConvertible {
     /// Drops the audio not yet played, at once: the utterance was interrupted.
     /// Afterwards `playedFrames` no longer grows.
     func discard()
+
+    /// Stops playing at once, keeping what has not been played yet: `playedFrames` stands still
+    /// until `resume`. Failures show at the next `write` or `waitForPlayout`.
+    func pause()
+
+    /// Plays on from the first frame not played before `pause`: nothing is lost or heard twice.
+    func resume()
 
     /// Ends the current utterance: everything written was played or discarded.
     func end() throws

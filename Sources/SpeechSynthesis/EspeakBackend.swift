@@ -57,8 +57,9 @@ public final class EspeakBackend: SpeechBackend {
         worker.abort(seq: seq, audioPath: audioPath)
     }
 
-    /// Holds the output within one slice (about 5 ms, plus the ≈20 ms the device already holds);
-    /// the utterance keeps its place. Process-wide: every engine shares the speech thread.
+    /// Holds the output within one slice (about 5 ms, plus the few milliseconds a PulseAudio
+    /// server takes to silence a corked stream); the utterance keeps its place. Process-wide:
+    /// every engine shares the speech thread.
     public func pause() {
         SpeechPauseGate.shared.close()
     }

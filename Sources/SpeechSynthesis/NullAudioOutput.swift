@@ -1,8 +1,8 @@
 /// The `null` output: a virtual real-time sound device that plays into nothing.
 ///
 /// Audio "plays" at the utterance's sample rate from the first write, with a 20 ms device
-/// buffer, so a two-second utterance takes two seconds and interruptions behave as on a real
-/// device. If the writer falls behind, playback resumes when it writes again.
+/// buffer, so a two-second utterance takes two seconds and interruptions and pauses behave as on
+/// a real device. If the writer falls behind, playback resumes when it writes again.
 public final class NullAudioOutput: AudioOutput {
     private var clock = VirtualPlaybackClock()
 
@@ -34,6 +34,16 @@ public final class NullAudioOutput: AudioOutput {
     /// Drops the unplayed audio.
     public func discard() {
         clock.discard()
+    }
+
+    /// Holds playback where it is.
+    public func pause() {
+        clock.pause()
+    }
+
+    /// Plays on from where `pause` held it.
+    public func resume() {
+        clock.resume()
     }
 
     /// Ends the utterance.

@@ -1,31 +1,33 @@
-import CPulseSimple
+import CPulseAudio
 import Glibc
 
 /// The `pulse` output: a playback stream on a PulseAudio server (or PipeWire's PulseAudio server)
-/// through libpulse-simple.
+/// through libpulse (`PulseAudioStream`).
 ///
 /// ## Buffering
 /// The stream asks for these buffer attributes (at 22050 Hz mono, 1 ms is 44.1 bytes):
 /// - `tlength` 25 ms: the whole latency the server aims at, its own buffer plus the device's
-///   (libpulse-simple connects with `PA_STREAM_ADJUST_LATENCY`). 25 ms keeps an interruption
-///   short: what is already queued plays out within one buffer after `pa_simple_flush`. Going
+///   (the stream connects with `PA_STREAM_ADJUST_LATENCY`). 25 ms keeps the engine close to the
+///   listener, so an utterance's events keep up with what is heard. Going
 ///   lower buys little that anyone hears and makes underruns likelier under PipeWire, whose
 ///   default quantum is 1024 frames at 48 kHz (21 ms).
 /// - `minreq` 5 ms: the server asks for more audio in 5 ms steps, the size of the engine's slices,
-///   so `pa_simple_write` blocks at most about one slice and the engine stays within 25 ms of the
-///   listener.
+///   so a write blocks at most about one slice and the engine stays within 25 ms of the listener.
 /// - `prebuf` 5 ms: playback starts once one slice is queued (the default, the whole `tlength`,
 ///   would delay the start by 25 ms). After an underrun the server waits for `prebuf` again, so
 ///   the end of every utterance is padded with `prebuf` of silence: a tail shorter than `prebuf`
 ///   would otherwise never start.
 /// - `maxlength` the server's default; `write` blocks long before it matters.
 ///
-/// ## Played frames and interruptions
-/// `playedFrames` is the frames written minus `pa_simple_get_latency` (the stream's queued audio
-/// plus the device's), never decreasing. `discard` notes that figure and calls
-/// `pa_simple_flush`: the server drops the queue and the stream falls silent within a few
-/// milliseconds. `waitForPlayout` polls the latency in steps no longer than its timeout, so the
-/// engine can still abort; it never calls `pa_simple_drain`, which cannot be interrupted. What
+/// ## Played frames, pauses and interruptions
+/// `playedFrames` is the frames written minus the stream's latency (its queued audio plus the
+/// device's), never decreasing. `discard` notes that figure and flushes the stream: the server
+/// drops the queue, takes back what the sink had already mixed of it, and the stream falls silent
+/// within a few milliseconds. `pause` corks the stream, which falls silent as fast and keeps its
+/// place (the server takes back what the sink had mixed and plays it after `resume`), so nothing
+/// is lost and nothing heard twice. `waitForPlayout` polls the latency in steps no longer than its
+/// timeout, so the engine can still abort; it never drains the stream, which cannot be
+/// interrupted. What
 /// was queued at the first poll has played, in real time, by the reported latency later: after
 /// an underrun the server may go on reporting the sink's latency (about 7 ms here) for a stream
 /// with nothing left, so that bound ends the wait.
@@ -47,7 +49,9 @@ public final class PulseAudioOutput: AudioOutput {
     static let minimumRequest: Duration = .milliseconds(5)
     static let prebuffer: Duration = .milliseconds(5)
 
-    private var connection: OpaquePointer?
+    private var connection: PulseAudioStream?
+    /// Whether `pause` corked the stream.
+    private var corked = false
     private var sampleRate = 22_050
     /// Frames written in the current utterance (not counting the trailing pad).
     private var writtenFrames = 0
@@ -78,10 +82,6 @@ public final class PulseAudioOutput: AudioOutput {
         try connect(sampleRate: sampleRate)
     }
 
-    deinit {
-        if let connection { pa_simple_free(connection) }
-    }
-
     /// `pulse`, with the server and sink when they were given.
     public var description: String {
         var text = "pulse"
@@ -104,8 +104,10 @@ public final class PulseAudioOutput: AudioOutput {
     /// Starts an utterance, reconnecting first when the server went away or the rate changed.
     /// - Throws: `SpeechSynthesisError` when no server answers.
     public func begin(seq: UInt64, sampleRate: Int) throws {
-        if connection == nil || self.sampleRate != sampleRate || !isConnectionAlive() {
+        if connection?.isAlive != true || self.sampleRate != sampleRate {
             try connect(sampleRate: sampleRate)
+        } else if corked {
+            uncork()
         }
         writtenFrames = 0
         paddingFrames = 0
@@ -118,10 +120,11 @@ public final class PulseAudioOutput: AudioOutput {
     /// Sends `samples` to the server; blocks while the stream's buffer is full.
     /// - Throws: `SpeechSynthesisError` when the connection to the server is lost.
     public func write(_ samples: UnsafeBufferPointer<Int16>) throws {
-        guard !samples.isEmpty, let base = samples.baseAddress else { return }
+        guard !samples.isEmpty else { return }
         let connection = try liveConnection()
-        var error: Int32 = 0
-        if pa_simple_write(connection, base, samples.count * MemoryLayout<Int16>.size, &error) < 0 {
+        do {
+            try connection.write(UnsafeRawBufferPointer(samples))
+        } catch {
             throw lostConnection(error, while: "playing")
         }
         writtenFrames += samples.count
@@ -148,22 +151,18 @@ public final class PulseAudioOutput: AudioOutput {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
         while true {
-            var error: Int32 = 0
-            let latency = pa_simple_get_latency(connection, &error)
-            if latency == UInt64.max || error != 0 {
-                if error == Int32(PA_ERR_NODATA.rawValue) {
-                    // No timing information yet: look again shortly.
-                } else {
-                    throw lostConnection(error, while: "waiting for the audio to play")
-                }
-            } else {
-                let queued = frames(microseconds: latency)
-                let played = min(writtenFrames, max(0, writtenFrames + paddingFrames - queued))
-                lastPlayed = max(lastPlayed, played)
-                if lastPlayed >= writtenFrames { return true }
-                if playoutDeadline == nil {
-                    playoutDeadline = clock.now + .microseconds(Int64(latency)) + .milliseconds(2)
-                }
+            let latency: UInt64
+            do {
+                latency = try connection.latency()
+            } catch {
+                throw lostConnection(error, while: "waiting for the audio to play")
+            }
+            let queued = frames(microseconds: latency)
+            let played = min(writtenFrames, max(0, writtenFrames + paddingFrames - queued))
+            lastPlayed = max(lastPlayed, played)
+            if lastPlayed >= writtenFrames { return true }
+            if playoutDeadline == nil {
+                playoutDeadline = clock.now + .microseconds(Int64(latency)) + .milliseconds(2)
             }
             let now = clock.now
             if let playoutDeadline, now >= playoutDeadline {
@@ -178,17 +177,41 @@ public final class PulseAudioOutput: AudioOutput {
         }
     }
 
-    /// Flushes the audio the server has not played yet.
+    /// Flushes the audio the server has not played yet (and lets a paused stream go, so the
+    /// next utterance plays).
     public func discard() {
         guard stoppedFrames == nil else { return }
         let played = playedFrames
         stoppedFrames = played
         guard let connection else { return }
-        var error: Int32 = 0
-        if pa_simple_flush(connection, &error) < 0 {
+        do {
+            try connection.flush()
+        } catch {
             // The server is gone; `begin` reconnects.
             close()
+            return
         }
+        if corked { uncork() }
+    }
+
+    /// Corks the stream: silent within a few milliseconds, with its place kept.
+    public func pause() {
+        guard !corked, stoppedFrames == nil, let connection else { return }
+        do {
+            try connection.setCorked(true)
+            corked = true
+        } catch {
+            // The server is gone: the next write or wait reports it, `begin` reconnects.
+            close()
+        }
+    }
+
+    /// Uncorks the stream: it plays on from the next unplayed sample.
+    public func resume() {
+        guard corked else { return }
+        uncork()
+        // What was queued when playout was first polled has not played during the pause.
+        playoutDeadline = nil
     }
 
     /// Ends the utterance. The stream stays open for the next one.
@@ -196,47 +219,46 @@ public final class PulseAudioOutput: AudioOutput {
 
     // MARK: - Connection
 
+    private func uncork() {
+        corked = false
+        do {
+            try connection?.setCorked(false)
+        } catch {
+            close()
+        }
+    }
+
     private func connect(sampleRate: Int) throws {
         close()
         let bytesPerFrame = MemoryLayout<Int16>.size
         func bytes(_ duration: Duration) -> UInt32 {
             UInt32(max(1, frames(in: duration, rate: sampleRate)) * bytesPerFrame)
         }
-        var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sampleRate), channels: 1)
-        var attributes = pa_buffer_attr(
+        let attributes = pa_buffer_attr(
             maxlength: UInt32.max,
             tlength: bytes(Self.targetLength),
             prebuf: bytes(Self.prebuffer),
             minreq: bytes(Self.minimumRequest),
             fragsize: UInt32.max
         )
-        var error: Int32 = 0
-        let opened = pa_simple_new(server, "announced", PA_STREAM_PLAYBACK, sink, "announcements", &spec, nil, &attributes, &error)
-        guard let opened else {
+        do {
+            connection = try PulseAudioStream(server: server, sink: sink, sampleRate: sampleRate, attributes: attributes)
+        } catch {
             throw SpeechSynthesisError(
                 "cannot play through \(serverDescription)\(sink.map { " (sink \($0))" } ?? ""): "
-                    + "\(Self.errorText(error)). Check that PulseAudio or PipeWire is running (`pactl info`), "
+                    + "\(Self.describe(error)). Check that PulseAudio or PipeWire is running (`pactl info`), "
                     + "or choose another output with --audio (alsa, null, or wav:DIR to record)."
             )
         }
-        connection = opened
         self.sampleRate = sampleRate
     }
 
     private func close() {
-        if let connection { pa_simple_free(connection) }
         connection = nil
+        corked = false
     }
 
-    /// Whether the server still answers: libpulse reports a dead context on any call.
-    private func isConnectionAlive() -> Bool {
-        guard let connection else { return false }
-        var error: Int32 = 0
-        let latency = pa_simple_get_latency(connection, &error)
-        return !(latency == UInt64.max || error != 0) || error == Int32(PA_ERR_NODATA.rawValue)
-    }
-
-    private func liveConnection() throws -> OpaquePointer {
+    private func liveConnection() throws -> PulseAudioStream {
         guard let connection else {
             throw SpeechSynthesisError(
                 "the connection to \(serverDescription) was lost; the next announcement reconnects. "
@@ -247,29 +269,29 @@ public final class PulseAudioOutput: AudioOutput {
     }
 
     /// Closes the broken connection and describes the failure.
-    private func lostConnection(_ error: Int32, while activity: String) -> SpeechSynthesisError {
+    private func lostConnection(_ error: any Error, while activity: String) -> SpeechSynthesisError {
         close()
         return SpeechSynthesisError(
-            "lost the connection to \(serverDescription) while \(activity): \(Self.errorText(error)). "
+            "lost the connection to \(serverDescription) while \(activity): \(Self.describe(error)). "
                 + "The next announcement reconnects; check that the sound server is running (`pactl info`)."
         )
     }
 
     /// Writes `prebuf` of silence after the utterance, so a tail shorter than `prebuf` that
     /// follows an underrun still starts.
-    private func writePadding(_ connection: OpaquePointer) throws {
+    private func writePadding(_ connection: PulseAudioStream) throws {
         let count = max(1, frames(in: Self.prebuffer, rate: sampleRate))
         let silence = [Int16](repeating: 0, count: count)
-        var error: Int32 = 0
-        let result = silence.withUnsafeBytes { pa_simple_write(connection, $0.baseAddress, $0.count, &error) }
-        if result < 0 { throw lostConnection(error, while: "playing") }
+        do {
+            try silence.withUnsafeBytes { try connection.write($0) }
+        } catch {
+            throw lostConnection(error, while: "playing")
+        }
         paddingFrames = count
     }
 
-    private func latencyFrames(_ connection: OpaquePointer) -> Int? {
-        var error: Int32 = 0
-        let latency = pa_simple_get_latency(connection, &error)
-        guard latency != UInt64.max, error == 0 else { return nil }
+    private func latencyFrames(_ connection: PulseAudioStream) -> Int? {
+        guard let latency = try? connection.latency() else { return nil }
         return frames(microseconds: latency)
     }
 
@@ -279,6 +301,12 @@ public final class PulseAudioOutput: AudioOutput {
 
     private func frames(in duration: Duration, rate: Int) -> Int {
         VirtualPlaybackClock.frames(in: duration, rate: rate)
+    }
+
+    /// libpulse's words for a failure.
+    static func describe(_ error: any Error) -> String {
+        guard let failure = error as? PulseAudioFailure else { return "\(error)" }
+        return errorText(failure.code)
     }
 
     static func errorText(_ error: Int32) -> String {

@@ -1,9 +1,10 @@
 /// "Hold the output", for the speech thread: `pause` and `resume` of the speech backend.
 ///
 /// The speech thread checks the gate before each output slice (about 5 ms) and before each
-/// playout step. While the gate is closed it writes nothing and waits here, on a condition
-/// variable, until `resume` opens the gate or `abort` ends the utterance (`wake`). Audio already
-/// in the device buffer (about 20 ms) still plays. The helper's pipe fills and espeak-ng blocks
+/// playout step. When it finds the gate closed it pauses the output (a PulseAudio stream is
+/// corked: silent within a few milliseconds, its place kept), writes nothing and waits here, on a
+/// condition variable, until `resume` opens the gate or `abort` ends the utterance (`wake`); then
+/// it resumes the output, which plays on from its next unplayed sample. The helper's pipe fills and espeak-ng blocks
 /// writing to it, so nothing is lost; the helper's silence watchdog counts only while the thread
 /// reads, so a long pause does not look like a stuck helper. There is one speech thread per
 /// process, hence one gate.
@@ -34,6 +35,13 @@ final class SpeechPauseGate: @unchecked Sendable {
         condition.lock()
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Whether the gate is closed.
+    var isClosed: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return closed
     }
 
     /// Returns at once while the gate is open; otherwise waits until it opens or `isAborted`

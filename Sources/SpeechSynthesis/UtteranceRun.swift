@@ -147,10 +147,16 @@ final class UtteranceRun {
         }
     }
 
-    /// Waits while the output is paused (`SpeechPauseGate`); false when the run was aborted
-    /// during the pause.
+    /// While the speech is paused (`SpeechPauseGate`), pauses the output and waits, then resumes
+    /// it; false when the run was aborted during the pause (`finish` then discards the output's
+    /// held audio).
     private func waitWhilePaused() -> Bool {
-        SpeechPauseGate.shared.waitWhileClosed { job.isAbortRequested }
+        let gate = SpeechPauseGate.shared
+        guard gate.isClosed else { return true }
+        output.pause()
+        guard gate.waitWhileClosed(isAborted: { job.isAbortRequested }) else { return false }
+        output.resume()
+        return true
     }
 
     /// Queues an espeak word event (its 1-based character position and length in the

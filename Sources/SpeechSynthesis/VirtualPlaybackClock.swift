@@ -4,7 +4,8 @@
 /// The clock is anchored at the first write. Played frames are
 /// `min(written, anchorFrames + elapsed × rate)`. When the writer falls behind and everything
 /// written has been played, the next write re-anchors the clock at its own time, so playback
-/// resumes from there instead of catching up at once.
+/// resumes from there instead of catching up at once. While paused the played frames stand still;
+/// `resume` re-anchors the clock, so playback continues from the same frame.
 struct VirtualPlaybackClock {
     /// How much unplayed audio the device holds before `write` blocks: 20 ms.
     static let bufferDuration: Duration = .milliseconds(20)
@@ -17,6 +18,8 @@ struct VirtualPlaybackClock {
     private var anchor: ContinuousClock.Instant?
     private var anchorFrames = 0
     private var stoppedFrames: Int?
+    /// Set by `pause`: the frames played when the device was paused.
+    private var pausedFrames: Int?
 
     init(abortSignal: UtteranceAbortSignal = .shared) {
         self.abortSignal = abortSignal
@@ -32,6 +35,7 @@ struct VirtualPlaybackClock {
         anchor = nil
         anchorFrames = 0
         stoppedFrames = nil
+        pausedFrames = nil
     }
 
     /// The frames played by now.
@@ -52,8 +56,9 @@ struct VirtualPlaybackClock {
     }
 
     /// Blocks while more than the device buffer is unplayed, or until the utterance is aborted.
+    /// Returns at once while paused (a paused device never makes room).
     func waitForBufferSpace() {
-        while true {
+        while pausedFrames == nil {
             let target = writtenFrames - bufferFrames
             guard played(at: clock.now) < target else { return }
             guard sleep(until: instant(whenPlayed: target)) else { return }
@@ -64,6 +69,11 @@ struct VirtualPlaybackClock {
     /// aborted; true if all played.
     func waitForPlayout(timeout: Duration) -> Bool {
         let deadline = clock.now + timeout
+        if pausedFrames != nil, played(at: clock.now) < writtenFrames {
+            // Nothing plays until `resume`.
+            _ = sleep(until: deadline)
+            return false
+        }
         while played(at: clock.now) < writtenFrames {
             let now = clock.now
             guard now < deadline, sleep(until: min(deadline, instant(whenPlayed: writtenFrames))) else { return false }
@@ -71,9 +81,24 @@ struct VirtualPlaybackClock {
         return true
     }
 
+    /// Holds playback: `playedFrames` stands still until `resume`.
+    mutating func pause() {
+        guard pausedFrames == nil, stoppedFrames == nil else { return }
+        pausedFrames = playedFrames
+    }
+
+    /// Plays on from the frame where `pause` held it.
+    mutating func resume() {
+        guard let paused = pausedFrames else { return }
+        pausedFrames = nil
+        anchor = clock.now
+        anchorFrames = paused
+    }
+
     /// Drops what has not been played; `playedFrames` stays where it is.
     mutating func discard() {
         let played = playedFrames
+        pausedFrames = nil
         writtenFrames = played
         stoppedFrames = played
         anchor = nil
@@ -82,6 +107,7 @@ struct VirtualPlaybackClock {
 
     private func played(at now: ContinuousClock.Instant) -> Int {
         if let stoppedFrames { return stoppedFrames }
+        if let pausedFrames { return pausedFrames }
         guard let anchor else { return writtenFrames }
         let elapsed = Self.frames(in: now - anchor, rate: sampleRate)
         return min(writtenFrames, anchorFrames + elapsed)

@@ -88,6 +88,16 @@ public final class WAVAudioOutput: AudioOutput {
         }
     }
 
+    /// Holds playback; the file already has every frame written, each once.
+    public func pause() {
+        device.pause()
+    }
+
+    /// Plays on from where `pause` held it.
+    public func resume() {
+        device.resume()
+    }
+
     /// Ends the utterance: fixes the header sizes and closes the file.
     public func end() throws {
         defer { file = nil }

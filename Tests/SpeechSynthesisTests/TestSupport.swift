@@ -153,5 +153,7 @@ final class LookaheadRecordingOutput: AudioOutput, @unchecked Sendable {
     var playedFrames: Int { device.playedFrames }
     func waitForPlayout(timeout: Duration) throws -> Bool { try device.waitForPlayout(timeout: timeout) }
     func discard() { device.discard() }
+    func pause() { device.pause() }
+    func resume() { device.resume() }
     func end() throws { try device.end() }
 }
