@@ -37,15 +37,23 @@ struct PulseAudioTests {
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["success"] == .bool(true), "\(finished.text)")
         let after = try #require(recorder.waitForSilence(after: resumeAt), "nothing was heard after resume")
-        let reference = audibleSpan(of: try espeakReference(text: text, voice: "en-us", rate: 175)[...])
+        let reference = try espeakReference(text: text, voice: "en-us", rate: 175)
+        let referenceSpan = audibleSpan(of: reference[...])
         let heard = before.audible + after.audible
         let afterPause = max(0, before.lastAudible - pausedAt)
-        print("pulse pause: heard \(ms(before.audible)) ms before the pause and \(ms(after.audible)) ms after, \(ms(heard)) ms in all; espeak-ng WAV \(ms(reference)) ms; audible after the paused line: \(ms(afterPause)) ms")
+        print("pulse pause: heard \(ms(before.audible)) ms before the pause and \(ms(after.audible)) ms after, \(ms(heard)) ms in all; espeak-ng WAV \(ms(referenceSpan)) ms; audible after the paused line: \(ms(afterPause)) ms")
         #expect(before.audible > 22_050 / 4 && after.audible > 22_050 / 4)
         // All of it once: the two stretches add up to the whole (less a pause that fell in a gap
         // between words, which neither stretch counts).
-        #expect(abs(heard - reference) <= reference / 10, "heard \(ms(heard)) ms, expected about \(ms(reference)) ms")
+        #expect(abs(heard - referenceSpan) <= referenceSpan / 10, "heard \(ms(heard)) ms, expected about \(ms(referenceSpan)) ms")
         #expect(afterPause < 22_050 / 5, "audio went on for \(ms(afterPause)) ms after the paused line")
+        // Sample by sample: the audio after the pause continues where the audio before it stopped
+        // (the first post of a fresh daemon is espeak-ng's own output exactly; see the shared
+        // notes). The tolerance is the server's own under load (PulseAudioOutputTests.pauseKeepsPlace).
+        let recorded = recorder.samples(from: before.firstAudible, to: after.lastAudible + 1)
+        let seam = try #require(PauseSeam(recorded: recorded, reference: reference), "the pause was not found in the recording")
+        print("pulse pause: \(seam)")
+        #expect(seam.jump >= -22_050 / 200 && seam.jump <= 22_050 / 100, "\(seam)")
         #expect(daemon.stop() == 0)
     }
 
@@ -178,114 +186,15 @@ private func seconds(_ duration: Duration) -> Double {
 /// Milliseconds of `samples` at 22050 Hz.
 private func ms(_ samples: Int) -> Int { samples * 1000 / 22_050 }
 
-/// |x| above this is "audio" (espeak-ng's quietest onset samples are small; silence is zeros).
-private let audibleThreshold: Int16 = 64
-
 /// Samples from the first to the last one above the threshold.
 private func audibleSpan(of samples: ArraySlice<Int16>) -> Int {
-    guard let first = samples.firstIndex(where: { abs(Int($0)) > audibleThreshold }),
-        let last = samples.lastIndex(where: { abs(Int($0)) > audibleThreshold })
+    guard let first = samples.firstIndex(where: { abs(Int($0)) > MonitorRecorder.audibleThreshold }),
+        let last = samples.lastIndex(where: { abs(Int($0)) > MonitorRecorder.audibleThreshold })
     else { return 0 }
     return last - first + 1
 }
 
 extension HeadlessPulseAudio {
-    static let parec = findExecutable("parec")
-    static var canRecord: Bool { isInstalled && parec != nil }
     static let missingReason: Comment =
         "pulseaudio, pactl or parec is not installed (apt install pulseaudio pulseaudio-utils)"
-
-    /// Starts recording the null sink's monitor.
-    func record() throws -> MonitorRecorder {
-        try MonitorRecorder(executable: URL(fileURLWithPath: Self.parec!), environment: serverEnvironment)
-    }
-}
-
-/// `parec` on the null sink's monitor: raw s16le mono at 22050 Hz, collected as it arrives.
-final class MonitorRecorder: @unchecked Sendable {
-    private let process = Process()
-    private let condition = NSCondition()
-    private var bytes: [UInt8] = []
-    private var ended = false
-    /// When recording began.
-    let started = ContinuousClock.now
-
-    /// Records `sink`'s monitor with `parec`, asking the server for `latency` ms chunks (PipeWire
-    /// needs 20: with less, parec delivers 64 KiB chunks and drops the last partial one on exit).
-    init(executable: URL, environment: [String: String], sink: String = "null", latency: Int = 5) throws {
-        process.executableURL = executable
-        process.arguments = [
-            "-d", "\(sink).monitor", "--raw", "--format=s16le", "--rate=22050", "--channels=1", "--latency-msec=\(latency)",
-        ]
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let handle = pipe.fileHandleForReading
-        let thread = Thread { [self] in
-            while true {
-                let data = handle.availableData
-                condition.lock()
-                if data.isEmpty {
-                    ended = true
-                } else {
-                    bytes.append(contentsOf: data)
-                }
-                condition.broadcast()
-                condition.unlock()
-                if data.isEmpty { return }
-            }
-        }
-        thread.start()
-    }
-
-    deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitForExit()
-        }
-        // The reader thread ends at the pipe's end of file; wait for it, so no thread of this
-        // recorder is left running while the test process exits.
-        condition.lock()
-        let deadline = Date().addingTimeInterval(5)
-        while !ended, condition.wait(until: deadline) {}
-        condition.unlock()
-    }
-
-    /// The samples recorded so far.
-    var sampleCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return bytes.count / 2
-    }
-
-    /// What was heard from `start` on, once audio has begun and then been followed by 300 ms of
-    /// silence (or the recording ended); nil if nothing audible arrived within `timeout`.
-    func waitForSilence(after start: Int, timeout: Double = 20) -> (audible: Int, firstAudible: Int, lastAudible: Int)? {
-        let deadline = Date().addingTimeInterval(timeout)
-        let quiet = 22_050 * 3 / 10
-        condition.lock()
-        defer { condition.unlock() }
-        var scanned = start
-        var first: Int?
-        var last = start
-        while true {
-            let count = bytes.count / 2
-            while scanned < count {
-                let value = Int16(bitPattern: UInt16(bytes[2 * scanned]) | UInt16(bytes[2 * scanned + 1]) << 8)
-                if abs(Int(value)) > audibleThreshold {
-                    if first == nil { first = scanned }
-                    last = scanned
-                }
-                scanned += 1
-            }
-            if let first, count - last > quiet || ended {
-                return (last - first + 1, first, last)
-            }
-            if ended || !condition.wait(until: deadline) {
-                return first.map { (last - $0 + 1, $0, last) }
-            }
-        }
-    }
 }

@@ -94,4 +94,41 @@ struct UtteranceAbortSignalTests {
         #expect(!elsewhere.raised)
         #expect(elsewhere.played >= 200 - elsewhere.buffer)
     }
+
+    @Test("a paused wav output stops playing where it is, keeps every sample in its file once, and plays on after resume")
+    func pausedWAVOutputHoldsItsPlace() throws {
+        let directory = TestAudio.temporaryDirectory()
+        let output = try WAVAudioOutput(directory: directory)
+        try output.begin(seq: 5, sampleRate: 8_000)
+        let samples = (0..<4_000).map { Int16(truncatingIfNeeded: $0 &* 7) }  // half a second
+        try samples.withUnsafeBufferPointer { try output.write($0) }
+        output.pause()
+        let held = output.playedFrames
+        #expect(held < samples.count, "everything had played before the pause")
+        // A paused device plays nothing, however long the pause.
+        #expect(try !output.waitForPlayout(timeout: .milliseconds(60)))
+        #expect(output.playedFrames == held)
+        output.resume()
+        #expect(try output.waitForPlayout(timeout: .seconds(5)))
+        #expect(output.playedFrames == samples.count)
+        try output.end()
+        let data = try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 5)))
+        #expect(TestAudio.pcm(fromWAV: data)?.samples == samples)
+    }
+
+    @Test("a paused wav output that is discarded keeps only what was played before the pause")
+    func pausedWAVOutputDiscarded() throws {
+        let directory = TestAudio.temporaryDirectory()
+        let output = try WAVAudioOutput(directory: directory)
+        try output.begin(seq: 6, sampleRate: 8_000)
+        let samples = [Int16](repeating: 1000, count: 4_000)
+        try samples.withUnsafeBufferPointer { try output.write($0) }
+        output.pause()
+        let held = output.playedFrames
+        output.discard()
+        #expect(output.playedFrames == held)
+        try output.end()
+        let data = try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 6)))
+        #expect(TestAudio.pcm(fromWAV: data)?.samples.count == held)
+    }
 }
