@@ -8,9 +8,10 @@ import Glibc
 /// The stream asks for these buffer attributes (at 22050 Hz mono, 1 ms is 44.1 bytes):
 /// - `tlength` 25 ms: the whole latency the server aims at, its own buffer plus the device's
 ///   (the stream connects with `PA_STREAM_ADJUST_LATENCY`). 25 ms keeps the engine close to the
-///   listener, so an utterance's events keep up with what is heard. Going
-///   lower buys little that anyone hears and makes underruns likelier under PipeWire, whose
-///   default quantum is 1024 frames at 48 kHz (21 ms).
+///   listener, so an utterance's events keep up with what is heard (a flush or a cork is heard
+///   within a few milliseconds whatever the length). Going lower buys little that anyone hears
+///   and makes underruns likelier under PipeWire, whose default quantum is 1024 frames at 48 kHz
+///   (21 ms).
 /// - `minreq` 5 ms: the server asks for more audio in 5 ms steps, the size of the engine's slices,
 ///   so a write blocks at most about one slice and the engine stays within 25 ms of the listener.
 /// - `prebuf` 5 ms: playback starts once one slice is queued (the default, the whole `tlength`,
@@ -27,16 +28,16 @@ import Glibc
 /// place (the server takes back what the sink had mixed and plays it after `resume`), so nothing
 /// is lost and nothing heard twice. `waitForPlayout` polls the latency in steps no longer than its
 /// timeout, so the engine can still abort; it never drains the stream, which cannot be
-/// interrupted. What
-/// was queued at the first poll has played, in real time, by the reported latency later: after
-/// an underrun the server may go on reporting the sink's latency (about 7 ms here) for a stream
-/// with nothing left, so that bound ends the wait.
+/// interrupted. What was queued at the first poll has played, in real time, by the reported
+/// latency later (counted again after a pause): after an underrun the server may go on reporting
+/// the sink's latency (about 7 ms here) for a stream with nothing left, so that bound ends the
+/// wait.
 ///
 /// ## Losing the server
 /// When the server goes away (restarted, crashed), the current utterance's `write` or
 /// `waitForPlayout` throws, so that utterance fails with a message, and the connection is marked
-/// broken. The next `begin` reconnects (it also probes a connection that looks healthy), so the
-/// following utterance plays as soon as a server answers again.
+/// broken. The next `begin` reconnects (also when libpulse has seen the connection or the stream
+/// fail in the meantime), so the following utterance plays as soon as a server answers again.
 public final class PulseAudioOutput: AudioOutput {
     /// The server address given, or nil for libpulse's default (`PULSE_SERVER`, then the
     /// session's server).
