@@ -16,6 +16,17 @@ struct PipeWireTests {
         )
         try checkPlaysAndStops(label: "pipewire", clientEnvironment: session.clientEnvironment, recorder: recorder)
     }
+
+    @Test("pause silences the sink and resume plays the rest: all of the post is heard, nothing twice")
+    func pauseAndResume() throws {
+        let session = try HeadlessPipeWire()
+        let recorder = try MonitorRecorder(
+            executable: URL(fileURLWithPath: HeadlessPulseAudio.parec!), environment: session.serverEnvironment,
+            sink: session.sinkName, latency: 20
+        )
+        // PipeWire resamples through 48 kHz: the stretches heard are compared, not the samples.
+        try checkPauseAndResume(label: "pipewire", clientEnvironment: session.clientEnvironment, recorder: recorder, sampleExact: false)
+    }
 }
 
 extension HeadlessPipeWire {
