@@ -13,6 +13,7 @@ public struct PauseSeam: Equatable, CustomStringConvertible {
     /// Reference samples lost across the pause (positive) or heard twice (negative).
     public var jump: Int { resumedAt - heardBefore }
 
+    /// The seam in words, for test output.
     public var description: String {
         "pause of \(pauseLength) samples after reference sample \(heardBefore), resumed at \(resumedAt) (jump \(jump))"
     }
