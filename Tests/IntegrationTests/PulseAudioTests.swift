@@ -183,7 +183,7 @@ func checkPauseAndResume(label: String, clientEnvironment: [String: String], rec
         let recorded = recorder.samples(from: before.firstAudible, to: after.lastAudible + 1)
         let seam = try #require(PauseSeam(recorded: recorded, reference: reference), "the pause was not found in the recording")
         print("\(label) pause: \(seam)")
-        #expect(seam.jump >= -22_050 / 200 && seam.jump <= 22_050 / 100, "\(seam)")
+        #expect(seam.isWithinServerTolerance, "\(seam)")
     }
     #expect(daemon.stop() == 0)
 }
