@@ -43,6 +43,12 @@ final class UtteranceRun {
     private var wordEventCount = 0
     /// Where the last word queued ends: words starting before it are dropped.
     private var collectedWordsEnd = 0
+    /// The SSML's marks, in text order, and how many have been queued: espeak-ng 1.51 reports no
+    /// event for a mark right after a sentence's full stop (`ready. <mark/>It`), which is where
+    /// Orca's say-all puts one per sentence. A mark it skipped is reported with the next mark it
+    /// reports, or at the end of the audio when the utterance is spoken to its end.
+    private let expectedMarks: [String]
+    private var nextExpectedMark = 0
 
     init(job: QueuedUtterance, sampleRate: Int, map: TextPositionMap) {
         self.job = job
@@ -51,6 +57,7 @@ final class UtteranceRun {
         emit = job.audioPath.eventHandler
         seq = job.utterance.seq
         sliceFrames = max(1, sampleRate / 200)
+        expectedMarks = job.utterance.ssml ? SSMLMarks.names(in: job.utterance.text) : []
     }
 
     /// Marks where espeak's audio begins: its event sample numbers count from here.
@@ -172,9 +179,25 @@ final class UtteranceRun {
         markers.append(Marker(frame: speechStart + sample, kind: .word(offset: range.offset, length: range.length)))
     }
 
-    /// Queues an SSML mark at the frame where playback reaches it.
+    /// Queues an SSML mark at the frame where playback reaches it, after the marks before it in
+    /// the text that espeak-ng skipped.
     func collectMark(sample: Int, name: String) {
+        if let index = expectedMarks[nextExpectedMark...].firstIndex(of: name) {
+            for skipped in expectedMarks[nextExpectedMark..<index] {
+                markers.append(Marker(frame: speechStart + sample, kind: .mark(skipped)))
+            }
+            nextExpectedMark = index + 1
+        }
         markers.append(Marker(frame: speechStart + sample, kind: .mark(name)))
+    }
+
+    /// The synthesis ended complete: queues the marks espeak-ng skipped after its last reported
+    /// one at the end of the audio, so every mark of a text spoken to its end is reported.
+    func collectSkippedMarksAtEnd() {
+        for skipped in expectedMarks[nextExpectedMark...] {
+            markers.append(Marker(frame: framesWritten, kind: .mark(skipped)))
+        }
+        nextExpectedMark = expectedMarks.count
     }
 
     /// Reports, in order, the queued events whose frame playback has reached.
@@ -193,5 +216,26 @@ final class UtteranceRun {
             markers.removeFirst(nextMarker)
             nextMarker = 0
         }
+    }
+}
+
+/// The names of the `<mark name="…"/>` elements of an SSML text, in order.
+enum SSMLMarks {
+    static func names(in ssml: String) -> [String] {
+        var names: [String] = []
+        var rest = Substring(ssml)
+        while let open = rest.firstRange(of: "<mark") {
+            rest = rest[open.upperBound...]
+            guard let close = rest.firstIndex(of: ">") else { break }
+            let tag = rest[..<close]
+            rest = rest[close...]
+            guard let attribute = tag.firstRange(of: "name=") else { continue }
+            let value = tag[attribute.upperBound...]
+            guard let quote = value.first, quote == "\"" || quote == "'" else { continue }
+            let body = value.dropFirst()
+            guard let end = body.firstIndex(of: quote) else { continue }
+            names.append(String(body[..<end]))
+        }
+        return names
     }
 }

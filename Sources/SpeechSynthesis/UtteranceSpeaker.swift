@@ -135,6 +135,7 @@ final class UtteranceSpeaker {
                 if run.stop == nil, status != 0 {
                     run.stop = .failed("espeak-ng could not synthesize the text (error \(status))")
                 }
+                if run.stop == nil, !stopping { run.collectSkippedMarksAtEnd() }
                 return
             default:
                 break

@@ -66,6 +66,24 @@ struct EspeakBackendTests {
         #expect(events.last == .finished(seq: 6, outcome: .completed))
     }
 
+    @Test("a mark right after a sentence's full stop, which espeak-ng 1.51 does not report, is reported in its place among the marks")
+    func marksAfterFullStopsAreReported() async throws {
+        try await FirstSynthesis.done()
+        var recorder = EventRecorder()
+        let engine = try EspeakBackend(output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let text = #"<speak><mark name="s1"/>The report is ready. <mark name='s2'/>It has three pages. <mark name="s3"/>Done. <mark name="s4"/></speak>"#
+        engine.speak(Utterance(seq: 9, text: text, ssml: true, voice: "en-us", rate: 450))
+        let events = await recorder.events(untilFinished: 9)
+        let marks = events.compactMap { event -> String? in
+            if case .mark(_, let name) = event { return name }
+            return nil
+        }
+        #expect(marks == ["s1", "s2", "s3", "s4"])
+        #expect(events.last == .finished(seq: 9, outcome: .completed))
+        #expect(SSMLMarks.names(in: text) == ["s1", "s2", "s3", "s4"])
+        #expect(SSMLMarks.names(in: #"<speak><mark/>a<mark name=x/>b<mark  name="ok" /></speak>"#) == ["ok"])
+    }
+
     @Test func spellingReportsEachCharacterOfTheOriginalText() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
