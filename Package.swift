@@ -228,6 +228,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "TestSupport"],
+            // Sources of client programs the tests compile themselves (the libspeechd client).
+            exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
         // Child processes and a private PulseAudio server, shared by the test targets and announced-bench.

@@ -1,0 +1,268 @@
+import AnnounceProtocol
+import Foundation
+import Testing
+
+/// One spd-say message spoken to its end: its sequence number, the `speech` lines about it and
+/// its recorded audio.
+struct SpdSayMessage {
+    var seq: Int64
+    var started: JSONValue?
+    var finished: JSONValue
+    var samples: [Int16]
+    /// The audio without its leading and trailing silence.
+    var audio: ArraySlice<Int16> { WAVFile.trimmed(samples) }
+}
+
+/// Runs `spd-say -w ARGUMENTS`, expects exit 0, and returns the message as `watcher` (subscribed
+/// to `speech`) and the wav output saw it.
+func spdSaySpoken(_ daemon: DaemonProcess, _ watcher: LineClient, _ arguments: String...) throws -> SpdSayMessage {
+    try spdSaySpoken(daemon, watcher, arguments)
+}
+
+/// Runs `spd-say -w ARGUMENTS` (see the variadic form).
+func spdSaySpoken(_ daemon: DaemonProcess, _ watcher: LineClient, _ arguments: [String]) throws -> SpdSayMessage {
+    let result = try SSIPClientProcess.spdSay(daemon, ["-w"] + arguments)
+    #expect(result.status == 0, "spd-say \(arguments): \(result.stdout)\(result.stderr)")
+    #expect(result.stdout.isEmpty, "spd-say printed no complaint: \(result.stdout)")
+    let finished = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") }, "spd-say \(arguments): no finished")
+    #expect(finished["success"] == .bool(true), "spd-say \(arguments): \(finished.text)")
+    let seq = try #require(finished["seq"]?.integerValue)
+    let started = watcher.received.first { $0.event == "speech" && $0["state"] == .string("started") && $0["seq"] == .integer(seq) }
+    return SpdSayMessage(seq: seq, started: started, finished: finished, samples: try daemon.wavSamples(seq: Int(seq)))
+}
+
+/// The root mean square of `samples`.
+func rms(_ samples: ArraySlice<Int16>) -> Double {
+    guard !samples.isEmpty else { return 0 }
+    return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
+}
+
+@Suite("spd-say against the daemon's SSIP socket", .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))
+struct SpdSayTests {
+    @Test("spd-say -w speaks the text under its CLIENT_NAME and exits only after the daemon's finished for it")
+    func waitsForTheEnd() throws {
+        let daemon = try DaemonProcess(ssip: true)
+        let watcher = try speechWatcher(daemon)
+        let tool = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-w", "Hello from spd-say, spoken to the end"], daemon: daemon)
+        tool.finishInput()
+        let started = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") })
+        #expect(started["client"]?.stringValue?.hasSuffix(":spd-say:main") == true, "libspeechd's CLIENT_NAME, unquoted: \(started.text)")
+        #expect(started["text"] == .string("Hello from spd-say, spoken to the end"))
+        let result = tool.finish()
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        // Asked after spd-say exited: if it had not waited for 702, the message would still be
+        // speaking and status would come before finished.
+        watcher.send(#"{"op":"status","id":2}"#)
+        let status = try #require(watcher.waitFor("ok", id: 2))
+        let finishedIndex = watcher.received.firstIndex { $0.event == "speech" && $0["state"] == .string("finished") }
+        let statusIndex = watcher.received.firstIndex { $0 == status }
+        #expect(finishedIndex != nil && statusIndex != nil && finishedIndex! < statusIndex!, "finished came before spd-say exited: \(watcher.received.map(\.text))")
+        let finished = try #require(finishedIndex.map { watcher.received[$0] })
+        #expect(finished["success"] == .bool(true) && finished["seq"] == started["seq"])
+        // The recording holds the whole sentence: exactly what espeak-ng says for it with the
+        // daemon's default voice and rate (the first synthesis after start equals espeak-ng's).
+        let audio = WAVFile.trimmed(try daemon.wavSamples(seq: Int(try #require(started["seq"]?.integerValue))))
+        let reference = WAVFile.trimmed(try espeakReference(text: "Hello from spd-say, spoken to the end", voice: "en-us", rate: 175))
+        #expect(audio.count == reference.count)
+        #expect(audio.elementsEqual(reference), "the recorded audio is not espeak-ng's for the text")
+    }
+
+    @Test("spd-say without -w queues the message and exits 0; the daemon speaks it to the end")
+    func sayWithoutWaiting() throws {
+        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let watcher = try speechWatcher(daemon)
+        let result = try SSIPClientProcess.spdSay(daemon, ["Queued and left"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let finished = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })
+        #expect(finished["success"] == .bool(true), "kept after spd-say closed its connection: \(finished.text)")
+    }
+
+    @Test("spd-say -C from another process cancels the speaking and the waiting messages: a waiting spd-say -w exits 0, the other owner gets 703")
+    func cancelFromAnotherProcess() throws {
+        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let watcher = try speechWatcher(daemon)
+        let speaking = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-w", "-P", "message", interruptibleText], daemon: daemon)
+        speaking.finishInput()
+        let started = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") })
+        let owner = try daemon.connectSSIP()
+        #expect(try owner.command("SET SELF NOTIFICATION all on").code == 220)
+        #expect(try owner.command("SET SELF PRIORITY message").code == 202)
+        let queued = try owner.speak("Queued behind it")
+        let cancel = try SSIPClientProcess.spdSay(daemon, ["-C"])
+        #expect(cancel.status == 0, "\(cancel.stdout)\(cancel.stderr)")
+        #expect(owner.waitForTerminal(of: queued)?.code == 703)
+        #expect(owner.eventCodes(of: queued) == [703], "cancelled before it began")
+        let waited = speaking.finish()
+        #expect(waited.status == 0, "spd-say -w ends on its message's 703: \(waited.stdout)\(waited.stderr)")
+        var ended: [JSONValue] = []
+        for _ in 0..<2 { ended.append(try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })) }
+        #expect(ended.contains { $0["seq"] == started["seq"] }, "the speaking message ended: \(ended.map(\.text))")
+        #expect(ended.allSatisfy { $0["success"] == .bool(false) && $0["reason"] == .string("cancelled") }, "\(ended.map(\.text))")
+    }
+
+    @Test("spd-say -S from another process stops the speaking message only: 703 for it, the queued one is spoken to 702")
+    func stopFromAnotherProcess() throws {
+        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let owner = try daemon.connectSSIP()
+        #expect(try owner.command("SET SELF NOTIFICATION all on").code == 220)
+        #expect(try owner.command("SET SELF PRIORITY message").code == 202)
+        let speaking = try owner.speak(interruptibleText)
+        let queued = try owner.speak("Queued behind it")
+        #expect(owner.waitForEvent { $0.code == 701 && $0.messageID == speaking } != nil)
+        let stop = try SSIPClientProcess.spdSay(daemon, ["-S"])
+        #expect(stop.status == 0, "\(stop.stdout)\(stop.stderr)")
+        #expect(owner.waitForTerminal(of: speaking)?.code == 703)
+        #expect(owner.waitForTerminal(of: queued)?.code == 702)
+        #expect(owner.eventCodes(of: speaking) == [701, 703])
+        #expect(owner.eventCodes(of: queued) == [701, 702])
+    }
+
+    @Test("spd-say -w with a notification while a message speaks exits 0 at once: the dropped notification gets its 703 (speech-dispatcher sends none, and spd-say -w waits forever)")
+    func droppedNotificationEndsTheWait() throws {
+        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let watcher = try speechWatcher(daemon)
+        let owner = try daemon.connectSSIP()
+        #expect(try owner.command("SET SELF NOTIFICATION all on").code == 220)
+        #expect(try owner.command("SET SELF PRIORITY message").code == 202)
+        let speaking = try owner.speak(interruptibleText)
+        #expect(owner.waitForEvent { $0.code == 701 && $0.messageID == speaking } != nil)
+        let result = try SSIPClientProcess.spdSay(daemon, ["-w", "-P", "notification", "A notification nobody hears"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        let dropped = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })
+        #expect(dropped["success"] == .bool(false) && dropped["seq"] != .integer(Int64(speaking)), "the notification, not the message: \(dropped.text)")
+        #expect(!watcher.received.contains { $0["state"] == .string("started") && $0["seq"] == dropped["seq"] }, "never started")
+        #expect(owner.eventCodes(of: speaking) == [701], "the message speaks on")
+    }
+
+    @Test("spd-say -c speaks a character, -k a key, -I a sound icon")
+    func characterKeyAndIcon() throws {
+        let daemon = try DaemonProcess(ssip: true)
+        let watcher = try speechWatcher(daemon)
+        let character = try spdSaySpoken(daemon, watcher, "-c", "a")
+        #expect(character.started?["text"] == .string("a"))
+        #expect(!character.audio.isEmpty)
+        let key = try spdSaySpoken(daemon, watcher, "-k", "shift_a")
+        #expect(key.started?["text"] == .string("shift a"))
+        #expect(key.audio.count > character.audio.count, "two words are longer than a letter")
+        let icon = try spdSaySpoken(daemon, watcher, "-I", "boundary")
+        #expect(icon.started?["text"] == .string(""), "a sound, no text")
+        #expect(!icon.audio.isEmpty, "the boundary earcon is in the recording")
+    }
+
+    @Test(
+        "spd-say -l fr and -y fr speak with espeak-ng's French voice: the audio equals espeak-ng -v fr's",
+        arguments: [["-l", "fr"], ["-y", "fr"]]
+    )
+    func frenchVoice(option: [String]) throws {
+        let daemon = try DaemonProcess(ssip: true)
+        let watcher = try speechWatcher(daemon)
+        // The first message after the daemon started (espeak-ng carries state from one synthesis to the next).
+        let message = try spdSaySpoken(daemon, watcher, option + ["Bonjour tout le monde"])
+        let reference = WAVFile.trimmed(try espeakReference(text: "Bonjour tout le monde", voice: "fr", rate: 175))
+        #expect(message.audio.count == reference.count)
+        #expect(message.audio.elementsEqual(reference), "spd-say \(option) is not espeak-ng's French voice")
+    }
+
+    @Test("each of spd-say's voice options is accepted and changes the audio as it should", arguments: SpdSayOptionEffect.all)
+    func optionEffect(_ effect: SpdSayOptionEffect) throws {
+        let daemon = try DaemonProcess(ssip: true)
+        let watcher = try speechWatcher(daemon)
+        let with = try spdSaySpoken(daemon, watcher, effect.with)
+        let against = try spdSaySpoken(daemon, watcher, effect.against)
+        #expect(effect.holds(with.audio, against.audio), "\(effect.claim): \(with.audio.count) samples (rms \(Int(rms(with.audio)))) against \(against.audio.count) (rms \(Int(rms(against.audio))))")
+    }
+
+    @Test("spd-say -o, -R and -P are accepted without a complaint")
+    func acceptedOptions() throws {
+        let daemon = try DaemonProcess(ssip: true)
+        let watcher = try speechWatcher(daemon)
+        for option in [["-o", "espeak-ng"], ["-R", "30"], ["-P", "important"], ["-P", "progress"]] {
+            _ = try spdSaySpoken(daemon, watcher, option + ["Fine"])
+        }
+    }
+
+    @Test("spd-say -L lists espeak-ng's voices under its header line; -O lists espeak-ng")
+    func lists() throws {
+        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let voices = try SSIPClientProcess.spdSay(daemon, ["-L"])
+        #expect(voices.status == 0, "\(voices.stderr)")
+        let lines = voices.stdout.split(separator: "\n").map(String.init)
+        let column = { (text: String) in String(repeating: " ", count: max(0, 25 - text.count)) + text }
+        #expect(lines.first == column("NAME") + column("LANGUAGE") + column("VARIANT"))
+        #expect(lines.count > 50, "espeak-ng has many voices: \(lines.count) lines")
+        #expect(lines.contains(column("fr") + column("fr-FR") + column("none")))
+        #expect(lines.contains(column("en-us") + column("en-US") + column("none")))
+        let modules = try SSIPClientProcess.spdSay(daemon, ["-O"])
+        #expect(modules.status == 0)
+        #expect(modules.stdout == "OUTPUT MODULES\nespeak-ng\n")
+    }
+
+    @Test("spd-say exits 0 against the daemon and 1, saying why, once no server listens, as with speech-dispatcher absent")
+    func exitCodes() throws {
+        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let ssipPath = try #require(daemon.ssipSocketPath)
+        #expect(try SSIPClientProcess.spdSay(daemon, ["-w", "Here"]).status == 0)
+        #expect(try SSIPClientProcess.spdSay(daemon, ["-C"]).status == 0)
+        // No text and no action: spd-say prints its help and exits 1 without connecting.
+        let usage = try SSIPClientProcess.spdSay(daemon, [])
+        #expect(usage.status == 1)
+        #expect(usage.stdout.contains("Usage: \(try #require(SSIPClientProcess.spdSay)) [options]"), "stdout: \(usage.stdout) stderr: \(usage.stderr)")
+        #expect(daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: ssipPath), "the daemon removes its SSIP socket")
+        // What spd-say does when no server is there at all (SPEECHD_CMD=/bin/false: no autospawn).
+        let gone = try SSIPClientProcess.spdSay(daemon, ["Nobody listens"])
+        #expect(gone.status == 1)
+        #expect(gone.stderr.hasPrefix("Failed to connect to Speech Dispatcher:"), "\(gone.stderr)")
+        #expect(gone.stderr.contains("Can't connect to unix socket \(ssipPath)"), "\(gone.stderr)")
+    }
+}
+
+/// One spd-say option, and what it changes in the audio compared with another setting.
+struct SpdSayOptionEffect: Sendable, CustomTestStringConvertible {
+    var with: [String]
+    var against: [String]
+    var claim: String
+    var holds: @Sendable (ArraySlice<Int16>, ArraySlice<Int16>) -> Bool
+    var testDescription: String { claim }
+
+    static let all: [SpdSayOptionEffect] = [
+        SpdSayOptionEffect(with: ["-r", "50", "Hello there"], against: ["-r", "-50", "Hello there"], claim: "-r 50 is faster than -r -50") {
+            $0.count < $1.count * 3 / 4
+        },
+        SpdSayOptionEffect(with: ["-p", "50", "Hello there"], against: ["-p", "-50", "Hello there"], claim: "-p 50 sounds other than -p -50") {
+            $0 != $1
+        },
+        SpdSayOptionEffect(with: ["-i", "-50", "Hello there"], against: ["-i", "50", "Hello there"], claim: "-i -50 is quieter than -i 50") {
+            rms($0) < rms($1) * 3 / 4
+        },
+        SpdSayOptionEffect(with: ["-l", "fr", "Bonjour"], against: ["-l", "en", "Bonjour"], claim: "-l fr speaks other than -l en") {
+            $0 != $1
+        },
+        SpdSayOptionEffect(with: ["-t", "female1", "Hello there"], against: ["-t", "male1", "Hello there"], claim: "-t female1 sounds other than -t male1") {
+            $0 != $1
+        },
+        SpdSayOptionEffect(with: ["-m", "all", "one, two; three."], against: ["-m", "none", "one, two; three."], claim: "-m all says the punctuation -m none leaves out") {
+            $0.count > $1.count * 5 / 4
+        },
+        SpdSayOptionEffect(with: ["-s", "hello"], against: ["hello"], claim: "-s spells the word out") {
+            $0.count > $1.count * 2
+        },
+        SpdSayOptionEffect(
+            with: ["-x", #"<speak>one <break time="1s"/> two</speak>"#], against: [#"<speak>one <break time="1s"/> two</speak>"#],
+            claim: "-x makes the text SSML: a one-second break, and no tags read out"
+        ) {
+            longestQuiet($0) > 22050 * 9 / 10 && longestQuiet($1) < 22050 / 2 && $0.count < $1.count
+        },
+    ]
+}
+
+/// The longest run of samples quieter than -36 dB.
+func longestQuiet(_ samples: ArraySlice<Int16>) -> Int {
+    var longest = 0
+    var run = 0
+    for sample in samples {
+        run = abs(Int(sample)) < 512 ? run + 1 : 0
+        longest = max(longest, run)
+    }
+    return longest
+}
