@@ -1,9 +1,11 @@
 /// Collects the text of one `SPEAK` message in data mode: the lines after `230 OK RECEIVING DATA`
-/// up to a line holding only `.`.
+/// up to a line holding only `.` and ended by CR LF.
 ///
 /// Clients double a dot at the start of a text line (`..x` stands for `.x`); that is undone here.
 /// Lines may end with CR LF or a bare LF (upstream's run_test sends bare LF inside data); the
-/// framer hands each line without its LF, and a trailing CR is dropped here. The text is bounded
+/// framer hands each line without its LF, and a trailing CR is dropped here. A lone dot ended by
+/// a bare LF is text, not the end: libspeechd doubles only a dot between CR LFs (`\r\n.\r\n`),
+/// and speech-dispatcher ends data only at `.` CR LF, so `spd-say "a\n.\nb"` is one message. The text is bounded
 /// by `maxCharacters` Unicode scalars: past it, further lines are counted but not kept, so a client
 /// cannot grow the daemon's memory, and the message is refused with a reply that says so.
 public struct SSIPMessageReader: Sendable {
@@ -35,8 +37,9 @@ public struct SSIPMessageReader: Sendable {
     /// Takes the next data line (without its LF).
     public mutating func take(_ line: some Collection<UInt8>) -> Outcome {
         var bytes = Array(line)
-        if bytes.last == 13 { bytes.removeLast() }
-        if bytes == [UInt8(ascii: ".")] { return finish() }
+        let endsWithCR = bytes.last == 13
+        if endsWithCR { bytes.removeLast() }
+        if endsWithCR, bytes == [UInt8(ascii: ".")] { return finish() }
         if bytes.starts(with: [UInt8(ascii: "."), UInt8(ascii: ".")]) { bytes.removeFirst() }
         guard let string = String(validating: bytes, as: UTF8.self) else {
             invalidEncoding = true

@@ -59,27 +59,33 @@ struct SSIPWireTests {
         return nil
     }
 
-    @Test("data: lines joined, doubled dots undone, CR LF or bare LF, ended by a lone dot")
+    @Test("data: lines joined, doubled dots undone, CR LF or bare LF, ended by a lone dot and CR LF")
     func data() {
         #expect(read(["Hello\r", "world\r", ".\r"]) == .message("Hello\nworld"))
-        #expect(read(["..x", "a.", ".. .", "."]) == .message(".x\na.\n. ."))
+        #expect(read(["..x", "a.", ".. .", ".\r"]) == .message(".x\na.\n. ."))
         #expect(read(["bare lf line", ".\r"]) == .message("bare lf line"))
-        #expect(read(["...", "."]) == .message(".."))
+        #expect(read(["...", ".\r"]) == .message(".."))
+    }
+
+    @Test("a lone dot ended by a bare LF is text (libspeechd sends it so), only dot CR LF ends the data")
+    func loneDotWithBareLF() {
+        #expect(read(["first line", ".", "last line\r", ".\r"]) == .message("first line\n.\nlast line"))
+        #expect(read([".", ".\r"]) == .message("."))
     }
 
     @Test("an empty message is 227, invalid UTF-8 is 501, too long is refused with the limit")
     func refusedData() {
-        #expect(read(["."]) == .refused(.messageCanceled))
-        #expect(read(["  ", "."]) == .refused(.messageCanceled))
+        #expect(read([".\r"]) == .refused(.messageCanceled))
+        #expect(read(["  ", ".\r"]) == .refused(.messageCanceled))
         var reader = SSIPMessageReader(maxCharacters: 100)
         #expect(reader.take([0xFF, 0x41]) == .needMore)
-        #expect(reader.take(Array(".".utf8)) == .refused(.invalidEncoding))
-        guard case .refused(let reply)? = read([String(repeating: "a", count: 60), String(repeating: "b", count: 60), "."]) else {
+        #expect(reader.take(Array(".\r".utf8)) == .refused(.invalidEncoding))
+        guard case .refused(let reply)? = read([String(repeating: "a", count: 60), String(repeating: "b", count: 60), ".\r"]) else {
             Issue.record("a long message was not refused")
             return
         }
         #expect(reply.code == 420)
         #expect(reply.text.contains("121 CHARACTERS, THE LIMIT IS 100"))
-        #expect(read([String(repeating: "a", count: 99), "."], limit: 100) == .message(String(repeating: "a", count: 99)))
+        #expect(read([String(repeating: "a", count: 99), ".\r"], limit: 100) == .message(String(repeating: "a", count: 99)))
     }
 }
