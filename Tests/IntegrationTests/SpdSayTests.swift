@@ -134,6 +134,20 @@ struct SpdSayTests {
         #expect(owner.eventCodes(of: speaking) == [701], "the message speaks on")
     }
 
+    @Test("a line holding only a dot in spd-say's text is text: the message is spoken whole and spd-say -w ends")
+    func loneDotLine() throws {
+        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let watcher = try speechWatcher(daemon)
+        // libspeechd doubles a dot only on a CR LF line ("\r\n.\r\n"); this one ends with a bare LF.
+        let text = "first line\n.\nlast line"
+        let result = try SSIPClientProcess.spdSay(daemon, ["-w", text], timeout: 20)
+        #expect(result.status == 0, "spd-say -w got its 702: \(result.stdout)\(result.stderr)")
+        let started = watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") }
+        #expect(started?["text"] == .string(text))
+        // The connection did not take the rest of the text for commands: the next message is fine.
+        #expect(try SSIPClientProcess.spdSay(daemon, ["-w", "Next"], timeout: 20).status == 0)
+    }
+
     @Test("spd-say -c speaks a character, -k a key, -I a sound icon")
     func characterKeyAndIcon() throws {
         let daemon = try DaemonProcess(ssip: true)

@@ -18,10 +18,13 @@ enum SSIPClientProcess {
         )
     }
 
-    /// Runs `spd-say ARGUMENTS` against `daemon` to its end.
-    static func spdSay(_ daemon: DaemonProcess, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `spd-say ARGUMENTS` against `daemon` to its end (killed after `timeout` seconds, a
+    /// failure guard).
+    static func spdSay(
+        _ daemon: DaemonProcess, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
         let tool = try start(try #require(spdSay), arguments, daemon: daemon, environment: environment)
         tool.finishInput()
-        return tool.finish()
+        return tool.finish(timeout: timeout)
     }
 }
