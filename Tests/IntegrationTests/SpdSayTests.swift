@@ -148,6 +148,36 @@ struct SpdSayTests {
         #expect(try SSIPClientProcess.spdSay(daemon, ["-w", "Next"], timeout: 20).status == 0)
     }
 
+    @Test("a text over max_text_chars is refused: spd-say says it failed to say the message and exits 1; the next one is spoken")
+    func textOverTheLimit() throws {
+        let daemon = try DaemonProcess(audio: "null", ssip: true, environment: ["ANNOUNCED_MAX_TEXT_CHARS": "1000"])
+        let watcher = try speechWatcher(daemon)
+        let refused = try SSIPClientProcess.spdSay(daemon, ["-w", String(repeating: "word ", count: 300)], timeout: 20)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("Speech Dispatcher failed to say message"), "\(refused.stderr)")
+        #expect(try SSIPClientProcess.spdSay(daemon, ["-w", "Short enough"], timeout: 20).status == 0)
+        let started = watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") }
+        #expect(started?["text"] == .string("Short enough"), "the refused text was never spoken")
+    }
+
+    @Test("spd-say -e (pipe mode) echoes its input and speaks each line, -w waiting for each")
+    func pipeMode() throws {
+        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let watcher = try speechWatcher(daemon)
+        let tool = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-e", "-w"], daemon: daemon)
+        tool.finishInput("First line\nSecond line\n")
+        let result = tool.finish(timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "First line\nSecond line\n")
+        var texts: [String] = []
+        for _ in 0..<2 {
+            let finished = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })
+            #expect(finished["success"] == .bool(true), "\(finished.text)")
+            texts += watcher.received.filter { $0["state"] == .string("started") && $0["seq"] == finished["seq"] }.compactMap { $0["text"]?.stringValue }
+        }
+        #expect(texts.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } == ["First line", "Second line"])
+    }
+
     @Test("spd-say -c speaks a character, -k a key, -I a sound icon")
     func characterKeyAndIcon() throws {
         let daemon = try DaemonProcess(ssip: true)
