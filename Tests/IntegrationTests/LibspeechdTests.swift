@@ -68,9 +68,9 @@ struct LibspeechdTranscript {
 struct LibspeechdTests {
     @Test("every message gets exactly one END or CANCEL, and the five priorities act as SSIP says")
     func prioritiesAndCallbacks() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
-        let program = try LibspeechdProgram.build(in: daemon.directory)
-        let client = try SSIPClientProcess.start(program, [], daemon: daemon)
+        let ssip = try SSIPDaemon(audio: "null")
+        let program = try LibspeechdProgram.build(in: ssip.daemon.directory)
+        let client = try SSIPClientProcess.start(program, [], daemon: ssip)
         client.finishInput()
         let result = client.finish(timeout: 300)
         let transcript = LibspeechdTranscript(result.stdout)

@@ -28,15 +28,24 @@ func stormNotifications(_ index: Int) -> [String] {
 /// random (SPEAK at random priorities, CHAR, KEY, SOUND_ICON, blocks, CANCEL and STOP of its own
 /// or every connection's messages, PAUSE with RESUME, settings and lists), each waiting for its
 /// reply as speech-dispatcher's clients do.
-func ssipStorm(_ client: SSIPSocketClient, index: Int, seed: UInt64, count: Int) throws -> SSIPStormOutcome {
+func ssipStorm(_ client: RawSSIPClient, index: Int, seed: UInt64, count: Int) throws -> SSIPStormOutcome {
     var random = SplitMix64(state: seed)
     var outcome = SSIPStormOutcome()
+    func command(_ line: String) throws -> SSIPBlock {
+        guard let reply = client.command(line) else { throw SSIPClientError("no reply to \(line)") }
+        return reply
+    }
+    func speak(_ text: String) throws -> Int {
+        let (_, queued, id) = client.speak(text)
+        guard let id else { throw SSIPClientError("SPEAK \(text) answered \(queued?.description ?? "nothing")") }
+        return id
+    }
     func expect(_ line: String, _ code: Int) throws {
-        let reply = try client.command(line)
+        let reply = try command(line)
         if reply.code != code { outcome.wrongReplies.append("\(line) → \(reply)") }
     }
     func queue(_ line: String) throws {
-        let reply = try client.command(line)
+        let reply = try command(line)
         if reply.code == 225, let id = reply.data.first.flatMap({ Int($0) }) {
             outcome.messageIDs.append(id)
             outcome.queuedBy[id] = line
@@ -46,14 +55,14 @@ func ssipStorm(_ client: SSIPSocketClient, index: Int, seed: UInt64, count: Int)
     }
     try expect(#"SET SELF CLIENT_NAME "storm:ssip:\#(index)""#, 208)
     for type in stormNotifications(index) { try expect("SET SELF NOTIFICATION \(type) on", 220) }
-    outcome.clientID = try client.command("HISTORY GET CLIENT_ID").data.first.flatMap { Int($0) } ?? -1
+    outcome.clientID = try command("HISTORY GET CLIENT_ID").data.first.flatMap { Int($0) } ?? -1
     let priorities = ["important", "message", "text", "notification", "progress"]
     for step in 0..<count {
         switch Int.random(in: 0..<100, using: &random) {
         case 0..<45:
             let priority = priorities.randomElement(using: &random)!
             try expect("SET SELF PRIORITY \(priority)", 202)
-            let id = try client.speak("storm \(index) message \(step)")
+            let id = try speak("storm \(index) message \(step)")
             outcome.messageIDs.append(id)
             outcome.queuedBy[id] = "SPEAK at \(priority)"
         case 45..<52:
@@ -65,7 +74,7 @@ func ssipStorm(_ client: SSIPSocketClient, index: Int, seed: UInt64, count: Int)
         case 59..<64:
             try expect("BLOCK BEGIN", 260)
             for part in ["one", "two"] {
-                let id = try client.speak("block \(step) \(part)")
+                let id = try speak("block \(step) \(part)")
                 outcome.messageIDs.append(id)
                 outcome.queuedBy[id] = "SPEAK in a block"
             }
@@ -96,7 +105,8 @@ struct SSIPStormTests {
         arguments: [300, 400, 500] as [UInt64]
     )
     func mixedStorm(seed: UInt64) throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let ssip = try SSIPDaemon(audio: "null")
+        let daemon = ssip.daemon
         let ssipConnections = 8
         let perConnection = 60
 
@@ -106,7 +116,7 @@ struct SSIPStormTests {
             let (lines, posts, last) = stormLines(seed: seed + 50 + UInt64(index), count: 120)
             natives.append((try daemon.connect(), lines, posts, last))
         }
-        let ssipClients = try (0..<ssipConnections).map { _ in try daemon.connectSSIP() }
+        let ssipClients = try (0..<ssipConnections).map { _ in try ssip.connectSSIP() }
 
         // All at once, each connection on its own thread: the SSIP ones command by command, the
         // native ones in small writes.
@@ -132,8 +142,8 @@ struct SSIPStormTests {
         }
 
         // While the SSIP connections are open, status counts them (and the control one).
-        let control = try daemon.connectSSIP()
-        _ = try control.command(#"SET SELF CLIENT_NAME "storm:ssip:control""#)
+        let control = try ssip.connectSSIP()
+        #expect(control.command(#"SET SELF CLIENT_NAME "storm:ssip:control""#)?.code == 208)
         for native in natives { try #require(native.client.waitFor { $0["id"] == .integer(Int64(native.last)) } != nil) }
         let watcher = try daemon.connect()
         watcher.send(#"{"op":"status","id":1}"#)
@@ -143,7 +153,7 @@ struct SSIPStormTests {
         // End what still waits: unmute (the native storm mutes at random), then cancel everything.
         watcher.send(#"{"op":"set","id":2,"muted":false}"#)
         try #require(watcher.waitFor("ok", id: 2) != nil)
-        #expect(try control.command("CANCEL all").code == 213)
+        #expect(control.command("CANCEL all")?.code == 213)
 
         let results = outcomes.withLock { $0 }
         #expect(results.count == ssipConnections)
@@ -160,18 +170,18 @@ struct SSIPStormTests {
                 guard stormNotifications(index) == ["all"] else { continue }
                 // Once one is missing, the rest are looked at without waiting again.
                 var waiting = 60.0
-                for id in outcome.messageIDs where client.waitForTerminal(of: id, timeout: waiting) == nil {
-                    Issue.record("connection \(index), message \(id) (\(outcome.queuedBy[id] ?? "?")): no 702 or 703; its events: \(client.eventCodes(of: id))")
+                for id in outcome.messageIDs where client.waitForTerminal(messageID: id, timeout: waiting) == nil {
+                    Issue.record("connection \(index), message \(id) (\(outcome.queuedBy[id] ?? "?")): no 702 or 703; its events: \(client.events(messageID: id))")
                     waiting = 0
                 }
                 // A round trip: any event written before its reply has been read.
-                #expect(try client.command("HISTORY GET CLIENT_ID").code == 245)
-                let events = client.events
+                #expect(client.command("HISTORY GET CLIENT_ID")?.code == 245)
+                let events = client.blocks.filter(\.isEvent)
                 let own = Set(outcome.messageIDs)
-                #expect(Set(events.map(\.messageID)).isSubset(of: own), "connection \(index) got events about others' messages")
+                #expect(Set(events.compactMap(\.messageID)).isSubset(of: own) && events.allSatisfy { $0.messageID != nil }, "connection \(index) got events about others' messages")
                 #expect(events.allSatisfy { $0.clientID == outcome.clientID }, "connection \(index): events carry its client id")
                 for id in outcome.messageIDs {
-                    let codes = client.eventCodes(of: id)
+                    let codes = client.events(messageID: id).map(\.code)
                     #expect(codes.count { $0 == 702 || $0 == 703 } == 1, "connection \(index), message \(id): \(codes)")
                     #expect(codes.last == 702 || codes.last == 703, "connection \(index), message \(id): \(codes)")
                     #expect(codes.count { $0 == 701 } <= 1 && codes.first(where: { $0 != 700 }) != 705, "connection \(index), message \(id): \(codes)")
@@ -186,10 +196,11 @@ struct SSIPStormTests {
         // (the others' all have), and a round trip reads whatever was written before it.
         for index in 0..<ssipConnections where stormNotifications(index) != ["all"] {
             let client = ssipClients[index]
-            #expect(try client.command("HISTORY GET CLIENT_ID").code == 245)
+            #expect(client.command("HISTORY GET CLIENT_ID")?.code == 245)
+            let events = client.blocks.filter(\.isEvent)
             let allowed: Set<Int> = stormNotifications(index) == ["end"] ? [702] : []
-            #expect(client.events.allSatisfy { allowed.contains($0.code) }, "connection \(index) enabled \(stormNotifications(index)) and got \(client.events)")
-            #expect(Set(client.events.map(\.messageID)).count == client.events.count, "connection \(index): one END per message at most")
+            #expect(events.allSatisfy { allowed.contains($0.code) }, "connection \(index) enabled \(stormNotifications(index)) and got \(events)")
+            #expect(Set(events.compactMap(\.messageID)).count == events.count, "connection \(index): one END per message at most")
         }
 
         print("SSIP storm: \(ends + cancels) messages on \(ssipConnections) connections, \(ends) ended 702, \(cancels) ended 703")

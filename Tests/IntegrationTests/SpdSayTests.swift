@@ -15,20 +15,20 @@ struct SpdSayMessage {
 
 /// Runs `spd-say -w ARGUMENTS`, expects exit 0, and returns the message as `watcher` (subscribed
 /// to `speech`) and the wav output saw it.
-func spdSaySpoken(_ daemon: DaemonProcess, _ watcher: LineClient, _ arguments: String...) throws -> SpdSayMessage {
-    try spdSaySpoken(daemon, watcher, arguments)
+func spdSaySpoken(_ ssip: SSIPDaemon, _ watcher: LineClient, _ arguments: String...) throws -> SpdSayMessage {
+    try spdSaySpoken(ssip, watcher, arguments)
 }
 
 /// Runs `spd-say -w ARGUMENTS` (see the variadic form).
-func spdSaySpoken(_ daemon: DaemonProcess, _ watcher: LineClient, _ arguments: [String]) throws -> SpdSayMessage {
-    let result = try SSIPClientProcess.spdSay(daemon, ["-w"] + arguments)
+func spdSaySpoken(_ ssip: SSIPDaemon, _ watcher: LineClient, _ arguments: [String]) throws -> SpdSayMessage {
+    let result = try SSIPClientProcess.spdSay(ssip, ["-w"] + arguments)
     #expect(result.status == 0, "spd-say \(arguments): \(result.stdout)\(result.stderr)")
     #expect(result.stdout.isEmpty, "spd-say printed no complaint: \(result.stdout)")
     let finished = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") }, "spd-say \(arguments): no finished")
     #expect(finished["success"] == .bool(true), "spd-say \(arguments): \(finished.text)")
     let seq = try #require(finished["seq"]?.integerValue)
     let started = watcher.received.first { $0.event == "speech" && $0["state"] == .string("started") && $0["seq"] == .integer(seq) }
-    return SpdSayMessage(seq: seq, started: started, finished: finished, samples: try daemon.wavSamples(seq: Int(seq)))
+    return SpdSayMessage(seq: seq, started: started, finished: finished, samples: try ssip.daemon.wavSamples(seq: Int(seq)))
 }
 
 /// The root mean square of `samples`.
@@ -41,9 +41,10 @@ func rms(_ samples: ArraySlice<Int16>) -> Double {
 struct SpdSayTests {
     @Test("spd-say -w speaks the text under its CLIENT_NAME and exits only after the daemon's finished for it")
     func waitsForTheEnd() throws {
-        let daemon = try DaemonProcess(ssip: true)
+        let ssip = try SSIPDaemon()
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let tool = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-w", "Hello from spd-say, spoken to the end"], daemon: daemon)
+        let tool = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-w", "Hello from spd-say, spoken to the end"], daemon: ssip)
         tool.finishInput()
         let started = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") })
         #expect(started["client"]?.stringValue?.hasSuffix(":spd-say:main") == true, "libspeechd's CLIENT_NAME, unquoted: \(started.text)")
@@ -69,9 +70,10 @@ struct SpdSayTests {
 
     @Test("spd-say without -w queues the message and exits 0; the daemon speaks it to the end")
     func sayWithoutWaiting() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let ssip = try SSIPDaemon(audio: "null")
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let result = try SSIPClientProcess.spdSay(daemon, ["Queued and left"])
+        let result = try SSIPClientProcess.spdSay(ssip, ["Queued and left"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let finished = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })
         #expect(finished["success"] == .bool(true), "kept after spd-say closed its connection: \(finished.text)")
@@ -79,19 +81,20 @@ struct SpdSayTests {
 
     @Test("spd-say -C from another process cancels the speaking and the waiting messages: a waiting spd-say -w exits 0, the other owner gets 703")
     func cancelFromAnotherProcess() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let ssip = try SSIPDaemon(audio: "null")
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let speaking = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-w", "-P", "message", interruptibleText], daemon: daemon)
+        let speaking = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-w", "-P", "message", interruptibleText], daemon: ssip)
         speaking.finishInput()
         let started = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") })
-        let owner = try daemon.connectSSIP()
-        #expect(try owner.command("SET SELF NOTIFICATION all on").code == 220)
-        #expect(try owner.command("SET SELF PRIORITY message").code == 202)
-        let queued = try owner.speak("Queued behind it")
-        let cancel = try SSIPClientProcess.spdSay(daemon, ["-C"])
+        let owner = try ssip.connectSSIP()
+        #expect(owner.command("SET SELF NOTIFICATION all on")?.code == 220)
+        #expect(owner.command("SET SELF PRIORITY message")?.code == 202)
+        let queued = try #require(owner.speak("Queued behind it").messageID)
+        let cancel = try SSIPClientProcess.spdSay(ssip, ["-C"])
         #expect(cancel.status == 0, "\(cancel.stdout)\(cancel.stderr)")
-        #expect(owner.waitForTerminal(of: queued)?.code == 703)
-        #expect(owner.eventCodes(of: queued) == [703], "cancelled before it began")
+        #expect(owner.waitForTerminal(messageID: queued)?.code == 703)
+        #expect(owner.events(messageID: queued).map(\.code) == [703], "cancelled before it began")
         let waited = speaking.finish()
         #expect(waited.status == 0, "spd-say -w ends on its message's 703: \(waited.stdout)\(waited.stderr)")
         var ended: [JSONValue] = []
@@ -102,69 +105,73 @@ struct SpdSayTests {
 
     @Test("spd-say -S from another process stops the speaking message only: 703 for it, the queued one is spoken to 702")
     func stopFromAnotherProcess() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
-        let owner = try daemon.connectSSIP()
-        #expect(try owner.command("SET SELF NOTIFICATION all on").code == 220)
-        #expect(try owner.command("SET SELF PRIORITY message").code == 202)
-        let speaking = try owner.speak(interruptibleText)
-        let queued = try owner.speak("Queued behind it")
-        #expect(owner.waitForEvent { $0.code == 701 && $0.messageID == speaking } != nil)
-        let stop = try SSIPClientProcess.spdSay(daemon, ["-S"])
+        let ssip = try SSIPDaemon(audio: "null")
+        let owner = try ssip.connectSSIP()
+        #expect(owner.command("SET SELF NOTIFICATION all on")?.code == 220)
+        #expect(owner.command("SET SELF PRIORITY message")?.code == 202)
+        let speaking = try #require(owner.speak(interruptibleText).messageID)
+        let queued = try #require(owner.speak("Queued behind it").messageID)
+        #expect(owner.waitForEvent(701, messageID: speaking) != nil)
+        let stop = try SSIPClientProcess.spdSay(ssip, ["-S"])
         #expect(stop.status == 0, "\(stop.stdout)\(stop.stderr)")
-        #expect(owner.waitForTerminal(of: speaking)?.code == 703)
-        #expect(owner.waitForTerminal(of: queued)?.code == 702)
-        #expect(owner.eventCodes(of: speaking) == [701, 703])
-        #expect(owner.eventCodes(of: queued) == [701, 702])
+        #expect(owner.waitForTerminal(messageID: speaking)?.code == 703)
+        #expect(owner.waitForTerminal(messageID: queued)?.code == 702)
+        #expect(owner.events(messageID: speaking).map(\.code) == [701, 703])
+        #expect(owner.events(messageID: queued).map(\.code) == [701, 702])
     }
 
     @Test("spd-say -w with a notification while a message speaks exits 0 at once: the dropped notification gets its 703 (speech-dispatcher sends none, and spd-say -w waits forever)")
     func droppedNotificationEndsTheWait() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let ssip = try SSIPDaemon(audio: "null")
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let owner = try daemon.connectSSIP()
-        #expect(try owner.command("SET SELF NOTIFICATION all on").code == 220)
-        #expect(try owner.command("SET SELF PRIORITY message").code == 202)
-        let speaking = try owner.speak(interruptibleText)
-        #expect(owner.waitForEvent { $0.code == 701 && $0.messageID == speaking } != nil)
-        let result = try SSIPClientProcess.spdSay(daemon, ["-w", "-P", "notification", "A notification nobody hears"])
+        let owner = try ssip.connectSSIP()
+        #expect(owner.command("SET SELF NOTIFICATION all on")?.code == 220)
+        #expect(owner.command("SET SELF PRIORITY message")?.code == 202)
+        let speaking = try #require(owner.speak(interruptibleText).messageID)
+        #expect(owner.waitForEvent(701, messageID: speaking) != nil)
+        let result = try SSIPClientProcess.spdSay(ssip, ["-w", "-P", "notification", "A notification nobody hears"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let dropped = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })
         #expect(dropped["success"] == .bool(false) && dropped["seq"] != .integer(Int64(speaking)), "the notification, not the message: \(dropped.text)")
         #expect(!watcher.received.contains { $0["state"] == .string("started") && $0["seq"] == dropped["seq"] }, "never started")
-        #expect(owner.eventCodes(of: speaking) == [701], "the message speaks on")
+        #expect(owner.events(messageID: speaking).map(\.code) == [701], "the message speaks on")
     }
 
     @Test("a line holding only a dot in spd-say's text is text: the message is spoken whole and spd-say -w ends")
     func loneDotLine() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let ssip = try SSIPDaemon(audio: "null")
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
         // libspeechd doubles a dot only on a CR LF line ("\r\n.\r\n"); this one ends with a bare LF.
         let text = "first line\n.\nlast line"
-        let result = try SSIPClientProcess.spdSay(daemon, ["-w", text], timeout: 20)
+        let result = try SSIPClientProcess.spdSay(ssip, ["-w", text], timeout: 20)
         #expect(result.status == 0, "spd-say -w got its 702: \(result.stdout)\(result.stderr)")
         let started = watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") }
         #expect(started?["text"] == .string(text))
         // The connection did not take the rest of the text for commands: the next message is fine.
-        #expect(try SSIPClientProcess.spdSay(daemon, ["-w", "Next"], timeout: 20).status == 0)
+        #expect(try SSIPClientProcess.spdSay(ssip, ["-w", "Next"], timeout: 20).status == 0)
     }
 
     @Test("a text over max_text_chars is refused: spd-say says it failed to say the message and exits 1; the next one is spoken")
     func textOverTheLimit() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true, environment: ["ANNOUNCED_MAX_TEXT_CHARS": "1000"])
+        let ssip = try SSIPDaemon(audio: "null", environment: ["ANNOUNCED_MAX_TEXT_CHARS": "1000"])
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let refused = try SSIPClientProcess.spdSay(daemon, ["-w", String(repeating: "word ", count: 300)], timeout: 20)
+        let refused = try SSIPClientProcess.spdSay(ssip, ["-w", String(repeating: "word ", count: 300)], timeout: 20)
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("Speech Dispatcher failed to say message"), "\(refused.stderr)")
-        #expect(try SSIPClientProcess.spdSay(daemon, ["-w", "Short enough"], timeout: 20).status == 0)
+        #expect(try SSIPClientProcess.spdSay(ssip, ["-w", "Short enough"], timeout: 20).status == 0)
         let started = watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") }
         #expect(started?["text"] == .string("Short enough"), "the refused text was never spoken")
     }
 
     @Test("spd-say -e (pipe mode) echoes its input and speaks each line, -w waiting for each")
     func pipeMode() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
+        let ssip = try SSIPDaemon(audio: "null")
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let tool = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-e", "-w"], daemon: daemon)
+        let tool = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-e", "-w"], daemon: ssip)
         tool.finishInput("First line\nSecond line\n")
         let result = tool.finish(timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
@@ -180,15 +187,16 @@ struct SpdSayTests {
 
     @Test("spd-say -c speaks a character, -k a key, -I a sound icon")
     func characterKeyAndIcon() throws {
-        let daemon = try DaemonProcess(ssip: true)
+        let ssip = try SSIPDaemon()
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let character = try spdSaySpoken(daemon, watcher, "-c", "a")
+        let character = try spdSaySpoken(ssip, watcher, "-c", "a")
         #expect(character.started?["text"] == .string("a"))
         #expect(!character.audio.isEmpty)
-        let key = try spdSaySpoken(daemon, watcher, "-k", "shift_a")
+        let key = try spdSaySpoken(ssip, watcher, "-k", "shift_a")
         #expect(key.started?["text"] == .string("shift a"))
         #expect(key.audio.count > character.audio.count, "two words are longer than a letter")
-        let icon = try spdSaySpoken(daemon, watcher, "-I", "boundary")
+        let icon = try spdSaySpoken(ssip, watcher, "-I", "boundary")
         #expect(icon.started?["text"] == .string(""), "a sound, no text")
         #expect(!icon.audio.isEmpty, "the boundary earcon is in the recording")
     }
@@ -198,10 +206,11 @@ struct SpdSayTests {
         arguments: [["-l", "fr"], ["-y", "fr"]]
     )
     func frenchVoice(option: [String]) throws {
-        let daemon = try DaemonProcess(ssip: true)
+        let ssip = try SSIPDaemon()
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
         // The first message after the daemon started (espeak-ng carries state from one synthesis to the next).
-        let message = try spdSaySpoken(daemon, watcher, option + ["Bonjour tout le monde"])
+        let message = try spdSaySpoken(ssip, watcher, option + ["Bonjour tout le monde"])
         let reference = WAVFile.trimmed(try espeakReference(text: "Bonjour tout le monde", voice: "fr", rate: 175))
         #expect(message.audio.count == reference.count)
         #expect(message.audio.elementsEqual(reference), "spd-say \(option) is not espeak-ng's French voice")
@@ -209,26 +218,28 @@ struct SpdSayTests {
 
     @Test("each of spd-say's voice options is accepted and changes the audio as it should", arguments: SpdSayOptionEffect.all)
     func optionEffect(_ effect: SpdSayOptionEffect) throws {
-        let daemon = try DaemonProcess(ssip: true)
+        let ssip = try SSIPDaemon()
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let with = try spdSaySpoken(daemon, watcher, effect.with)
-        let against = try spdSaySpoken(daemon, watcher, effect.against)
+        let with = try spdSaySpoken(ssip, watcher, effect.with)
+        let against = try spdSaySpoken(ssip, watcher, effect.against)
         #expect(effect.holds(with.audio, against.audio), "\(effect.claim): \(with.audio.count) samples (rms \(Int(rms(with.audio)))) against \(against.audio.count) (rms \(Int(rms(against.audio))))")
     }
 
     @Test("spd-say -o, -R and -P are accepted without a complaint")
     func acceptedOptions() throws {
-        let daemon = try DaemonProcess(ssip: true)
+        let ssip = try SSIPDaemon()
+        let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
         for option in [["-o", "espeak-ng"], ["-R", "30"], ["-P", "important"], ["-P", "progress"]] {
-            _ = try spdSaySpoken(daemon, watcher, option + ["Fine"])
+            _ = try spdSaySpoken(ssip, watcher, option + ["Fine"])
         }
     }
 
     @Test("spd-say -L lists espeak-ng's voices under its header line; -O lists espeak-ng")
     func lists() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
-        let voices = try SSIPClientProcess.spdSay(daemon, ["-L"])
+        let ssip = try SSIPDaemon(audio: "null")
+        let voices = try SSIPClientProcess.spdSay(ssip, ["-L"])
         #expect(voices.status == 0, "\(voices.stderr)")
         let lines = voices.stdout.split(separator: "\n").map(String.init)
         let column = { (text: String) in String(repeating: " ", count: max(0, 25 - text.count)) + text }
@@ -236,25 +247,26 @@ struct SpdSayTests {
         #expect(lines.count > 50, "espeak-ng has many voices: \(lines.count) lines")
         #expect(lines.contains(column("fr") + column("fr-FR") + column("none")))
         #expect(lines.contains(column("en-us") + column("en-US") + column("none")))
-        let modules = try SSIPClientProcess.spdSay(daemon, ["-O"])
+        let modules = try SSIPClientProcess.spdSay(ssip, ["-O"])
         #expect(modules.status == 0)
         #expect(modules.stdout == "OUTPUT MODULES\nespeak-ng\n")
     }
 
     @Test("spd-say exits 0 against the daemon and 1, saying why, once no server listens, as with speech-dispatcher absent")
     func exitCodes() throws {
-        let daemon = try DaemonProcess(audio: "null", ssip: true)
-        let ssipPath = try #require(daemon.ssipSocketPath)
-        #expect(try SSIPClientProcess.spdSay(daemon, ["-w", "Here"]).status == 0)
-        #expect(try SSIPClientProcess.spdSay(daemon, ["-C"]).status == 0)
+        let ssip = try SSIPDaemon(audio: "null")
+        let daemon = ssip.daemon
+        let ssipPath = ssip.ssipPath
+        #expect(try SSIPClientProcess.spdSay(ssip, ["-w", "Here"]).status == 0)
+        #expect(try SSIPClientProcess.spdSay(ssip, ["-C"]).status == 0)
         // No text and no action: spd-say prints its help and exits 1 without connecting.
-        let usage = try SSIPClientProcess.spdSay(daemon, [])
+        let usage = try SSIPClientProcess.spdSay(ssip, [])
         #expect(usage.status == 1)
         #expect(usage.stdout.contains("Usage: \(try #require(SSIPClientProcess.spdSay)) [options]"), "stdout: \(usage.stdout) stderr: \(usage.stderr)")
         #expect(daemon.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: ssipPath), "the daemon removes its SSIP socket")
         // What spd-say does when no server is there at all (SPEECHD_CMD=/bin/false: no autospawn).
-        let gone = try SSIPClientProcess.spdSay(daemon, ["Nobody listens"])
+        let gone = try SSIPClientProcess.spdSay(ssip, ["Nobody listens"])
         #expect(gone.status == 1)
         #expect(gone.stderr.hasPrefix("Failed to connect to Speech Dispatcher:"), "\(gone.stderr)")
         #expect(gone.stderr.contains("Can't connect to unix socket \(ssipPath)"), "\(gone.stderr)")

@@ -7,8 +7,6 @@ import Testing
 final class DaemonProcess {
     let directory: URL
     let socketPath: String
-    /// The SSIP socket (speech-dispatcher's protocol), when the daemon was started with `ssip: true`.
-    let ssipSocketPath: String?
     let wavDirectory: String
     let process = Process()
     private let stderrPipe = Pipe()
@@ -28,15 +26,13 @@ final class DaemonProcess {
         return url
     }
 
-    /// Starts the daemon and returns once it has told NOTIFY_SOCKET `READY=1`; with `ssip`, it
-    /// serves SSIP too, on ``ssipSocketPath`` (given with `ANNOUNCED_SSIP_SOCKET`).
+    /// Starts the daemon and returns once it has told NOTIFY_SOCKET `READY=1`.
     init(
-        arguments extra: [String] = [], audio: String? = nil, socketPath: String? = nil, ssip: Bool = false,
+        arguments extra: [String] = [], audio: String? = nil, socketPath: String? = nil,
         environment: [String: String] = [:], waitForReady: Bool = true
     ) throws {
         directory = Self.makeTemporaryDirectory()
         self.socketPath = socketPath ?? directory.appendingPathComponent("run/announced.sock").path
-        ssipSocketPath = ssip ? directory.appendingPathComponent("run/ssip.sock").path : nil
         wavDirectory = directory.appendingPathComponent("wav").path
         let notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
         process.executableURL = Self.executable
@@ -46,7 +42,6 @@ final class DaemonProcess {
         var env = ProcessInfo.processInfo.environment
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         env["NOTIFY_SOCKET"] = notify.path
-        env["ANNOUNCED_SSIP_SOCKET"] = ssipSocketPath
         for (key, value) in environment { env[key] = value }
         process.environment = env
         process.standardError = stderrPipe

@@ -164,11 +164,24 @@ final class RawSSIPClient {
     /// reading on as needed; nil on timeout or end of stream.
     @discardableResult
     func waitForEvent(_ code: Int, messageID: Int, timeout: Double = 30) -> SSIPBlock? {
+        waitForEvent([code], messageID: messageID, timeout: timeout)
+    }
+
+    /// Waits for message `messageID`'s 702 END or 703 CANCELED (see ``waitForEvent(_:messageID:timeout:)``).
+    @discardableResult
+    func waitForTerminal(messageID: Int, timeout: Double = 30) -> SSIPBlock? {
+        waitForEvent([702, 703], messageID: messageID, timeout: timeout)
+    }
+
+    /// The first event with one of `codes` about message `messageID` that no earlier call
+    /// returned, reading on as needed; nil on timeout or end of stream.
+    @discardableResult
+    func waitForEvent(_ codes: Set<Int>, messageID: Int, timeout: Double = 30) -> SSIPBlock? {
         let deadline = Date().addingTimeInterval(timeout)
         var index = 0
         while true {
             while index < blocks.count {
-                if blocks[index].code == code, blocks[index].messageID == messageID, !matchedEvents.contains(index) {
+                if codes.contains(blocks[index].code), blocks[index].messageID == messageID, !matchedEvents.contains(index) {
                     matchedEvents.insert(index)
                     return blocks[index]
                 }
@@ -190,6 +203,9 @@ final class RawSSIPClient {
     func indexOfEvent(_ code: Int, messageID: Int) -> Int? {
         blocks.firstIndex { $0.code == code && $0.messageID == messageID }
     }
+
+    /// Shuts the connection down both ways: the daemon sees its end at once.
+    func disconnect() { shutdown(fd, Int32(SHUT_RDWR)) }
 
     /// Reads until the daemon closes the connection; true if it did within `timeout`.
     func waitForEOF(timeout: Double = 30) -> Bool {

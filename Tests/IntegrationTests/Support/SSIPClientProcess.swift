@@ -12,19 +12,25 @@ enum SSIPClientProcess {
 
     /// Starts `executable ARGUMENTS` with `environment` added to `daemon`'s SSIP client environment
     /// (SPEECHD_ADDRESS names its SSIP socket, SPEECHD_CMD=/bin/false).
-    static func start(_ executable: String, _ arguments: [String], daemon: DaemonProcess, environment: [String: String] = [:]) throws -> AnnouncectlProcess {
+    static func start(_ executable: String, _ arguments: [String], daemon: SSIPDaemon, environment: [String: String] = [:]) throws -> AnnouncectlProcess {
         try AnnouncectlProcess(
-            arguments, environment: daemon.ssipClientEnvironment.merging(environment) { $1 }, executable: URL(fileURLWithPath: executable)
+            arguments, environment: daemon.clientEnvironment.merging(environment) { $1 }, executable: URL(fileURLWithPath: executable)
         )
     }
 
     /// Runs `spd-say ARGUMENTS` against `daemon` to its end (killed after `timeout` seconds, a
     /// failure guard).
     static func spdSay(
-        _ daemon: DaemonProcess, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60
+        _ daemon: SSIPDaemon, _ arguments: [String], environment: [String: String] = [:], timeout: Double = 60
     ) throws -> (status: Int32, stdout: String, stderr: String) {
         let tool = try start(try #require(spdSay), arguments, daemon: daemon, environment: environment)
         tool.finishInput()
         return tool.finish(timeout: timeout)
     }
+}
+
+/// A client program or SSIP conversation did not go as the test expects.
+struct SSIPClientError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

@@ -10,11 +10,11 @@ final class SSIPDaemon {
     /// Where it serves SSIP.
     var ssipPath: String { place.path }
 
-    /// Starts `announced` with `ANNOUNCED_SSIP_SOCKET` set to a fresh path and waits for READY=1
-    /// (sent once both sockets listen).
-    init(arguments: [String] = [], audio: String? = nil) throws {
+    /// Starts `announced` with `ANNOUNCED_SSIP_SOCKET` set to a fresh path (and `environment`
+    /// added) and waits for READY=1 (sent once both sockets listen).
+    init(arguments: [String] = [], audio: String? = nil, environment: [String: String] = [:]) throws {
         do {
-            daemon = try DaemonProcess(arguments: arguments, audio: audio, environment: place.environment)
+            daemon = try DaemonProcess(arguments: arguments, audio: audio, environment: place.environment.merging(environment) { $1 })
         } catch {
             place.remove()
             throw error
