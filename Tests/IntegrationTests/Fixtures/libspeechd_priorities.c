@@ -2,7 +2,7 @@
  * libspeechd_priorities.c: a libspeechd client for announced's SSIP integration test
  * (Tests/IntegrationTests/LibspeechdTests.swift compiles and runs it).
  *
- * It opens a THREADED connection, turns every notification on, counts BEGIN, END and CANCEL per
+ * It opens a THREADED connection, turns every notification on (SPD_ALL), counts BEGIN, END and CANCEL per
  * message id in its callbacks, and walks through SSIP's five priorities, one step waiting for the
  * event the step before must cause (no sleeps). It prints one line per thing it did or saw:
  *
@@ -133,8 +133,7 @@ int main(void)
 	connection->callback_begin = on_begin;
 	connection->callback_end = on_end;
 	connection->callback_cancel = on_cancel;
-	if (spd_set_notification_on(connection, SPD_BEGIN) || spd_set_notification_on(connection, SPD_END)
-	    || spd_set_notification_on(connection, SPD_CANCEL)) {
+	if (spd_set_notification_on(connection, SPD_ALL)) {
 		printf("FAIL spd_set_notification_on\n");
 		return 2;
 	}
