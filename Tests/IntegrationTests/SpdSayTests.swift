@@ -57,7 +57,7 @@ struct SpdSayTests {
         let status = try #require(watcher.waitFor("ok", id: 2))
         let finishedIndex = watcher.received.firstIndex { $0.event == "speech" && $0["state"] == .string("finished") }
         let statusIndex = watcher.received.firstIndex { $0 == status }
-        #expect(finishedIndex != nil && statusIndex != nil && finishedIndex! < statusIndex!, "finished came before spd-say exited: \(watcher.received.map(\.text))")
+        #expect(finishedIndex != nil && statusIndex != nil && finishedIndex! < statusIndex!, "spd-say exited before the daemon's finished for its message: \(watcher.received.map(\.text))")
         let finished = try #require(finishedIndex.map { watcher.received[$0] })
         #expect(finished["success"] == .bool(true) && finished["seq"] == started["seq"])
         // The recording holds the whole sentence: exactly what espeak-ng says for it with the
