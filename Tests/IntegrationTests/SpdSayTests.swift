@@ -138,6 +138,19 @@ struct SpdSayTests {
         #expect(owner.events(messageID: speaking).map(\.code) == [701], "the message speaks on")
     }
 
+    @Test("spd-say -w while speech is muted (natively) exits 0: its message ends cancelled at once, never started")
+    func mutedDaemon() throws {
+        let ssip = try SSIPDaemon(audio: "null")
+        let watcher = try speechWatcher(ssip.daemon)
+        watcher.send(#"{"op":"set","id":2,"muted":true}"#)
+        try #require(watcher.waitFor("ok", id: 2) != nil)
+        let result = try SSIPClientProcess.spdSay(ssip, ["-w", "Nobody hears this"], timeout: 20)
+        #expect(result.status == 0, "spd-say -w got its 703: \(result.stdout)\(result.stderr)")
+        let finished = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })
+        #expect(finished["success"] == .bool(false) && finished["reason"] == .string("muted"), "\(finished.text)")
+        #expect(!watcher.received.contains { $0["state"] == .string("started") }, "never started")
+    }
+
     @Test("a line holding only a dot in spd-say's text is text: the message is spoken whole and spd-say -w ends")
     func loneDotLine() throws {
         let ssip = try SSIPDaemon(audio: "null")
