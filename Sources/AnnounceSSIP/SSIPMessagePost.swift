@@ -33,12 +33,16 @@ enum SSIPMessagePost {
         // An unknown SYNTHESIS_VOICE was answered 209 (as speech-dispatcher does) and falls back
         // to the language's voice.
         let chosenVoice = settings.synthesisVoice.flatMap { voices.knows($0) ? $0 : nil }
-        let languageVoice = settings.language.flatMap { voices.voice(forLanguage: $0) }
+        // spd-say sends the locale's language, which is `C` (or `POSIX`) in a bare environment:
+        // no language at all, so the default voice speaks, without a warning.
+        let language = settings.language.flatMap { ["c", "posix", ""].contains($0.lowercased()) ? nil : $0 }
+        let languageVoice = language.flatMap { voices.voice(forLanguage: $0) }
         let variant = SSIPVoiceMapping.espeakVariant(settings.voiceType)
         let (spelled, isSSML) = (spell, ssml)
         return MessagePost(id: id, text: text, sound: sound, priority: priority) { defaults in
             var options = settings.speechOptions(defaultRate: defaults.rate, defaultPitch: defaults.pitch, defaultVolume: defaults.volume)
             options.voice = chosenVoice
+            options.lang = language
             options.spell = spelled
             options.ssml = isSSML
             if let variant {

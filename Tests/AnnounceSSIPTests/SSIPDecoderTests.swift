@@ -135,6 +135,17 @@ struct SSIPDecoderTests {
         #expect(fits.text == "keypad enter")
     }
 
+    @Test("LANGUAGE C or POSIX (spd-say in a bare environment sends its locale) is no language: the default voice speaks", arguments: ["C", "POSIX", "c"])
+    func localeLanguageIsNone(language: String) throws {
+        var probe = DecoderProbe(frontEnd)
+        _ = probe.send("SET self LANGUAGE \(language)")
+        let post = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
+        #expect(post.options(testDefaults).lang == nil)
+        _ = probe.send("SET self LANGUAGE fr")
+        let french = try #require(message(probe.read("SPEAK\r\nbonjour\r\n.\r\n").inputs.last))
+        #expect(french.options(testDefaults).lang == "fr")
+    }
+
     @Test("KEY names are said as words", arguments: [
         ("KEY shift_a", "shift a"),
         ("KEY control_alt_delete", "control alt delete"),
