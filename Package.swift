@@ -77,7 +77,7 @@ let package = Package(
         // costs one post, not the daemon.
         .executableTarget(
             name: "announced-espeak",
-            dependencies: ["CEspeakNGStatic", "EspeakHelperWire"],
+            dependencies: ["CEspeakNGStatic", "EspeakHelperWire", "CAnnounceLinux"],
             swiftSettings: strictSwift
         ),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.

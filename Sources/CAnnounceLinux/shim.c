@@ -2,10 +2,13 @@
 #define _GNU_SOURCE
 #include "CAnnounceLinux.h"
 
+#include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <malloc.h>
 #include <spawn.h>
 #include <stddef.h>
+#include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -40,3 +43,27 @@ int CAnnounceLinux_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actio
 }
 
 int CAnnounceLinux_pidfd_open(pid_t pid) { return pidfd_open(pid, 0); }
+
+// dl_iterate_phdr visits the executable first (its dlpi_name is empty); only it is released.
+static int release_segments(struct dl_phdr_info *info, size_t size, void *data) {
+    (void)size;
+    size_t *released = data;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (int index = 0; index < info->dlpi_phnum; index++) {
+        const ElfW(Phdr) *segment = &info->dlpi_phdr[index];
+        // Writable segments hold the program's data (and, made read-only after relocation, RELRO):
+        // their private pages exist nowhere else and would be lost.
+        if (segment->p_type != PT_LOAD || (segment->p_flags & PF_W) != 0) continue;
+        // Whole pages inside the segment only: a page it shares with its neighbour stays.
+        uintptr_t start = (info->dlpi_addr + segment->p_vaddr + page - 1) & ~(page - 1);
+        uintptr_t end = (info->dlpi_addr + segment->p_vaddr + segment->p_memsz) & ~(page - 1);
+        if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == 0) *released += end - start;
+    }
+    return 1;
+}
+
+size_t CAnnounceLinux_release_program_pages(void) {
+    size_t released = 0;
+    dl_iterate_phdr(release_segments, &released);
+    return released;
+}

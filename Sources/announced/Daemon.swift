@@ -99,6 +99,7 @@ struct Daemon {
             onReady: { [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
                 logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
                 Systemd.notify("READY=1", environment: environment)
+                MemoryTrimmer.releaseStartupPages(logger: logger)
             }
         )
         let group = ServiceGroup(
