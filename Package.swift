@@ -200,7 +200,11 @@ let package = Package(
         .testTarget(name: "AccessibilityLintTests", dependencies: ["AccessibilityLint", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "SSIPProtocolTests", dependencies: ["SSIPProtocol", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
-        .testTarget(name: "SpeechSynthesisTests", dependencies: ["SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "TestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "SpeechSynthesisTests",
+            dependencies: ["SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "CAnnounceLinux", "TestSupport"],
+            swiftSettings: strictSwift
+        ),
         // The server's connections on EmbeddedChannel: framing, half-close, limits, peers.
         .testTarget(
             name: "AnnounceServerTests",
