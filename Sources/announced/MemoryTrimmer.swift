@@ -50,7 +50,7 @@ final class MemoryTrimmer {
         _ = CAnnounceLinux_set_malloc_mmap_threshold(128 << 10)
     }
 
-    /// Once the daemon serves (READY=1): the code and constants only starting up used (argument
+    /// Once the daemon serves (just before READY=1): the code and constants only starting up used (argument
     /// parsing, the configuration layers, FoundationEssentials' file reading, setting up the event
     /// loops and the helper) leave the resident set. What serving and speaking use faults back in
     /// from the page cache, without a disk read, the first time it runs again. Once only: after
