@@ -219,23 +219,24 @@ public final class Dispatcher {
 
     /// Queues `event` for `client`; sent at the end of the turn.
     func send(_ event: Event, to client: ClientID) {
-        guard let state = clients[client] else { return }
-        // Lines behind a held answer wait with it; the awaited post's own lines go ahead of it.
-        if let held = state.heldUntilFinished, event.postSeq != held.seq {
-            clients[client]?.heldUntilFinished?.lines.append(.event(event))
-            return
-        }
-        outbox[client, default: []].append(.event(event))
+        queue(.event(event), for: client, postSeq: event.postSeq)
     }
 
     /// Queues bytes a front-end answered with itself for `client`, in their place.
     func send(answer bytes: [UInt8], to client: ClientID) {
-        guard let state = clients[client] else { return }
-        if state.heldUntilFinished != nil {
-            clients[client]?.heldUntilFinished?.lines.append(.answer(bytes))
+        queue(.answer(bytes), for: client, postSeq: nil)
+    }
+
+    /// Queues `line` for `client`, or behind the answer held for it until a post ends (that post's
+    /// own lines, `postSeq`, go ahead). Nothing is held on the hot path of native posts: the check
+    /// is skipped while no answer waits anywhere.
+    private func queue(_ line: ClientLine, for client: ClientID, postSeq: UInt64?) {
+        if !awaitedEnds.isEmpty, let held = clients[client]?.heldUntilFinished, postSeq != held.seq {
+            clients[client]?.heldUntilFinished?.lines.append(line)
             return
         }
-        outbox[client, default: []].append(.answer(bytes))
+        guard clients[client] != nil else { return }
+        outbox[client, default: []].append(line)
     }
 
     /// Queues `event` for every client subscribed to `topic`; the event is made only if one is.

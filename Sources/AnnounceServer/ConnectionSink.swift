@@ -44,9 +44,9 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
         let writes = output.writes
         channel.eventLoop.execute { [self] in
             guard !state.value.closed else { return }
-            let now = channel.eventLoop.now
             for write in writes {
-                if write.isEvent, !state.value.held.isEmpty || (write.notBefore.map { $0 > now } ?? false) {
+                // The clock is read only for a write that has a deadline (never a JSON line's).
+                if write.isEvent, !state.value.held.isEmpty || (write.notBefore.map { $0 > channel.eventLoop.now } ?? false) {
                     state.value.held.append(write)
                 } else {
                     send(write.bytes)

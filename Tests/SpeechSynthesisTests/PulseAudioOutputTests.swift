@@ -154,6 +154,7 @@ struct PulseAudioOutputTests {
         try Self.writeInSlices(Array(samples[..<half]), to: output)
         output.pause()
         let held = output.playedFrames
+        // "Nothing plays while paused" is an absence, which no event reports: hold for a while.
         Thread.sleep(forTimeInterval: 0.4)
         #expect(output.playedFrames == held, "played frames moved from \(held) to \(output.playedFrames) while paused")
         #expect(held < half, "everything written had played before the pause")
