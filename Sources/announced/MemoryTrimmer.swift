@@ -52,12 +52,13 @@ final class MemoryTrimmer {
 
     /// Once the daemon serves (just before READY=1): the code and constants only starting up used (argument
     /// parsing, the configuration layers, FoundationEssentials' file reading, setting up the event
-    /// loops and the helper) leave the resident set. What serving and speaking use faults back in
+    /// loops and the helper; in the libraries, the loader binding every symbol and the
+    /// initialization of libpulse's 25 dependencies) leave the resident set. What serving and speaking use faults back in
     /// from the page cache, without a disk read, the first time it runs again. Once only: after
     /// that the resident code is what the daemon runs.
     nonisolated static func releaseStartupPages(logger: Logger) {
         let start = ContinuousClock.now
-        let bytes = CAnnounceLinux_release_program_pages()
+        let bytes = CAnnounceLinux_release_read_only_pages()
         logger.debug("start-up pages released", metadata: ["bytes": "\(bytes)", "took": "\(ContinuousClock.now - start)"])
     }
 
