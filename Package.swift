@@ -202,7 +202,7 @@ let package = Package(
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(
             name: "SpeechSynthesisTests",
-            dependencies: ["SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "CAnnounceLinux", "TestSupport"],
+            dependencies: ["SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "CAnnounceLinux", "TestSupport", "BlockingThreads"],
             swiftSettings: strictSwift
         ),
         // The server's connections on EmbeddedChannel: framing, half-close, limits, peers.
@@ -231,12 +231,24 @@ let package = Package(
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "TestSupport"],
+            dependencies: ["AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "TestSupport", "BlockingThreads"],
             // Sources of client programs the tests compile themselves (the libspeechd client).
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
         // Child processes and a private PulseAudio server, shared by the test targets and announced-bench.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
+        // Threads of their own for tests that block (child processes, synchronous socket reads), so
+        // that Swift's cooperative pool stays free for the async tests, and the trait that puts a
+        // suite on them. Its own target: it needs swift-nio and Swift Testing, announced-bench neither.
+        .target(
+            name: "BlockingThreads",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tests/BlockingThreads",
+            swiftSettings: strictSwift
+        ),
     ]
 )
