@@ -1,8 +1,9 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Testing
 
-@Suite("announcectl: honest outcomes, warnings and the spd-say options")
+@Suite("announcectl: honest outcomes, warnings and the spd-say options", .onBlockingThreads)
 struct AnnouncectlOutcomeTests {
     @Test(
         "--wait with nothing to speak prints `nothing to speak` and exits 3, not `spoken` and 0",

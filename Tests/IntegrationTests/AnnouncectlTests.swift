@@ -1,9 +1,10 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Glibc
 import Testing
 
-@Suite("announcectl against the real daemon")
+@Suite("announcectl against the real daemon", .onBlockingThreads)
 struct AnnouncectlTests {
     @Test("say --wait prints spoken and exits 0; without --wait it exits 0 once queued")
     func saySpoken() throws {

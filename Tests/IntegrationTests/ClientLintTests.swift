@@ -31,7 +31,7 @@ struct ClientLintTests {
     @Test("lint: true sends lint in hello; findings reach onLint on the main queue")
     @MainActor
     func findingsReachTheHandler() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath, lint: true)
         let reports = Reports()
         announcer.onLint { report in
@@ -48,7 +48,7 @@ struct ClientLintTests {
     @Test("without lint: no findings")
     @MainActor
     func noLintWithoutTheOption() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath)
         let reports = Reports()
         announcer.onLint { report in reports.received.append("\(report.element) \(report.rule)") }

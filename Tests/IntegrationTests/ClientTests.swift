@@ -1,4 +1,5 @@
 import AnnounceClient
+import BlockingThreads
 import Foundation
 import Testing
 
@@ -21,7 +22,7 @@ private func started(_ text: String, in events: AsyncStream<Event>) async throws
 struct ClientTests {
     @Test("spoken, with the async form")
     func spoken() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath, clientName: "tests")
         let result = try await withTimeout("the result") { await announcer.announce("Download complete") }
         #expect(result == .spoken)
@@ -30,7 +31,7 @@ struct ClientTests {
 
     @Test("interrupted by a newer post, with how far it got")
     func interrupted() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath)
         let watcher = Announcer(socketPath: daemon.socketPath)
         let events = watcher.events([.speech])
@@ -48,7 +49,7 @@ struct ClientTests {
 
     @Test("cancelled by stop, and by cancelling the calling task")
     func cancelled() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath)
         let events = announcer.events([.speech])
         _ = try await announcer.status()
@@ -67,7 +68,7 @@ struct ClientTests {
 
     @Test("muted while speech is off; the status stream and isSpeechRunning follow mute and unmute")
     func mutedAndStatus() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath)
         let controller = Announcer(socketPath: daemon.socketPath)
         let statuses = announcer.statusChanges()
@@ -87,7 +88,7 @@ struct ClientTests {
 
     @Test("dropped: too many posts waiting")
     func queueFull() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath)
         var low = SpeechOptions()
         low.priority = .low
@@ -108,7 +109,7 @@ struct ClientTests {
 
     @Test("failed: the daemon's error message")
     func failed() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath)
         var options = SpeechOptions()
         options.lang = "1x"
@@ -143,7 +144,7 @@ struct ClientTests {
     @Test("the completion form runs its handler on the main queue with the result")
     @MainActor
     func completionOnMain() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath)
         #expect(MainThread.isMainQueue)
         let (result, onMain) = try await withTimeout("the completion") {
@@ -159,7 +160,7 @@ struct ClientTests {
 
     @Test("a post from a background thread is dropped off-main, like UIKit")
     func offMain() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath)
         let result = try await withTimeout("the completion") {
             await withCheckedContinuation { continuation in
@@ -175,19 +176,19 @@ struct ClientTests {
 
     @Test("reconnects after the daemon restarts on the same socket; the status stream follows")
     func reconnect() async throws {
-        let first = try DaemonProcess()
+        let first = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: first.socketPath)
         let statuses = announcer.statusChanges()
         #expect(await announcer.announce("Before") == .spoken)
         _ = try await statuses.first("the first status") { $0.isSpeechRunning }
 
-        first.stop()
+        _ = await onBlockingThread { first.stop() }
         _ = try await statuses.first("the daemon to be gone") { $0 == .unavailable }
         guard case .unavailable = await announcer.announce("Nobody listens") else {
             Issue.record("expected unavailable while the daemon is down")
             return
         }
-        let second = try DaemonProcess(socketPath: first.socketPath)
+        let second = try await DaemonProcess.start(socketPath: first.socketPath)
         _ = try await statuses.first("the new daemon's status") { $0.isSpeechRunning }
         #expect(await announcer.announce("After") == .spoken)
         withExtendedLifetime(first) {}
@@ -197,7 +198,7 @@ struct ClientTests {
     @Test("focus callbacks run on the main queue as this announcer's element gains and loses the focus")
     @MainActor
     func focusCallbacks() async throws {
-        let daemon = try DaemonProcess()
+        let daemon = try await DaemonProcess.start()
         let announcer = Announcer(socketPath: daemon.socketPath)
         let (changes, continuation) = AsyncStream.makeStream(of: String.self)
         announcer.onFocus("save") { continuation.yield("save focused, main: \(MainThread.isMainQueue)") }

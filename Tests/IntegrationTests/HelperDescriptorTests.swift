@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Glibc
 import TestSupport
@@ -16,7 +17,7 @@ func openDescriptors(of pid: Int32) -> [Int32: String] {
     return descriptors
 }
 
-@Suite("Daemon: the espeak-ng helper inherits only its pipes and standard error", .serialized)
+@Suite("Daemon: the espeak-ng helper inherits only its pipes and standard error", .onBlockingThreads, .serialized)
 struct HelperDescriptorTests {
     @Test(
         "under systemd-socket-activate the helper does not hold the listening socket (the daemon's fd 3)",
@@ -65,7 +66,7 @@ struct HelperDescriptorTests {
     }
 }
 
-@Suite("Daemon: the espeak-ng helper loads no audio library")
+@Suite("Daemon: the espeak-ng helper loads no audio library", .onBlockingThreads)
 struct HelperLibraryTests {
     @Test("the helper maps neither libpulse nor libpcaudio (it never plays audio), and speaks")
     func noAudioLibraries() throws {

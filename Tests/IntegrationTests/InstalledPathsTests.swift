@@ -1,9 +1,10 @@
+import BlockingThreads
 import Foundation
 import Testing
 
 /// What `announced` tells an installed user to read: paths that exist after `make install` or
 /// the Debian package (a man page, the installed sample configuration), never the source tree's.
-@Suite("Daemon: help and errors point at installed files")
+@Suite("Daemon: help and errors point at installed files", .onBlockingThreads)
 struct InstalledPathsTests {
     @Test("--help names the protocol's man page and the installed sample, no path in the source tree")
     func help() throws {

@@ -1,3 +1,4 @@
+import BlockingThreads
 import Foundation
 import Testing
 
@@ -62,7 +63,7 @@ struct LibspeechdTranscript {
 }
 
 @Suite(
-    "libspeechd: a C client in THREADED mode on the SSIP socket",
+    "libspeechd: a C client in THREADED mode on the SSIP socket", .onBlockingThreads,
     .enabled(if: LibspeechdProgram.canBuild, "needs cc, pkg-config and libspeechd-dev (apt-get install libspeechd-dev)")
 )
 struct LibspeechdTests {

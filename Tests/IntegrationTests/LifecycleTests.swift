@@ -1,9 +1,10 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import TestSupport
 import Testing
 
-@Suite("Daemon: lifecycle and scheduling over a real socket", .serialized)
+@Suite("Daemon: lifecycle and scheduling over a real socket", .onBlockingThreads, .serialized)
 struct LifecycleTests {
     @Test("an announcement is queued, started with its text, and finished; its WAV equals espeak-ng's own output")
     func lifecycleAndPCM() throws {

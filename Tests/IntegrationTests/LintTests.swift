@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Testing
 
@@ -24,7 +25,7 @@ private let seedFindings = [
     "reset: missing-label: this button has no label, so VoiceOver users hear only \"button\": give it a label that says what it is or does (\"Share\", \"Play\")",
 ]
 
-@Suite("Lint: announcectl lint and the daemon's lint lines")
+@Suite("Lint: announcectl lint and the daemon's lint lines", .onBlockingThreads)
 struct LintTests {
     @Test("announcectl lint FILE: one ID: RULE: MESSAGE line per finding, exit 3")
     func lintFile() throws {

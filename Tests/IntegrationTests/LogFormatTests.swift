@@ -1,7 +1,8 @@
+import BlockingThreads
 import Foundation
 import Testing
 
-@Suite("Daemon: the log reads well in a terminal and in journalctl", .serialized)
+@Suite("Daemon: the log reads well in a terminal and in journalctl", .onBlockingThreads, .serialized)
 struct LogFormatTests {
     @Test("a start that fails logs no audio output it never used, and no line repeats its label")
     func failedStart() throws {

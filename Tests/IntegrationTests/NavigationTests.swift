@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import TestSupport
 import Testing
@@ -90,7 +91,7 @@ private func envelopeCorrelation(_ a: [Int16], _ b: [Int16]) -> Double {
     return sxy / (sxx * syy).squareRoot()
 }
 
-@Suite("Daemon: navigating an app's screen", .serialized)
+@Suite("Daemon: navigating an app's screen", .onBlockingThreads, .serialized)
 struct NavigationIntegrationTests {
     @Test("two apps and a navigator: the latest screen is current, actions reach only its owner, and the earlier screen returns when its owner leaves")
     func ownerStack() throws {
@@ -320,7 +321,7 @@ struct NavigationIntegrationTests {
     }
 }
 
-@Suite("Examples: driven with navigate requests alone", .serialized)
+@Suite("Examples: driven with navigate requests alone", .onBlockingThreads, .serialized)
 struct ExampleNavigationTests {
     @Test("the task timer publishes its screen; incrementing its time makes it longer and the new value is spoken")
     func taskTimer() throws {

@@ -1,9 +1,10 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Glibc
 import Testing
 
-@Suite("Daemon: pause and resume hold the audio and continue it from the same sample")
+@Suite("Daemon: pause and resume hold the audio and continue it from the same sample", .onBlockingThreads)
 struct PauseTests {
     private let text = "The quarterly report is ready. It covers sales, returns and the new stores in the north."
 
@@ -108,7 +109,7 @@ struct PauseTests {
     }
 }
 
-@Suite("Daemon: a long pause is not a stuck espeak-ng helper")
+@Suite("Daemon: a long pause is not a stuck espeak-ng helper", .onBlockingThreads)
 struct LongPauseTests {
     @Test("a pause longer than the helper's 5 s silence limit resumes and finishes successfully")
     func pauseLongerThanTheSilenceLimit() throws {

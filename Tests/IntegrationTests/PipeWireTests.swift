@@ -1,3 +1,4 @@
+import BlockingThreads
 import Foundation
 import TestSupport
 import Testing
@@ -5,7 +6,7 @@ import Testing
 /// The PulseAudio output through PipeWire, as on most desktops today: a private headless session
 /// (its own D-Bus, pipewire, wireplumber and pipewire-pulse under a private runtime directory) with
 /// a null sink whose monitor is recorded, and the same recorded test as ``PulseAudioTests``.
-@Suite("Daemon: PulseAudio output through a headless PipeWire", .serialized, .enabled(if: HeadlessPipeWire.canRecord, HeadlessPipeWire.missingReason))
+@Suite("Daemon: PulseAudio output through a headless PipeWire", .onBlockingThreads, .serialized, .enabled(if: HeadlessPipeWire.canRecord, HeadlessPipeWire.missingReason))
 struct PipeWireTests {
     @Test("an announcement is heard for about as long as espeak-ng's WAV; a stopped one clearly less")
     func playsAndStops() throws {

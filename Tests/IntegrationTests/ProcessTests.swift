@@ -1,10 +1,11 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import TestSupport
 import Glibc
 import Testing
 
-@Suite("Daemon: process, socket file and signals")
+@Suite("Daemon: process, socket file and signals", .onBlockingThreads)
 struct ProcessTests {
     @Test("SIGTERM ends every post with shutdown, flushes the lines, removes the socket and exits 0")
     func sigterm() throws {

@@ -1,8 +1,9 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Testing
 
-@Suite("Daemon: bad input, limits and focus over a real socket")
+@Suite("Daemon: bad input, limits and focus over a real socket", .onBlockingThreads)
 struct ProtocolErrorTests {
     @Test("every bad line gets its error code and the connection keeps working")
     func badLines() throws {

@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Glibc
 import TestSupport
@@ -7,7 +8,7 @@ import Testing
 /// The real audio outputs against the daemon process: a private headless PulseAudio server with a
 /// null sink whose monitor is recorded, and the ALSA and `auto` fallbacks on a machine without a
 /// sound card.
-@Suite("Daemon: PulseAudio output on a headless server", .serialized, .enabled(if: HeadlessPulseAudio.canRecord, HeadlessPulseAudio.missingReason))
+@Suite("Daemon: PulseAudio output on a headless server", .onBlockingThreads, .serialized, .enabled(if: HeadlessPulseAudio.canRecord, HeadlessPulseAudio.missingReason))
 struct PulseAudioTests {
     @Test("an announcement is heard for about as long as espeak-ng's WAV; a stopped one clearly less")
     func playsAndStops() throws {
@@ -51,7 +52,7 @@ struct PulseAudioTests {
     }
 }
 
-@Suite("Daemon: ALSA and the automatic fallback", .serialized)
+@Suite("Daemon: ALSA and the automatic fallback", .onBlockingThreads, .serialized)
 struct AudioFallbackTests {
     @Test("a named ALSA device that cannot open: exit 1 naming the device and the error")
     func missingALSADevice() throws {

@@ -1,8 +1,9 @@
+import BlockingThreads
 import Foundation
 import Glibc
 import Testing
 
-@Suite("Daemon: limits and peers on the SSIP socket, over real sockets")
+@Suite("Daemon: limits and peers on the SSIP socket, over real sockets", .onBlockingThreads)
 struct SSIPLimitTests {
     /// Proves a client is still served on both sockets: an SSIP client's CLIENT_ID and a message
     /// queued, and a native `status`.

@@ -1,3 +1,4 @@
+import BlockingThreads
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 /// sequence, then utterances, each `CANCEL self`, RATE/PITCH/VOLUME and a SPEAK of SSML with
 /// Orca's `start:end` marks. The replies' codes and texts, the events' order and CR LF line ends
 /// are checked on the wire.
-@Suite("SSIP: an Orca-shaped session on a raw socket")
+@Suite("SSIP: an Orca-shaped session on a raw socket", .onBlockingThreads)
 struct SSIPOrcaSessionTests {
     /// Orca's SSML for one utterance.
     static let utterance = #"<speak><mark name="0:6"/>Cancel <mark name="7:11"/>push <mark name="12:19"/>button.</speak>"#

@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 /// which speaks through it) sees. Every message's callbacks are checked against the events that
 /// came on the wire, so an event python3-speechd dropped (because it came before the message's
 /// callback was registered, shared/ssip.md §5) shows up as a difference.
-@Suite("SSIP: python3-speechd's SSIPClient against the daemon")
+@Suite("SSIP: python3-speechd's SSIPClient against the daemon", .onBlockingThreads)
 struct SSIPPythonClientTests {
     @Test("queued messages: BEGIN then END for each, exactly once, every event on the wire reaches its callback")
     func beginAndEndPerMessage() throws {
@@ -145,7 +146,7 @@ struct SSIPPythonClientTests {
     }
 }
 
-@Suite("SSIP: python3-speechd's settings, voices and lists")
+@Suite("SSIP: python3-speechd's settings, voices and lists", .onBlockingThreads)
 struct SSIPPythonSettingsTests {
     @Test("set_rate, set_pitch, set_volume, set_language, set_punctuation read back through GET")
     func settingsRoundTrip() throws {

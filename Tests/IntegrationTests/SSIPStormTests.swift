@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Synchronization
 import Testing
@@ -98,7 +99,7 @@ func ssipStorm(_ client: RawSSIPClient, index: Int, seed: UInt64, count: Int) th
     return outcome
 }
 
-@Suite("Storm: SSIP and native clients at once, nothing lost", .serialized)
+@Suite("Storm: SSIP and native clients at once, nothing lost", .onBlockingThreads, .serialized)
 struct SSIPStormTests {
     @Test(
         "every SSIP message gets exactly one 702 or 703 and every native post one terminal line; status counts the SSIP clients",

@@ -1,7 +1,8 @@
+import BlockingThreads
 import TestSupport
 import Testing
 
-@Suite("Sanitizer reports in a child process's output")
+@Suite("Sanitizer reports in a child process's output", .onBlockingThreads)
 struct SanitizerReportTests {
     @Test("a ThreadSanitizer report among log lines is found, up to its SUMMARY line")
     func threadSanitizer() {

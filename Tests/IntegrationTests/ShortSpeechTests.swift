@@ -1,8 +1,9 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Testing
 
-@Suite("Daemon: char, key and sound, heard in the audio")
+@Suite("Daemon: char, key and sound, heard in the audio", .onBlockingThreads)
 struct ShortSpeechTests {
     @Test("char a is espeak-ng's spelling of a; key control_alt_delete is \"control alt delete\"; key shift_a spells the a")
     func charAndKey() throws {

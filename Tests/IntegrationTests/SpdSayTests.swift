@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Testing
 
@@ -37,7 +38,7 @@ func rms(_ samples: ArraySlice<Int16>) -> Double {
     return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
 }
 
-@Suite("spd-say against the daemon's SSIP socket", .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))
+@Suite("spd-say against the daemon's SSIP socket", .onBlockingThreads, .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))
 struct SpdSayTests {
     @Test("spd-say -w speaks the text under its CLIENT_NAME and exits only after the daemon's finished for it")
     func waitsForTheEnd() throws {

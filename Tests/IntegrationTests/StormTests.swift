@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Glibc
 import Testing
@@ -59,7 +60,7 @@ func stormLines(seed: UInt64, count: Int) -> (lines: [String], postIDs: [Int], l
     return (lines, posts, lastAnswered)
 }
 
-@Suite("Storm: many connections, every op, nothing lost", .serialized)
+@Suite("Storm: many connections, every op, nothing lost", .onBlockingThreads, .serialized)
 struct StormTests {
     @Test("every post with an id gets exactly one terminal line, in order, and the daemon still answers")
     func storm() throws {

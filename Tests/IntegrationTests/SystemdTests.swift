@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Glibc
 import TestSupport
@@ -13,7 +14,7 @@ func installedTool(_ tool: String) -> String? {
     return directories.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
-@Suite("systemd: the user units and socket activation")
+@Suite("systemd: the user units and socket activation", .onBlockingThreads)
 struct SystemdTests {
     /// Copies the units to a private folder with ExecStart pointing at the built daemon, as
     /// `make install` points it at $(PREFIX)/bin, and runs `systemd-analyze --user verify` on

@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Testing
 
@@ -43,7 +44,7 @@ func exampleVoiceNames(in text: String) -> Set<String> {
     return names
 }
 
-@Suite("Daemon: voice names are resolved the same way everywhere", .serialized)
+@Suite("Daemon: voice names are resolved the same way everywhere", .onBlockingThreads, .serialized)
 struct VoiceNameTests {
     @Test("every language and file name `espeak-ng --voices` prints is either refused at `set` or speaks, with that voice")
     func everyListedVoice() throws {

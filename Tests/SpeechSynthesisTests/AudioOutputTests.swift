@@ -1,7 +1,9 @@
+import BlockingThreads
 import Foundation
 import Testing
 @testable import SpeechSynthesis
 
+@Suite(.onBlockingThreads)
 struct AudioOutputTests {
     @Test func wavOutputCreatesItsDirectory() throws {
         let directory = TestAudio.temporaryDirectory() + "/nested/deeper"
@@ -59,6 +61,7 @@ struct AudioOutputTests {
     }
 }
 
+@Suite(.onBlockingThreads)
 struct UtteranceAbortSignalTests {
     @Test func aRaisedSignalEndsTheDeviceWaitOnItsThread() {
         let signal = UtteranceAbortSignal()

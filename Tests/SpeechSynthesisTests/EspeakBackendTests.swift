@@ -20,7 +20,7 @@ struct EspeakBackendTests {
         #expect(riffSize == bytes.count - 8)
         #expect(wav.samples.count * 2 + 44 == bytes.count)
 
-        let cli = try TestAudio.cliPCM(text: FirstSynthesis.text)
+        let cli = try await TestAudio.cliPCM(text: FirstSynthesis.text)
         let ours = TestAudio.trimmed(wav.samples)
         let theirs = TestAudio.trimmed(cli)
         #expect(!theirs.isEmpty)
@@ -126,7 +126,7 @@ struct EspeakBackendTests {
 
         let data = try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 10)))
         let recorded = try #require(TestAudio.pcm(fromWAV: data)).samples
-        let full = try TestAudio.cliPCM(text: text)
+        let full = try await TestAudio.cliPCM(text: text)
         #expect(recorded.count > 0)
         #expect(recorded.count < full.count / 2)
         #expect(recorded.count * 2 + 44 == data.count)
@@ -177,7 +177,7 @@ struct EspeakBackendTests {
     @Test func nullOutputPacesTheEngine() async throws {
         try await FirstSynthesis.done()
         let text = "This sentence takes about two seconds to say out loud."
-        let expectedFrames = TestAudio.trimmed(try TestAudio.cliPCM(text: text)).count
+        let expectedFrames = TestAudio.trimmed(try await TestAudio.cliPCM(text: text)).count
         #expect(expectedFrames > 22_050)
 
         var recorder = EventRecorder()

@@ -1,3 +1,4 @@
+import BlockingThreads
 import Foundation
 import Glibc
 import TestSupport
@@ -5,7 +6,7 @@ import Testing
 @testable import SpeechSynthesis
 
 /// The PulseAudio and ALSA outputs on their own, without the engine.
-@Suite("Audio outputs: PulseAudio and ALSA", .serialized)
+@Suite("Audio outputs: PulseAudio and ALSA", .onBlockingThreads, .serialized)
 struct PulseAudioOutputTests {
     static let rate = 22_050
 

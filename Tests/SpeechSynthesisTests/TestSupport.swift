@@ -1,4 +1,5 @@
 import AnnounceCore
+import BlockingThreads
 import Foundation
 import TestSupport
 import Logging
@@ -100,8 +101,13 @@ enum TestAudio {
         return nil
     }
 
-    /// `espeak-ng -v VOICE -s RATE --stdout TEXT`, as PCM.
-    static func cliPCM(text: String, voice: String = "en-us", rate: Int = 175) throws -> [Int16] {
+    /// `espeak-ng -v VOICE -s RATE --stdout TEXT`, as PCM (run on a blocking thread: it waits
+    /// for the tool to exit).
+    static func cliPCM(text: String, voice: String = "en-us", rate: Int = 175) async throws -> [Int16] {
+        try await onBlockingThread { try cliPCMBlocking(text: text, voice: voice, rate: rate) }
+    }
+
+    private static func cliPCMBlocking(text: String, voice: String, rate: Int) throws -> [Int16] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
         process.arguments = ["-v", voice, "-s", "\(rate)", "--stdout", text]

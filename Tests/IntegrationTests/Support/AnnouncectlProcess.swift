@@ -1,3 +1,4 @@
+import BlockingThreads
 import Foundation
 import TestSupport
 import Glibc
@@ -50,6 +51,7 @@ final class AnnouncectlProcess: @unchecked Sendable {
 
     /// Waits for the process to exit (killing it after `timeout` seconds, a failure guard).
     func finish(timeout: Double = 60) -> (status: Int32, stdout: String, stderr: String) {
+        expectBlockingAllowed("Waiting for \(process.executableURL?.lastPathComponent ?? "a client") to exit")
         let exited = DispatchSemaphore(value: 0)
         Thread.detachNewThread { [self] in
             process.waitForExit()
@@ -98,6 +100,7 @@ final class LineCollector: @unchecked Sendable {
 
     /// Everything, once the writer closed the pipe.
     func waitForEnd() -> String {
+        expectBlockingAllowed("Waiting for a child's output to end")
         condition.lock()
         defer { condition.unlock() }
         while !ended { condition.wait() }
@@ -120,6 +123,7 @@ final class LineCollector: @unchecked Sendable {
 
     /// Waits until there are more than `count` complete lines; false at `deadline` or the end.
     func waitForMoreLines(than count: Int, until deadline: Date) -> Bool {
+        expectBlockingAllowed("Waiting for a child's next output line")
         condition.lock()
         defer { condition.unlock() }
         while text.count(where: { $0 == "\n" }) <= count {
@@ -129,6 +133,7 @@ final class LineCollector: @unchecked Sendable {
     }
 
     func waitForLine(timeout: Double, _ predicate: (String) -> Bool) -> String? {
+        expectBlockingAllowed("Waiting for a child's output line")
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }

@@ -1,3 +1,4 @@
+import BlockingThreads
 import Foundation
 import TestSupport
 import Glibc
@@ -56,6 +57,17 @@ final class DaemonProcess {
         }
     }
 
+    /// Starts the daemon like ``init(arguments:audio:socketPath:environment:waitForReady:)``, for
+    /// an async test: the wait for `READY=1` blocks one of the ``BlockingThreads``, not a thread of
+    /// the cooperative pool the test's own continuations need.
+    nonisolated static func start(
+        arguments: [String] = [], audio: String? = nil, socketPath: String? = nil, environment: [String: String] = [:]
+    ) async throws -> sending DaemonProcess {
+        try await onBlockingThread {
+            try DaemonProcess(arguments: arguments, audio: audio, socketPath: socketPath, environment: environment)
+        }
+    }
+
     /// Set when the test itself ends the daemon or waits for its exit.
     private var exitExpected = false
 
@@ -82,6 +94,7 @@ final class DaemonProcess {
     /// Sends `signal` and waits for the process to exit; returns its status.
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {
+        expectBlockingAllowed("Waiting for the daemon to exit")
         exitExpected = true
         kill(process.processIdentifier, signal)
         process.waitForExit()
@@ -90,6 +103,7 @@ final class DaemonProcess {
 
     /// Waits for the process to exit by itself; returns its status.
     func waitForExit() -> Int32 {
+        expectBlockingAllowed("Waiting for the daemon to exit")
         exitExpected = true
         process.waitForExit()
         return process.terminationStatus
@@ -100,6 +114,7 @@ final class DaemonProcess {
 
     /// Everything the daemon wrote to stderr (after it exited).
     func stderrText() -> String {
+        expectBlockingAllowed("Reading the daemon's stderr to its end")
         stderrRead.append(stderrPipe.fileHandleForReading.readDataToEndOfFile())
         return String(decoding: stderrRead, as: UTF8.self)
     }
@@ -153,6 +168,7 @@ final class NotifyListener {
 
     /// Waits for a datagram containing `READY=1`.
     func waitForReady(timeout: Double) -> Bool {
+        expectBlockingAllowed("Waiting for the daemon's READY=1")
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)

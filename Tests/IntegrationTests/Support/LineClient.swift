@@ -1,7 +1,9 @@
 import AnnounceProtocol
+import BlockingThreads
 import Foundation
 import Glibc
 import TestSupport
+import Testing
 
 /// A blocking client on the daemon's socket: writes request lines, reads event lines.
 final class LineClient {
@@ -52,6 +54,7 @@ final class LineClient {
 
     /// The next line, waiting up to `timeout` seconds; nil on timeout or end of stream.
     func nextLine(timeout: Double = 20) -> JSONValue? {
+        expectBlockingAllowed("Reading the daemon's socket")
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {

@@ -1,6 +1,8 @@
+import BlockingThreads
 import Foundation
 import Glibc
 import TestSupport
+import Testing
 
 /// A blocking SSIP client on the daemon's SSIP socket, speaking the bytes itself (no libspeechd):
 /// writes CR LF lines, reads reply and event blocks (`NNN-…` lines up to the `NNN …` one), and
@@ -66,6 +68,7 @@ final class RawSSIPClient {
     /// The next line without its CR LF, waiting up to `timeout` seconds; nil on timeout or end of
     /// stream (a reset connection ends the stream too, after what was buffered).
     func nextLine(timeout: Double = 20) -> String? {
+        expectBlockingAllowed("Reading the SSIP socket")
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
