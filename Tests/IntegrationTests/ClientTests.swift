@@ -3,12 +3,11 @@ import BlockingThreads
 import Foundation
 import Testing
 
-/// About 25 seconds of speech: long enough to be still speaking when a test reacts to its
-/// `started`, even when blocking tests hold the two cooperative threads of this 2-core machine
-/// for several seconds (seen: 6 s at the default rate was not enough under the full suite).
-private let longText = String(
-    repeating: "This is a rather long announcement that will certainly be interrupted before it reaches its end. ", count: 4
-)
+/// About 5 seconds of speech: long enough to be still speaking when a test reacts to its
+/// `started`. The reaction needs only a thread of the cooperative pool, and no test blocks those
+/// (blocking test code runs on `BlockingThreads`), so it comes within a fraction of a second even
+/// under the full suite on this 2-core machine.
+private let longText = "This is a rather long announcement that will certainly be interrupted before it reaches its end."
 
 /// Waits until `watcher` reports that a post with `text` started.
 private func started(_ text: String, in events: AsyncStream<Event>) async throws {
