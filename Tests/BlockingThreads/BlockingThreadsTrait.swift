@@ -1,6 +1,6 @@
 public import Testing
 
-/// Runs each test of a suite (or one test) on the ``BlockingThreads``, with them as its task's
+/// Runs each test of a suite (or one test) on ``BlockingThreads/forTests``, with them as its task's
 /// executor preference: its synchronous code, and any child task it starts, never runs on a thread
 /// of Swift's cooperative pool.
 ///
@@ -14,7 +14,7 @@ public struct BlockingThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     public func provideScope(
         for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {
-        try await withTaskExecutorPreference(BlockingThreads.shared) { try await function() }
+        try await withTaskExecutorPreference(BlockingThreads.forTests) { try await function() }
     }
 }
 

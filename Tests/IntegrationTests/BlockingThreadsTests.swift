@@ -8,7 +8,7 @@ import Testing
 struct BlockingThreadsTraitTests {
     @Test("a synchronous test runs on a blocking thread, where blocking is allowed")
     func synchronousTest() {
-        #expect(BlockingThreads.isCurrentThreadOne)
+        #expect(BlockingThreads.forTests.runsCurrentThread)
         #expect(!BlockingThreads.runsOtherTasks)
         expectBlockingAllowed("A synchronous test's wait")
     }
@@ -16,9 +16,9 @@ struct BlockingThreadsTraitTests {
     @Test("an async test stays on the blocking threads after an await, and so do its child tasks")
     func asyncTest() async {
         await Task.yield()
-        #expect(BlockingThreads.isCurrentThreadOne)
+        #expect(BlockingThreads.forTests.runsCurrentThread)
         let children = await withTaskGroup(of: Bool.self) { group in
-            for _ in 0..<4 { group.addTask { BlockingThreads.isCurrentThreadOne } }
+            for _ in 0..<4 { group.addTask { BlockingThreads.forTests.runsCurrentThread } }
             return await group.reduce(into: [Bool]()) { $0.append($1) }
         }
         #expect(children == [true, true, true, true])
@@ -36,11 +36,11 @@ struct BlockingThreadsHelperTests {
         }
     }
 
-    @Test("onBlockingThread runs its body on a blocking thread, returns its result, throws its error")
+    @Test("onBlockingThread runs its body on a thread for steps, returns its result, throws its error")
     func onBlockingThreadRunsThere() async {
         let (ranThere, answer) = await onBlockingThread {
             expectBlockingAllowed("Work on a blocking thread")
-            return (BlockingThreads.isCurrentThreadOne, 42)
+            return (BlockingThreads.forSteps.runsCurrentThread, 42)
         }
         #expect(ranThere)
         #expect(answer == 42)
@@ -51,8 +51,11 @@ struct BlockingThreadsHelperTests {
         await #expect(throws: Refused.self) { try await onBlockingThread { () throws(Refused) in throw Refused() } }
     }
 
-    @Test("as many threads as cores, at least two")
+    @Test("as many threads as cores, at least two, for the tests and for the steps")
     func threadCount() {
-        #expect(BlockingThreads.shared.threadCount == max(2, ProcessInfo.processInfo.activeProcessorCount))
+        let cores = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        #expect(BlockingThreads.forTests.threadCount == cores)
+        #expect(BlockingThreads.forSteps.threadCount == cores)
+        #expect(BlockingThreads.forTests !== BlockingThreads.forSteps)
     }
 }
