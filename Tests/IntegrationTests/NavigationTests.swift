@@ -349,13 +349,15 @@ struct ExampleNavigationTests {
         #expect(keys.roundTrip(id: 2)?["screen"] == .string("TaskTimer"))
         #expect(keys.navigate("next", id: 3)?["focus"] == .string("time"))
         #expect(keys.navigate("increment", id: 4)?.event == "ok")
-        var spoken: (seq: Int, text: String, success: Bool)?
-        while let speech = keys.nextNavigationSpeech() {
-            spoken = speech
-            if speech.text == "10 seconds" { break }
-        }
-        #expect(spoken?.text == "10 seconds" && spoken?.success == true)
-        if let spoken { try expectPlayed(daemon, seq: spoken.seq, "10 seconds") }
+        // The new value is spoken alone: as a navigation post when the app's update changes it, or
+        // as the app's own post when its layout-changed carries it first (the app re-posts its
+        // screen, showing the reset button, once its first status says speech is running, and
+        // under load that status can arrive after the increment).
+        let ten = keys.waitFor(timeout: 30) { $0.event == "speech" && $0["state"] == "started" && $0["text"] == "10 seconds" }
+        let seq = try #require(ten?["seq"]?.integerValue, "\"10 seconds\" was never spoken")
+        let finished = keys.waitFor { $0.event == "speech" && $0["state"] == "finished" && $0["seq"] == .integer(seq) }
+        #expect(finished?["success"] == .bool(true))
+        try expectPlayed(daemon, seq: Int(seq), "10 seconds")
         #expect(keys.navigate("last", id: 5)?["focus"] == .string("reset"))
         #expect(keys.navigate("custom", #","name":"Reset to 1 minute""#, id: 6)?.event == "ok")
         #expect(keys.navigate("previous", id: 7)?.event == "ok")
