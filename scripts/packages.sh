@@ -23,8 +23,12 @@ INSTALL_PACKAGES="pandoc dpkg-dev"
 # - the functions the idle daemon and its helper run come first, packed together
 #   (scripts/function-order.txt, made by scripts/function-order.sh, which says why): once
 #   start-up is over (the daemon and the helper then release their start-up pages), 1 MB of code
-#   stays resident instead of 3.5 to 5 MB.
+#   stays resident instead of 3.5 to 5 MB;
+# - the constants the Swift compiler flags writable get an output section of their own
+#   (scripts/rodata.ld, which says why), so the rest of .rodata stays read-only and the start-up
+#   release reaches it.
 # Sourced from the repository's root (the order file's path is absolute).
 RELEASE_FLAGS="-c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
 -Xlinker -z -Xlinker now -Xlinker --no-export-dynamic \
--Xlinker --symbol-ordering-file=$(pwd)/scripts/function-order.txt -Xlinker --no-warn-symbol-ordering"
+-Xlinker --symbol-ordering-file=$(pwd)/scripts/function-order.txt -Xlinker --no-warn-symbol-ordering \
+-Xlinker -T -Xlinker $(pwd)/scripts/rodata.ld"
