@@ -112,13 +112,15 @@ struct Figures {
     /// 4. Throughput: posts per second accepted and answered (each gets queued and a terminal
     /// line), over `connections` connections sending `posts` interrupting posts in all.
     ///
-    /// With `warmUp` posts, the daemon first answers that many on a connection of its own and is
-    /// left alone for two seconds before `before` is read: the daemon releases its start-up pages
-    /// as it starts serving (MemoryTrimmer), so a fresh daemon does not yet hold the code that
-    /// serving runs, and a comparison with it would count that code as growth.
+    /// With `warmUp` posts, the daemon is first left alone for two seconds, then answers that many
+    /// on a connection of its own and is left alone for two seconds again before `before` is read:
+    /// the daemon releases its start-up pages as it starts serving and once more in its first
+    /// quiet second (MemoryTrimmer), so a daemon that has not yet served since does not hold the
+    /// code that serving runs, and a comparison with it would count that code as growth.
     func throughput(posts: Int, connections: Int, warmUp: Int = 0) throws -> (postsPerSecond: Double, rssMiB: Double, daemon: BenchDaemon?, before: Resident) {
         let daemon = try BenchDaemon(executable: executable)
         if warmUp > 0 {
+            usleep(2_000_000)
             let client = try daemon.connect()
             _ = client.postPipelined(0..<warmUp) { #"{"op":"announce","id":\#($0),"text":"n"}"# }
             usleep(2_000_000)

@@ -20,6 +20,8 @@ final class MemoryTrimmer {
     private var turns: UInt64 = 0
     private var turnsWhenArmed: UInt64 = 0
     private var armed = false
+    /// Whether the first quiet period released the start-up pages a second time.
+    private var releasedAfterStart = false
 
     init(dispatcher: Dispatcher, logger: Logger) {
         self.dispatcher = dispatcher
@@ -87,5 +89,13 @@ final class MemoryTrimmer {
         logger.debug(
             "heap trimmed", metadata: ["released": "\(released)", "took": "\(ContinuousClock.now - start)"]
         )
+        // Start-up goes on after READY=1 (the service group starts its services, the argument
+        // parser's command returns into them) and what it ran then stays resident: the first quiet
+        // period releases the pages once more. Once only, so that a post after an idle spell
+        // never waits for code to fault back in.
+        if !releasedAfterStart {
+            releasedAfterStart = true
+            Self.releaseStartupPages(logger: logger)
+        }
     }
 }

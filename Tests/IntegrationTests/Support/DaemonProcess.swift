@@ -119,11 +119,32 @@ final class DaemonProcess {
         return String(decoding: stderrRead, as: UTF8.self)
     }
 
+    /// Waits until the daemon's stderr holds `text` at least `count` times (its log lines are the
+    /// events), or `timeout` seconds pass. Whether it did.
+    func waitForStderr(containing text: String, count: Int = 1, timeout: Double) -> Bool {
+        expectBlockingAllowed("Waiting for the daemon's log")
+        let fd = stderrPipe.fileHandleForReading.fileDescriptor
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if stderrSoFar().components(separatedBy: text).count - 1 >= count { return true }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return false }
+            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&pfd, 1, Int32(max(1, left * 1000))) > 0, pfd.revents & Int16(POLLIN) != 0 else {
+                if pfd.revents & Int16(POLLHUP) != 0 { return stderrSoFar().components(separatedBy: text).count - 1 >= count }
+                continue
+            }
+        }
+    }
+
     /// What the daemon (and its helper) have written to stderr by now, without waiting for the
     /// end: the helper may outlive a killed daemon for a moment and hold the pipe open.
     private func stderrSoFar() -> String {
         let fd = stderrPipe.fileHandleForReading.fileDescriptor
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        let flags = fcntl(fd, F_GETFL)
+        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
+        // Blocking again afterwards: stderrText() reads to the end.
+        defer { _ = fcntl(fd, F_SETFL, flags) }
         var chunk = [UInt8](repeating: 0, count: 65536)
         while true {
             let count = read(fd, &chunk, chunk.count)
