@@ -10,6 +10,8 @@ import Logging
 /// set stayed about 20% above its idle size although nothing leaked. `malloc_trim` returns the free
 /// pages. It runs once per quiet period, never on a timer while the daemon is idle: a turn of the
 /// dispatcher arms it, and it fires one quiet second later (re-armed while turns keep coming).
+/// The first time it fires it also releases the start-up pages once more
+/// (``releaseStartupPages(logger:)``).
 @MainActor
 final class MemoryTrimmer {
     /// How long the dispatcher must see no turn, with nothing speaking or pending, before trimming.
