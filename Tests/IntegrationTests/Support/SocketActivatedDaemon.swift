@@ -29,11 +29,17 @@ struct SocketActivatedDaemon {
         socketPath = paths[sockets.firstIndex { $0.name == "announced" } ?? 0]
         notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
         let names = sockets.compactMap(\.name)
+        // systemd-socket-activate passes the daemon only the variables named with -E: the
+        // sanitizers' options must be among them, or its reports miss `make tsan`'s and
+        // `make asan`'s report folder.
+        let sanitizerOptions = ["ASAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]
+            .filter { ProcessInfo.processInfo.environment[$0] != nil }.flatMap { ["-E", $0] }
         process = try SpawnedProcess(
             executable: try #require(installedTool("systemd-socket-activate")),
             arguments: paths.flatMap { ["-l", $0] } + (names.isEmpty ? [] : ["--fdname=" + names.joined(separator: ":")]) + [
                 "-E", "NOTIFY_SOCKET=\(notify.path)",
                 "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
+            ] + sanitizerOptions + [
                 DaemonProcess.executable.path, "--audio", "null", "--log-level", logLevel,
             ],
             environment: ProcessInfo.processInfo.environment,
