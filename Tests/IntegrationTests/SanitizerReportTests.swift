@@ -23,10 +23,11 @@ struct SanitizerReportTests {
         #expect(report?.hasSuffix("in Dispatcher.runTurn()") == true)
     }
 
-    @Test("AddressSanitizer and UndefinedBehaviorSanitizer reports are found; a clean log has none")
+    @Test("AddressSanitizer, UndefinedBehaviorSanitizer and ThreadSanitizer crash reports are found; a clean log has none")
     func otherSanitizers() {
         #expect(SanitizerReport.first(in: "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x6") != nil)
         #expect(SanitizerReport.first(in: "x.c:3:5: runtime error: signed integer overflow") != nil)
+        #expect(SanitizerReport.first(in: "==7==ERROR: ThreadSanitizer: SEGV on unknown address 0x000000000000") != nil)
         #expect(SanitizerReport.first(in: "info announced: serving\ninfo announced: stopped\n") == nil)
     }
 

@@ -2,10 +2,11 @@
 /// fail when the daemon or its helper (whose output a test captures, and nobody else sees)
 /// reports a data race or a memory error.
 public enum SanitizerReport {
-    /// The lines that start a report of ThreadSanitizer, AddressSanitizer, LeakSanitizer or
-    /// UndefinedBehaviorSanitizer.
+    /// The lines that start a report of ThreadSanitizer (a data race, or a crash it caught),
+    /// AddressSanitizer, LeakSanitizer or UndefinedBehaviorSanitizer; scripts/sanitizer-reports.sh
+    /// looks for the same.
     static let markers = [
-        "WARNING: ThreadSanitizer:", "ERROR: AddressSanitizer:", "ERROR: LeakSanitizer:", "runtime error:",
+        "WARNING: ThreadSanitizer:", "ERROR: ThreadSanitizer:", "ERROR: AddressSanitizer:", "ERROR: LeakSanitizer:", "runtime error:",
     ]
 
     /// The first report in `output`, from its first line to the end of its `SUMMARY:` line

@@ -80,8 +80,9 @@ final class DaemonProcess {
             // say what happened, with the daemon's own report (a crash prints a backtrace).
             Issue.record("the daemon exited during the test without being asked (status \(process.terminationStatus)); its stderr:\n\(stderrText())")
         }
-        // Under `make tsan` / `make asan` the daemon and its helper are instrumented too, and
-        // their reports land here, where nobody else would see them.
+        // In a sanitizer build the daemon and its helper are instrumented too. `make tsan` and
+        // `make asan` collect every process's reports in a folder of their own (log_path); run
+        // by hand, without log_path, the reports land here, where nobody else would see them.
         if let report = SanitizerReport.first(in: stderrSoFar()) {
             Issue.record("the daemon or its espeak-ng helper reported:\n\(report)")
         }
