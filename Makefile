@@ -161,12 +161,14 @@ fuzz:
 # announcectl, daemons spawned in the background. scripts/sanitizer-reports.sh fails the run when
 # that folder holds a report, or when test.log holds one (from a process the options did not
 # reach); IntegrationTests' SanitizerReportTests checks that chain with a real report.
+# SANITIZER_TEST_FLAGS go to `swift test` (`--filter ClientTests` runs only those).
+SANITIZER_TEST_FLAGS ?=
 TSAN_REPORTS = $(CURDIR)/.build-tsan/sanitizer-reports
 tsan:
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build-tsan
 	rm -rf $(TSAN_REPORTS) && mkdir -p $(TSAN_REPORTS)
 	{ TSAN_OPTIONS="$${TSAN_OPTIONS:+$$TSAN_OPTIONS:}log_path=$(TSAN_REPORTS)/report:log_exe_name=1" \
-	    $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan 2>&1; echo $$? > .build-tsan/test.status; } | tee .build-tsan/test.log
+	    $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build-tsan $(SANITIZER_TEST_FLAGS) 2>&1; echo $$? > .build-tsan/test.status; } | tee .build-tsan/test.log
 	@scripts/sanitizer-reports.sh $(TSAN_REPORTS) .build-tsan/test.log || { echo "make tsan: a sanitizer report above"; exit 1; }
 	@test "$$(cat .build-tsan/test.status)" = 0
 
@@ -178,7 +180,7 @@ asan:
 	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build-asan
 	rm -rf $(ASAN_REPORTS) && mkdir -p $(ASAN_REPORTS)
 	{ ASAN_OPTIONS="$${ASAN_OPTIONS:+$$ASAN_OPTIONS:}detect_leaks=0:log_path=$(ASAN_REPORTS)/report:log_exe_name=1" \
-	    $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan 2>&1; echo $$? > .build-asan/test.status; } | tee .build-asan/test.log
+	    $(SWIFT) test --skip-build --sanitize=address --scratch-path .build-asan $(SANITIZER_TEST_FLAGS) 2>&1; echo $$? > .build-asan/test.status; } | tee .build-asan/test.log
 	@scripts/sanitizer-reports.sh $(ASAN_REPORTS) .build-asan/test.log || { echo "make asan: a sanitizer report above"; exit 1; }
 	@test "$$(cat .build-asan/test.status)" = 0
 
