@@ -66,9 +66,6 @@ struct PauseTests {
         // Nothing lost, repeated or inserted at the pause.
         #expect(ours.count == reference.count)
         #expect(ours.elementsEqual(reference), "the paused and resumed PCM differs from `espeak-ng --stdout`")
-        // The output plays in real time, so the held 400 ms add to the post's time, less the
-        // ≈20 ms the device buffer still played after the pause began (0.3: a wide margin).
-        #expect(elapsed >= audioSeconds + 0.3, "the pause adds to the time the post takes")
     }
 
     @Test("cancel while paused ends the paused post cancelled with what it spoke")
