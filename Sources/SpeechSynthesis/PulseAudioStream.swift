@@ -43,12 +43,7 @@ final class PulseAudioStream {
         guard pa_context_connect(context, server, PA_CONTEXT_NOFLAGS, nil) >= 0 else {
             throw PulseAudioFailure(code: pa_context_errno(context))
         }
-        while true {
-            let state = pa_context_get_state(context)
-            if state == PA_CONTEXT_READY { break }
-            if state == PA_CONTEXT_FAILED || state == PA_CONTEXT_TERMINATED { throw PulseAudioFailure(code: pa_context_errno(context)) }
-            pa_threaded_mainloop_wait(mainloop)
-        }
+        try waitForState(PA_CONTEXT_READY, failed: [PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED]) { pa_context_get_state(context) }
 
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sampleRate), channels: 1)
         guard let stream = pa_stream_new(context, "announcements", &spec, nil) else {
@@ -65,12 +60,7 @@ final class PulseAudioStream {
         guard pa_stream_connect_playback(stream, sink, &attributes, flags, nil, nil) >= 0 else {
             throw PulseAudioFailure(code: pa_context_errno(context))
         }
-        while true {
-            let state = pa_stream_get_state(stream)
-            if state == PA_STREAM_READY { break }
-            if state == PA_STREAM_FAILED || state == PA_STREAM_TERMINATED { throw PulseAudioFailure(code: pa_context_errno(context)) }
-            pa_threaded_mainloop_wait(mainloop)
-        }
+        try waitForState(PA_STREAM_READY, failed: [PA_STREAM_FAILED, PA_STREAM_TERMINATED]) { pa_stream_get_state(stream) }
     }
 
     deinit {
@@ -151,6 +141,17 @@ final class PulseAudioStream {
         defer { pa_operation_unref(operation) }
         while pa_operation_get_state(operation) == PA_OPERATION_RUNNING {
             _ = try checkedStream()
+            pa_threaded_mainloop_wait(mainloop)
+        }
+    }
+
+    /// Waits on the main loop until `state()` reads `ready` (the context's or the stream's);
+    /// throws the connection's error once it reads one of `failed`. Call with the lock held.
+    private func waitForState<State: Equatable>(_ ready: State, failed: [State], _ state: () -> State) throws {
+        while true {
+            let current = state()
+            if current == ready { return }
+            if failed.contains(current) { throw failure() }
             pa_threaded_mainloop_wait(mainloop)
         }
     }
