@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # announced: build, run and test. `scripts/run` and `scripts/test` (`make run`, `make test`) are the
 # two commands in the README.
 

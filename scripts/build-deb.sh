@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Makes announced_<version>_<arch>.deb from a tree `make install PREFIX=/usr DESTDIR=ROOT` staged
 # (the Makefile's deb target calls it). Debian's own tools only, no network: dpkg-shlibdeps finds
 # the Depends from the libraries the binaries link, dpkg-deb builds the archive (files owned by

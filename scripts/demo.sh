@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Starts announced on a private socket, makes it speak one announcement, prints the daemon's
 # answer lines (queued, started, finished), and stops it.
 set -euo pipefail

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Regenerates scripts/function-order.txt, the order release links give the functions of
 # `announced` and `announced-espeak` (lld's --symbol-ordering-file, RELEASE_FLAGS in
 # scripts/packages.sh): the functions an idle daemon and its helper run while serving and speaking

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Makes the man pages and shell completions that `make install` and `make deb` install, from
 # their maintained sources, at build time (nothing generated is committed, so nothing can drift):
 # - announcectl(1) and announced(8): from the command definitions in Sources/announcectl and

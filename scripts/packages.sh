@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian packages the build and the tests need (sourced by scripts/run, scripts/test and
 # the Makefile's deps target). pulseaudio is not among them: on a desktop PipeWire's
 # pipewire-pulse plays its part, and the PulseAudio tests are skipped without it (CI installs it).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # sanitizer-reports.sh DIR [LOG...]: exits 1, printing them, when a sanitizer reported something
 # during a `make tsan` or `make asan` run; 0 when nothing did.
 #

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// Checks elements against the label and hint guidelines (the seeds' rules, as the protocol's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The rules for hints: one capitalized sentence that starts with a verb in the third person and
 /// says what happens, without the gesture, the label or the control type.
 enum HintRules {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The rules for labels: short, capitalized, no final period, no control type.
 enum LabelRules {
     /// The words that name a control type in any label, besides the element's own trait names.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// What `announcectl lint` checks: a JSON document holding an element object, an array of element

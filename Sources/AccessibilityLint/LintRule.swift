@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A label or hint guideline the lint checks, named as on the wire (the `rule` of a `lint` line).
 public enum LintRule: String, Sendable, Hashable, CaseIterable {
     /// A stop with trait `button`, `link`, `image`, `adjustable`, `toggle` or `search-field` has no

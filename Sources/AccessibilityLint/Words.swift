@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Word-level text helpers for the rules. Written by hand: the checks need only letter runs and
 /// case tests, which the standard library's `Character` properties give without Foundation.
 enum Words {

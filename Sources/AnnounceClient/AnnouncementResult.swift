@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How a speech post ended, in the terms of UIAccessibility's announcement-finished notification.
 public enum AnnouncementResult: Sendable, Hashable, CustomStringConvertible {
     /// Spoken to the end.

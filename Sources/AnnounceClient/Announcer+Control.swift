@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Control requests: status, stop, pause and resume, mute and the speech defaults.
 extension Announcer {
     /// The daemon's current state.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// A guideline one of this announcer's elements does not follow, as the daemon reports it to an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Dispatch
 
 /// What the daemon says: answers to requests, subscription events, focus of own elements.

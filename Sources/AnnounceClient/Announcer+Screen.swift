@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Publishing a screen for the user to navigate, and the actions the user performs on it.
 extension Announcer {
     /// Changes fields of one element of the published screen. When it has the focus and its value

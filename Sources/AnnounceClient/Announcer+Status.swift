@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Following the daemon: speech status, subscription events and focus of own elements.
 extension Announcer {
     /// True when a daemon answers and speech is not muted: the counterpart of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a control request (`status`, `stop`, `set`, ...) did not succeed.
 public enum AnnouncerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Nothing answers on the socket: the daemon is not running or listens elsewhere.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import NIOCore
 
 /// Everything an ``Announcer`` knows, guarded by its mutex.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import NIOCore
 
 /// Splits the daemon's bytes into lines (``LineSplitter``, at the protocol's line limit) and hands

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A request that waits for its answer from the daemon, keyed by its `id`.
 enum PendingRequest: Sendable {
     /// A speech post, followed to its terminal line (or only to `queued`).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where the daemon's socket is, found the way `announced` finds it (``SocketLocation``).
 public enum AnnouncedSocket {
     /// The socket path, first match wins: `explicit` (a `--socket` flag), `ANNOUNCED_SOCKET`,

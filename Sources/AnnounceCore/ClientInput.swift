@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// What a front-end hands the dispatcher for one connection: a request it decoded, a post the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
 
 /// What a speech post will say and do, worked out before anything changes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// The defaults and limits the dispatcher starts with.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// What reached the dispatcher from other threads (a connection's read, a speech engine event, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// How a message of a front-end other than JSON lines takes its turn: speech-dispatcher's five

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// One focus stop of a screen: what `next` and `previous` land on and what is spoken there.

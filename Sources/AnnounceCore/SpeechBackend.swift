@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// How an utterance's punctuation is spoken: the wire's `punctuation` option.

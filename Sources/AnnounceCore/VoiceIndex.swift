@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The backend's voices, looked up without scanning the list: every post resolves its voice, so
 /// this is on the hot path. Built once, when the backend is attached.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An accessibility trait of an element, as named on the wire.
 public enum Trait: String, Sendable, Hashable, CaseIterable {
     /// A button.

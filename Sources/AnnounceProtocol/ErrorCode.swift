@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The `code` of an `error` line.
 public enum ErrorCode: String, Sendable, Hashable, CaseIterable {
     /// The line is not valid JSON.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a speech post ended without being spoken to the end.
 public enum FinishReason: String, Sendable, Hashable, CaseIterable {
     /// Preempted by another post, or discarded by `screen-changed`.

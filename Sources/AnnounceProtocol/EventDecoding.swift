@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Event {
     /// Reads one line from the daemon (without its `\n`; a trailing `\r` is tolerated): the
     /// inverse of ``line``. Throws when the line is not JSON or not an event this version knows.

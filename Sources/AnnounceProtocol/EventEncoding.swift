@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension Event {
     /// The line as a JSON object, fields in the protocol's order.
     public var json: JSONValue {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a line is not JSON, with the byte offset where reading stopped.
 public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A JSON value, as read from or written to one protocol line.
 ///
 /// Objects keep their members in order, so lines are written with their fields in the order the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension JSONValue {
     /// The value as compact JSON text with no white space, object members in order.
     public var jsonText: String {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Splits a byte stream into newline-terminated lines, with a limit on a line's length: the
 /// framing of the wire protocol, for both ends and free of any I/O library.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How an element's `children` are presented (the protocol's `children_mode`).
 public enum ChildrenMode: String, Sendable, Hashable, CaseIterable {
     /// The container is not a stop; its children are stops in its place, in order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension RequestLine {
     static func decodeNavigate(_ object: JSONObject) throws(FieldError) -> NavigateRequest {
         guard object["action"] != nil else {

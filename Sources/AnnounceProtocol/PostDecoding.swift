@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension RequestLine {
     static func decodePost(kind: PostKind, object: JSONObject, limits: DecodingLimits) throws(RequestError) -> SpeechPost {
         let post = try decodePostFields(kind: kind, object: object, limits: limits)

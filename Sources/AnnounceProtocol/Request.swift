@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The four kinds of speech post.
 public enum PostKind: String, Sendable, Hashable, CaseIterable {
     /// `announce`: speak a text.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension RequestLine {
     /// Decodes one line (without its `\n`; a trailing `\r` is tolerated) into a request, or the
     /// error the daemon answers with. The error carries the line's `id` when it had a valid one.

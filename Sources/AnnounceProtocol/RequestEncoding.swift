@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 extension RequestLine {
     /// The request as a JSON object: `op`, then `id`, then the request's fields. The inverse of
     /// ``decode(json:limits:)``; options at their defaults are left out.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The short speech requests `spd-say` users expect (additions to protocol 1, Protocol.md section 19):
 /// `char`, `key` and `sound`. Each is a speech post: `queued`, `started`, one terminal line.
 public enum ShortSpeech: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 internal import Glibc
 
 /// Where the daemon's socket is, found the same way by the daemon and by every client, in the

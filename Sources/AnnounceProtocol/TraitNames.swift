@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The spoken names of traits, by language. Traits with no spoken name (`static-text`,
 /// `summary-element`, `plays-sound`, `updates-frequently`) add nothing to an element's speech.
 ///

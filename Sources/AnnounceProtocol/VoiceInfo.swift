@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One entry of the `voices` answer (an addition to protocol 1): a voice the daemon can speak with.
 public struct VoiceInfo: Sendable, Hashable {
     /// The name to select it with (espeak-ng's file name without its folder), e.g. `en-us`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// The two pieces of systemd's protocol the daemon needs, without libsystemd.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <alsa/asoundlib.h>
 
 /* libasound prints its own errors to standard error ("ALSA lib pcm.c: Unknown PCM default")

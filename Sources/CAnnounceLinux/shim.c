@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // See include/CAnnounceLinux.h. _GNU_SOURCE makes glibc declare what the header wraps.
 #define _GNU_SOURCE
 #include "CAnnounceLinux.h"

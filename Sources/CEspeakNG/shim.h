@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef ANNOUNCED_CESPEAKNG_SHIM_H
 #define ANNOUNCED_CESPEAKNG_SHIM_H
 #include <espeak-ng/speak_lib.h>

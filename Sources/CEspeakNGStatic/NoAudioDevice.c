@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // pcaudiolib's entry points as a library that finds no audio device. espeak-ng 1.51 calls
 // create_audio_device_object when it is initialized, whatever the output mode; a NULL answer is
 // what it gets on a machine without sound, and in synchronous mode it never calls the others.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// Everything the daemon reads from its flags, `ANNOUNCED_*` environment variables and its

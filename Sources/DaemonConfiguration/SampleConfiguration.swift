@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Where users find the sample configuration file, for help texts and error messages: the
 /// installed copy (`make install` and the Debian package put `Config/announced.json` there), never
 /// a path in the source tree, which an installed daemon's user does not have.

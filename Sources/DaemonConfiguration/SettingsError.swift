@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Why the settings cannot be used: one line naming where the bad value came from (the file and
 /// key, the environment variable or the flag) and what to do about it.
 public struct SettingsError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Frames: a tag byte, a 4-byte little-endian payload length, the payload. Integers are
 /// little-endian; strings are a 4-byte length and UTF-8 bytes. Samples are copied as they lie in
 /// memory, which is little-endian on every platform announced builds for.

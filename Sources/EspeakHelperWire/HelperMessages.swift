@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// What the daemon asks of its espeak-ng helper process (`announced-espeak`), on the helper's
 /// standard input.
 public enum HelperRequest: Equatable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The smallest client: one announcement, waited for, and how it ended.
 //
 //     swift run HelloAnnouncer "Build finished"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Whose messages or settings a command acts on: `self`, `all`, or a connection's client id (the
 /// number `HISTORY GET CLIENT_ID` answers).
 public enum SSIPScope: Sendable, Hashable {

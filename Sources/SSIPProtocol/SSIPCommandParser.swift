@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 extension SSIPCommand {
     /// Parses one command line (without its line end; a trailing CR is tolerated), or gives the
     /// reply that refuses it, with speech-dispatcher 0.11's codes (shared/ssip.md §3): 500 for an

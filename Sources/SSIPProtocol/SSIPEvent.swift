@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// An asynchronous event line block (7xx) about one message, sent only to the connection that
 /// queued it and only when it enabled that type (shared/ssip.md §5).
 public enum SSIPEvent: Sendable, Hashable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Collects the text of one `SPEAK` message in data mode: the lines after `230 OK RECEIVING DATA`
 /// up to a line holding only `.` and ended by CR LF.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// One SSIP reply: zero or more `NNN-data` lines, then the final `NNN text` line, all with the
 /// same three-digit code and CR LF line ends (speech-dispatcher's SSIP, see shared/ssip.md §2).
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// The settings an SSIP connection gives its messages, in SSIP's own terms (rates and the like

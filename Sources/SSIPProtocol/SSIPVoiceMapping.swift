@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
 
 /// How SSIP's -100...100 voice parameters map onto announced's ranges. 0 is the daemon's default;

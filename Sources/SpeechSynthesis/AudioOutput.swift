@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Where synthesized speech goes: a sound device, a file or nothing.
 ///
 /// The speech engine calls an output only from its own speech thread, one utterance at a time:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// The earcons. Screen change: two short rising tones (660 Hz, then 880 Hz), 55 ms each with a

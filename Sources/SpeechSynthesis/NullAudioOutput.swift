@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The `null` output: a virtual real-time sound device that plays into nothing.
 ///
 /// Audio "plays" at the utterance's sample rate from the first write, with a 20 ms device

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CPulseAudio
 
 /// A failed libpulse call: the error code libpulse gave (`pa_strerror` describes it).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// "Hold the output", for the speech thread: `pause` and `resume` of the speech backend.
 ///
 /// The speech thread checks the gate before each output slice (about 5 ms) and before each

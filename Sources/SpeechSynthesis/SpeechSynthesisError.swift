@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// An error of the speech engine or an audio output. Its message says what went wrong and what
 /// the user can do about it.
 public struct SpeechSynthesisError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// The text handed to espeak-ng, and how its character positions map back to the utterance text.
 ///
 /// espeak-ng reports a word's `text_position` 1-based, counted in Unicode scalars (not bytes) of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A virtual sound device: frames play in real time from the moment they are written.
 ///

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// The `wav:DIR` output: the `null` output's virtual real-time device, which it plays through,

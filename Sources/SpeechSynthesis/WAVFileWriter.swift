@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// One RIFF/WAVE file of 16-bit mono PCM, written as samples arrive.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The task timer from "Detecting VoiceOver Status Changes", on announced. It publishes its screen
 // (a heading, the time as an adjustable element, a start button and a reset button with a custom
 // action), so a user drives it with `announcectl navigate` alone; it announces when the task

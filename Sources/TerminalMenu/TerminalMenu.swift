@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A terminal menu on announced: a list of dishes under headings, each row one stop that combines
 // its name, price and tags (`children_mode: combine`), custom actions on every row, and two custom
 // rotors ("Vegan dishes", "Specials"). Drive it with `announcectl navigate` in another terminal:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceClient
 public import ArgumentParser
 // NIO's lock, as elsewhere in the project: Synchronization.Mutex hands over in a PI futex that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 extension Figures {
     /// 10. Pause and resume on a speaking post: write `pause` → its `paused` line (the output is
     /// held from that moment: the daemon closes the speech thread's gate before it answers, and

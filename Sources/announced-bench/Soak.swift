@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// The soak run: `posts` announcements through one connection, in rounds, printing the daemon's

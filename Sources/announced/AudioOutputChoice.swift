@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 
 /// The `--audio` values: `auto`, `pulse`, `alsa`, `alsa:DEVICE`, `null` or `wav:DIR`.

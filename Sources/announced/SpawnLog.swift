@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// The log of a daemon `announced --spawn` started: `$XDG_STATE_HOME/announced/spawned.log`

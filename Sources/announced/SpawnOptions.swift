@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 
 /// speech-dispatcher's command line for autospawn, which its clients run as `$SPEECHD_CMD` when

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import Testing
 
 /// Runs each test of a suite (or one test) on ``BlockingThreads/forTests``, with them as its task's

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Drives Debian's python3-speechd (speechd.SSIPClient) for announced's integration tests.
 
 Reads one JSON command per line on standard input and prints one JSON object per line on standard

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Where a recording of paused audio continues after its pause, compared with what was played:
 /// the pause is the longest run of silence (exact zeros) in the recording, and the samples just
 /// before and just after it are found in the reference. Zeros are left out on both sides, so a

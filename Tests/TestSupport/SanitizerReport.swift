@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Finds a sanitizer's report in what a child process wrote, so that `make tsan` and `make asan`
 /// fail when the daemon or its helper (whose output a test captures, and nobody else sees)
 /// reports a data race or a memory error.

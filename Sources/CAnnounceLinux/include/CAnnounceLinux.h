@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The glibc calls, constants and structures the daemon and its clients need that Swift's Glibc module leaves
 // out: malloc.h is not in it, and the rest needs _GNU_SOURCE, which this target's shim.c
 // defines (as swift-nio's CNIOLinux does). One small C file instead of Swift-side

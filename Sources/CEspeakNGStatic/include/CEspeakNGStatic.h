@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef C_ESPEAK_NG_STATIC_H
 #define C_ESPEAK_NG_STATIC_H
 // espeak-ng linked statically into announced-espeak, with an audio library that has no devices

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // libFuzzer's driver, linked in by `-sanitize=fuzzer` (`make fuzz`). Declared here, in C, so the
 // fuzz targets call it as an ordinary C function; nothing refers to it without FUZZING.
 #ifndef C_LIBFUZZER_H

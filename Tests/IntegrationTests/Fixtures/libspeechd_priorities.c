@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * libspeechd_priorities.c: a libspeechd client for announced's SSIP integration test
  * (Tests/IntegrationTests/LibspeechdTests.swift compiles and runs it).

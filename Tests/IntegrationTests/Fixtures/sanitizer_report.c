@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /*
  * sanitizer_report.c: a program whose only job is a real sanitizer report, for the test that
  * `make asan` and `make tsan` see reports from the daemon's child processes

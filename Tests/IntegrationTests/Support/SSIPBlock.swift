@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// One SSIP reply or event as it came off the socket: its lines, without their CR LF.
 struct SSIPBlock: Equatable, CustomStringConvertible {
     /// Every line, `NNN-data` then the final `NNN text`.
