@@ -3,8 +3,8 @@ import NIOCore
 
 /// Graceful shutdown of the server socket and its connections: NIOExtras'
 /// `ServerQuiescingHelper` pattern, in the few lines this server needs. (NIOExtras itself links
-/// NIOHTTP1 and llhttp into the daemon: 4 MB more executable and about 1.5 MB more resident
-/// memory, measured with `make bench`.)
+/// NIOHTTP1 and llhttp into the daemon, which would make its executable and its resident memory
+/// larger for code it never runs.)
 ///
 /// Added to the server channel's pipeline, it sees every accepted connection; on shutdown it
 /// closes the server socket, sends each open connection `ChannelShouldQuiesceEvent` (the

@@ -3,7 +3,7 @@
 //
 //     swift run HelloAnnouncer "Build finished"
 //
-// It is also the client whose memory the README quotes (AnnounceClient needs no Foundation).
+// It is also the client whose memory Benchmarks/README.md quotes (AnnounceClient needs no Foundation).
 import AnnounceClient
 
 @main

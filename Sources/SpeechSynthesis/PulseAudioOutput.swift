@@ -31,7 +31,7 @@ import Glibc
 /// timeout, so the engine can still abort; it never drains the stream, which cannot be
 /// interrupted. What was queued at the first poll has played, in real time, by the reported
 /// latency later (counted again after a pause): after an underrun the server may go on reporting
-/// the sink's latency (about 7 ms here) for a stream with nothing left, so that bound ends the
+/// the sink's latency for a stream with nothing left, so that bound ends the
 /// wait.
 ///
 /// ## Losing the server

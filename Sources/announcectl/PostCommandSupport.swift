@@ -2,7 +2,7 @@
 import AnnounceClient
 public import ArgumentParser
 // NIO's lock, as elsewhere in the project: Synchronization.Mutex hands over in a PI futex that
-// ThreadSanitizer cannot see (see the README's Reliability notes).
+// ThreadSanitizer cannot see (see CONTRIBUTING.md, "Sanitizers").
 import NIOConcurrencyHelpers
 
 /// The `--wait` flag shared by every posting command.

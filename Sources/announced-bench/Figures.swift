@@ -176,10 +176,9 @@ struct Figures {
         }
         // The million posts go to a daemon of their own, whose memory before them is the
         // baseline: the same process, so the comparison is not blurred by start-to-start spread.
-        // Its warm-up is as long as the run: with the start-up pages released, a daemon keeps
-        // faulting code back in for a while (after 20,000 warm-up posts the run added 0.4-1.1 MiB
-        // of file-backed pages, 4-11%; after a million, 0.2-0.5), while its anonymous memory,
-        // where a leak would show, stays flat either way.
+        // Its warm-up is as long as the run: a daemon keeps faulting in code it runs rarely for a
+        // long time after it starts (a shorter warm-up left the run to pay for that in file-backed
+        // pages), while its anonymous memory, where a leak would show, stays flat either way.
         let (_, rss, daemon, before) = try throughput(posts: millionPosts, connections: 1, warmUp: millionPosts)
         figure.beforePosts = before
         figure.afterPosts = rss

@@ -2,8 +2,8 @@
 import Foundation
 import Glibc
 
-// announced-bench: the figures of README.md's Performance section (method and history in
-// Benchmarks/README.md), against the daemon as a separate, release-built process on a real socket. Usage:
+// announced-bench: the figures of Benchmarks/README.md (what each means is there too),
+// against the daemon as a separate, release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl,
 //                                                      pause, heard, memory, pair: one figure alone, for profiling)
