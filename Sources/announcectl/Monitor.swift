@@ -7,7 +7,12 @@ extension Announcectl {
     struct Monitor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print every post of every client, and status and focus changes, until interrupted.",
-            discussion: "Human lines look like `mail #41 started: 3 new messages` and `mail #41 spoken: 3 new messages`. The first line is the current status."
+            discussion: """
+                Human lines look like `mail #41 started: 3 new messages` and `mail #41 spoken: 3 new \
+                messages`; changes of the focus like `focus: save -> none`, and of the status like \
+                `status: speech paused: voice en-us, rate 175, pitch 50, volume 100`. The first line \
+                is the current status. SSIP clients appear under their CLIENT_NAME.
+                """
         )
         @ParentCommand var parent: Announcectl
 

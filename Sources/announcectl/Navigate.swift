@@ -8,7 +8,19 @@ extension Announcectl {
     struct Navigate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Move through the current screen with the keyboard and see what is spoken (? lists the keys, q quits).",
-            discussion: NavigationKey.keyMap
+            discussion: NavigationKey.keyMap + """
+
+
+                The current screen is the one the still-connected app posted last; when that app \
+                quits, the screen of the app before it is current again. Lines starting with » are \
+                what is spoken; ! end of screen comes with a boundary tone at either end.
+
+                Every key is one navigate request, and each has a one-shot command to bind to a \
+                desktop shortcut: next, previous, first, last, activate, increment, decrement, \
+                escape, magic-tap, rotor [NAME], rotor-next, rotor-previous, action NAME, read and \
+                read-all. They print nothing and exit 0 when done, or 1 with the daemon's message \
+                (for example end-of-screen).
+                """
         )
         @ParentCommand var parent: Announcectl
 

@@ -18,6 +18,17 @@ extension Announcectl {
                 Without --wait the exit status is 0 once the post is queued to be spoken; a muted \
                 daemon or a refused post prints why on standard error and exits 3 or 1. A warning \
                 from the daemon (no voice for --lang) is printed on standard error.
+
+                With --wait, announcectl prints how the post ended: spoken, interrupted after 12 of \
+                40 characters, cancelled, muted, dropped (with the reason, e.g. too many posts \
+                waiting) or nothing to speak; when another voice spoke than the one asked for, \
+                spoken (voice en-us). It exits 0 only if the post was spoken to the end. With -, the \
+                exit status is the worst among the lines.
+
+                A voice is named by language (en-gb, fr-fr, pt-br), by espeak-ng's file name \
+                (gmw/en, roa/fr, or without the folder, en, fr) or by its title (klingon); \
+                announcectl voices lists them. An unknown voice is an error at once (exit 1 with \
+                the daemon's message).
                 """
         )
 

@@ -33,8 +33,9 @@ extension Announcectl {
         static let configuration = CommandConfiguration(
             abstract: "List the voices the daemon can speak with: name, language, gender.",
             discussion: """
-                A voice is selected (say --voice, set --voice) by its name, its file, or any of its \
-                languages. With --sample each listed voice says a sample sentence, one after another.
+                A voice is selected (say --voice, set --voice) by its name, its file, any of its \
+                languages, or its title. With --sample each listed voice says a sample sentence, one \
+                after another.
                 """
         )
         @ParentCommand var parent: Announcectl

@@ -27,6 +27,35 @@ struct Announced: AsyncParsableCommand {
             SIGHUP reloads voice, rate, pitch, volume, punctuation and earcons from the file. \
             SIGTERM or SIGINT ends every post with `shutdown`, removes the socket and exits 0.
 
+            The socket is --socket, else the file's socket, else ANNOUNCED_SOCKET, else \
+            $XDG_RUNTIME_DIR/announced/announced.sock, else /tmp/announced-<uid>/announced.sock; \
+            a socket passed by systemd socket activation is served as it is. The daemon tells \
+            systemd READY=1 once it serves.
+
+            Audio outputs (--audio): auto, the default, plays through PulseAudio or PipeWire if a \
+            server answers, else ALSA's default device, else null with one warning that speech is \
+            not heard. pulse is a PulseAudio/PipeWire stream with about 25 ms of latency: an \
+            interruption flushes it, a pause corks it (silent within a few milliseconds, its place \
+            kept); if the server restarts, the post playing ends with an error and the next one \
+            reconnects. alsa or alsa:DEVICE plays through libasound on default or the named \
+            device. null plays into nothing in real time (a two-second announcement takes two \
+            seconds). wav:DIR is like null and also writes each post's audio, as far as it was \
+            played, to DIR/<seq>.wav (under the hardened systemd unit, allow DIR with \
+            ReadWritePaths=DIR in systemctl --user edit announced). A named output that cannot \
+            open makes the daemon exit 1 saying what it tried.
+
+            espeak-ng runs in a helper process, announced-espeak, looked for beside the daemon, \
+            then in ../libexec/announced; ANNOUNCED_ESPEAK_HELPER names another path.
+
+            The log goes to standard error, one line per event, e.g. `2026-11-24 03:11:00 info: \
+            ready audio=pulse voice=en-us`. Under journald each line starts with its syslog \
+            priority instead of the time and level, so journalctl --user -u announced highlights \
+            warnings and -p warning filters them.
+
+            Exit status: 0 after SIGTERM or SIGINT; 1 when it cannot start (another daemon on the \
+            socket, espeak-ng data missing, an unknown voice, a bad configuration, an audio output \
+            that cannot open), with one line saying why; 2 for a bad command line.
+
             speech-dispatcher's clients (Orca, spd-say, python3-speechd, libspeechd) are served \
             too when SSIP is on: --ssip-socket default (or "ssip_socket": "default" in the file, \
             or ANNOUNCED_SSIP_SOCKET) serves it at $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock, \
@@ -37,7 +66,8 @@ struct Announced: AsyncParsableCommand {
             0 at once if PATH accepts connections, otherwise starts announced in the background \
             serving SSIP at PATH (and its main socket where it usually is; its log is \
             $XDG_STATE_HOME/announced/spawned.log, ~/.local/state/announced/spawned.log by \
-            default) and exits 0 once PATH accepts connections, or 1 with the reason on stderr: \
+            default, the previous one kept as spawned.log.1) and exits 0 once PATH accepts \
+            connections (it waits at most 30 s), or 1 with the reason on stderr: \
             for example when an announced already serves the main socket without SSIP (turn \
             ssip_socket on there), or for inet_socket (announced serves SSIP on a Unix socket only).
             """,
@@ -56,7 +86,7 @@ struct Announced: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The configuration file.", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Where audio goes: auto, pulse, alsa, null or wav:DIR.", valueName: "output"))
+    @Option(help: ArgumentHelp("Where audio goes: auto, pulse, alsa, alsa:DEVICE, null or wav:DIR.", valueName: "output"))
     var audio: AudioOutputChoice?
 
     @Option(help: ArgumentHelp("The default espeak-ng voice, by language or file name, e.g. en-us, en-gb, gmw/en, de.", valueName: "name"))
