@@ -12,8 +12,8 @@ extension Announcectl {
 
 
                 The current screen is the one the still-connected app posted last; when that app \
-                quits, the screen of the app before it is current again. Lines starting with » are \
-                what is spoken; ! end of screen comes with a boundary tone at either end.
+                quits, the screen of the app before it is current again. It prints what is spoken as \
+                it starts, and ! end of screen, with a boundary tone, at either end.
 
                 Every key is one navigate request, and each has a one-shot command to bind to a \
                 desktop shortcut: next, previous, first, last, activate, increment, decrement, \
