@@ -18,7 +18,7 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     /// The most posts one connection may have pending or speaking.
     public var maxPendingPerClient: Int = 256
     /// The most Unicode scalars of text one post may speak.
-    public var maxTextChars: Int = 8192
+    public var maxTextChars: Int = DecodingLimits.protocolMaxTextChars
     /// The daemon's version, reported by `hello` and `status`.
     public var version: String = "0.1.0"
 

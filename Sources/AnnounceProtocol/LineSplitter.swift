@@ -6,8 +6,9 @@
 /// unfinished line at a chunk's end is kept, and a line that crosses chunks is joined once.
 /// Nothing is shifted per chunk.
 public struct LineSplitter: Sendable {
-    /// The protocol's `max_line_bytes` default: the longest line, without its newline.
-    public static let protocolMaxLineBytes = 65536
+    /// The protocol's `max_line_bytes` default: the longest line, without its newline (4 MiB, so
+    /// that a text of `max_text_chars` fits escaped).
+    public static let protocolMaxLineBytes = 4_194_304
 
     /// The longest line accepted, in bytes, without its newline.
     public let maxLineBytes: Int
@@ -18,7 +19,7 @@ public struct LineSplitter: Sendable {
     public struct LineTooLong: Error, Sendable, Hashable, CustomStringConvertible {
         /// The limit that was passed.
         public var maxLineBytes: Int
-        /// "a line is longer than 65536 bytes".
+        /// "a line is longer than 4194304 bytes".
         public var description: String { "a line is longer than \(maxLineBytes) bytes" }
     }
 

@@ -99,7 +99,11 @@ extension DecodingLimits {
     public func checkLength(_ text: String, field: String = "text") throws(RequestError) {
         let count = text.unicodeScalars.count
         if count > maxTextChars {
-            throw RequestError(.textTooLong, "`\(field)` has \(count) characters; the limit is \(maxTextChars)")
+            throw RequestError(
+                .textTooLong,
+                "`\(field)` has \(count) characters; the limit is \(maxTextChars) (`max_text_chars`): "
+                    + "send the text as several posts with `queue: true`, or raise `max_text_chars` in the daemon's configuration"
+            )
         }
     }
 }

@@ -219,11 +219,14 @@ public struct RequestLine: Sendable, Hashable {
 
 /// The limits a decoder enforces.
 public struct DecodingLimits: Sendable, Hashable {
+    /// The protocol's `max_text_chars` default: a whole chapter, 1,048,576 Unicode scalars.
+    public static let protocolMaxTextChars = 1_048_576
+
     /// The most Unicode scalars a `text` (or a spoken element) may have.
     public var maxTextChars: Int
 
     /// Creates limits.
-    public init(maxTextChars: Int = 8192) {
+    public init(maxTextChars: Int = DecodingLimits.protocolMaxTextChars) {
         self.maxTextChars = maxTextChars
     }
 }

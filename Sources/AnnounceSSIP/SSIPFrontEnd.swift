@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
+public import AnnounceProtocol
 public import AnnounceServer
 public import NIOCore
 import SSIPProtocol
@@ -27,7 +28,8 @@ public struct SSIPFrontEnd: FrontEnd {
 
     /// Creates the front-end for the engine's `voices`.
     public init(
-        voices: [VoiceDescription], maxLineBytes: Int = 65536, maxTextChars: Int = 8192,
+        voices: [VoiceDescription], maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
+        maxTextChars: Int = DecodingLimits.protocolMaxTextChars,
         firstEventHold: TimeAmount = SSIPEncoder.defaultFirstEventHold
     ) {
         self.voices = SSIPVoiceCatalog(voices)

@@ -16,7 +16,7 @@ public struct ServerConfiguration: Sendable {
     /// A listening socket passed by systemd; served as is and never unlinked.
     public var activationSocket: Int32?
     /// The longest request line, in bytes.
-    public var maxLineBytes = 65536
+    public var maxLineBytes = LineSplitter.protocolMaxLineBytes
     /// The most unread bytes a client may leave before it is disconnected.
     public var maxOutboundBytes = 1 << 20
     /// Users besides the daemon's own who may connect.

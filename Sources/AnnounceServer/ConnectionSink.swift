@@ -10,7 +10,7 @@ import NIOCore
 ///
 /// The limit is the channel's high write-buffer water mark (set by the server): what the kernel
 /// did not take waits in the channel, and once more than the limit waits, the channel is no
-/// longer writable. So a write needs no promise of its own (writes complete in order; waiting
+/// longer writable; the next write then closes the connection. So a write needs no promise of its own (writes complete in order; waiting
 /// for "everything written" is an empty write's promise).
 ///
 /// Events a front-end holds until a deadline (``FrontEndOutput``) wait here, in order; events
@@ -57,15 +57,21 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
         }
     }
 
-    /// Writes `bytes`; closes the connection when the client has left too much unread.
+    /// Writes `bytes`, unless the client has left too much unread: then closes the connection.
+    ///
+    /// The check comes before the write, not after it: a single write longer than the limit (the
+    /// `started` line of a chapter-long text repeats the text) goes to a client that reads it,
+    /// and only a client that has not read what came before is cut off. So what waits for one
+    /// client is at most the limit and one turn's lines.
     private func send(_ bytes: [UInt8]) {
         guard !state.value.closed else { return }
-        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
-        if !channel.isWritable {
+        guard channel.isWritable else {
             state.value.closed = true
             state.value.held = []
             channel.close(promise: nil)
+            return
         }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
     }
 
     /// Schedules the write of the first held event at its deadline.

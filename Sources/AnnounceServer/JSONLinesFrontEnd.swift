@@ -11,7 +11,7 @@ public struct JSONLinesFrontEnd: FrontEnd {
     public var limits: DecodingLimits
 
     /// Creates the front-end with the given limits.
-    public init(maxLineBytes: Int = 65536, limits: DecodingLimits = DecodingLimits()) {
+    public init(maxLineBytes: Int = LineSplitter.protocolMaxLineBytes, limits: DecodingLimits = DecodingLimits()) {
         self.maxLineBytes = maxLineBytes
         self.limits = limits
     }

@@ -29,9 +29,9 @@ public struct DaemonSettings: Sendable, Hashable {
     /// `earcons`: play the screen-change earcon before `screen-changed` speech.
     public var earcons = true
     /// `max_line_bytes`: the longest request line, in bytes.
-    public var maxLineBytes = 65536
+    public var maxLineBytes = LineSplitter.protocolMaxLineBytes
     /// `max_text_chars`: the most Unicode scalars one post may speak.
-    public var maxTextChars = 8192
+    public var maxTextChars = DecodingLimits.protocolMaxTextChars
     /// `max_pending_per_client`: the most posts one connection may have pending or speaking.
     public var maxPendingPerClient = 256
     /// `max_outbound_bytes`: the most unread bytes a client may leave before it is disconnected.

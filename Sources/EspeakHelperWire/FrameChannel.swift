@@ -43,7 +43,11 @@ public final class FrameChannel {
                     return (tag, payload)
                 }
             }
-            if start > 0, start >= buffer.count / 2 {
+            if start > 0, start == buffer.count, buffer.capacity > Self.keptCapacity {
+                // A long frame (a chapter's text) has been read: give its memory back.
+                buffer = []
+                start = 0
+            } else if start > 0, start >= buffer.count / 2 {
                 buffer.removeFirst(start)
                 start = 0
             }
@@ -59,6 +63,10 @@ public final class FrameChannel {
             guard fill() else { return nil }
         }
     }
+
+    /// The most buffer capacity kept once everything in it has been read: enough for the frames
+    /// of audio; a longer frame's buffer is freed after it.
+    static let keptCapacity = 65_536
 
     /// Whether the last `readFrame` gave up waiting.
     public private(set) var timedOut = false

@@ -3,7 +3,10 @@
 ///
 /// espeak-ng reports a word's `text_position` 1-based, counted in Unicode scalars (not bytes) of
 /// the text it was given (SSML tags included), and its `length` in scalars. When spelling, espeak
-/// gets a rewritten text, so positions go through `originalIndex`.
+/// gets a rewritten text with one word per character, so its word events are counted instead.
+///
+/// The map keeps the text's scalars (4 bytes each) and, when spelling, one range per character:
+/// a text of `max_text_chars` costs a few MiB, never a table per scalar of the rewritten text.
 struct TextPositionMap {
     /// What espeak-ng synthesizes.
     let synthesizedText: String
@@ -11,9 +14,8 @@ struct TextPositionMap {
     let isSSML: Bool
     /// The scalars of the utterance's own text.
     private let original: [Unicode.Scalar]
-    /// For each scalar of `synthesizedText`, the index of the original scalar it came from;
-    /// nil when they are the same text.
-    private let originalIndex: [Int]?
+    /// Whether `synthesizedText` spells the text, one `say-as characters` element per character.
+    private let isSpelled: Bool
     /// When spelling: the range of each spelled (non-whitespace) character, in order.
     private let spelledCharacters: [(offset: Int, length: Int)]
 
@@ -22,7 +24,7 @@ struct TextPositionMap {
         synthesizedText = text
         isSSML = ssml
         original = Array(text.unicodeScalars)
-        originalIndex = nil
+        isSpelled = false
         spelledCharacters = []
     }
 
@@ -31,7 +33,6 @@ struct TextPositionMap {
     init(spelling text: String) {
         original = Array(text.unicodeScalars)
         var output = "<speak>"
-        var map = Array(repeating: 0, count: output.unicodeScalars.count)
         var index = 0
         var characters: [(offset: Int, length: Int)] = []
         for character in text {
@@ -55,13 +56,11 @@ struct TextPositionMap {
                 piece = "<say-as interpret-as=\"characters\">\(escaped)</say-as> "
             }
             output += piece
-            map += Array(repeating: index, count: piece.unicodeScalars.count)
         }
         output += "</speak>"
-        map += Array(repeating: original.count, count: "</speak>".unicodeScalars.count)
         synthesizedText = output
         isSSML = true
-        originalIndex = map
+        isSpelled = true
         spelledCharacters = characters
     }
 
@@ -73,7 +72,7 @@ struct TextPositionMap {
     /// `say-as` element but places the events of symbols at the next character, so the
     /// `ordinal`-th event is the `ordinal`-th spelled character.
     func wordRange(textPosition: Int, length: Int, ordinal: Int) -> (offset: Int, length: Int)? {
-        if originalIndex != nil {
+        if isSpelled {
             return ordinal < spelledCharacters.count ? spelledCharacters[ordinal] : nil
         }
         guard length > 0 else { return nil }
@@ -89,17 +88,6 @@ struct TextPositionMap {
         }
         return (start, max(1, end - start))
     }
-
-    /// The offset in the utterance text for an espeak mark event's 1-based `text_position`.
-    func originalOffset(textPosition: Int) -> Int {
-        let index = max(0, textPosition - 1)
-        guard let originalIndex else { return min(index, original.count) }
-        guard index < originalIndex.count else { return original.count }
-        return originalIndex[index]
-    }
-
-    /// The length of the utterance text in Unicode scalars.
-    var originalLength: Int { original.count }
 
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.isAlphabetic || scalar.properties.numericType != nil

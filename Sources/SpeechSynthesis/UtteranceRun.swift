@@ -46,9 +46,11 @@ final class UtteranceRun {
     private var collectedWordsEnd = 0
     /// The SSML's marks, in text order, and how many have been queued: espeak-ng 1.51 reports no
     /// event for a mark right after a sentence's full stop (`ready. <mark/>It`), which is where
-    /// Orca's say-all puts one per sentence. A mark it skipped is reported with the next mark it
-    /// reports, or at the end of the audio when the utterance is spoken to its end.
-    private let expectedMarks: [String]
+    /// Orca's say-all puts one per sentence. A mark it skipped is reported where playback passes
+    /// it: with the first word after it in the text, or the next mark it reports, or at the end of
+    /// the audio when the utterance is spoken to its end. So in a long text every mark comes when
+    /// its place is spoken, not at the end.
+    private let expectedMarks: [SSMLMarks.Mark]
     private var nextExpectedMark = 0
 
     init(job: QueuedUtterance, sampleRate: Int, map: TextPositionMap) {
@@ -58,7 +60,7 @@ final class UtteranceRun {
         emit = job.audioPath.eventHandler
         seq = job.utterance.seq
         sliceFrames = max(1, sampleRate / 200)
-        expectedMarks = job.utterance.ssml ? SSMLMarks.names(in: job.utterance.text) : []
+        expectedMarks = job.utterance.ssml ? SSMLMarks.marks(in: job.utterance.text) : []
     }
 
     /// Marks where espeak's audio begins: its event sample numbers count from here.
@@ -177,17 +179,25 @@ final class UtteranceRun {
         // "déjà vu" a dictionary phrase) one character into the first: not a word of the text.
         guard range.offset >= collectedWordsEnd else { return }
         collectedWordsEnd = range.offset + range.length
+        // Marks before this word that espeak-ng did not report are reached here.
+        while nextExpectedMark < expectedMarks.count, expectedMarks[nextExpectedMark].offset < range.offset {
+            markers.append(Marker(frame: speechStart + sample, kind: .mark(expectedMarks[nextExpectedMark].name)))
+            nextExpectedMark += 1
+        }
         markers.append(Marker(frame: speechStart + sample, kind: .word(offset: range.offset, length: range.length)))
     }
 
     /// Queues an SSML mark at the frame where playback reaches it, after the marks before it in
     /// the text that espeak-ng skipped.
     func collectMark(sample: Int, name: String) {
-        if let index = expectedMarks[nextExpectedMark...].firstIndex(of: name) {
+        if let index = expectedMarks[nextExpectedMark...].firstIndex(where: { $0.name == name }) {
             for skipped in expectedMarks[nextExpectedMark..<index] {
-                markers.append(Marker(frame: speechStart + sample, kind: .mark(skipped)))
+                markers.append(Marker(frame: speechStart + sample, kind: .mark(skipped.name)))
             }
             nextExpectedMark = index + 1
+        } else if expectedMarks[..<nextExpectedMark].contains(where: { $0.name == name }) {
+            // Already reported with the word after it (espeak-ng reported it late).
+            return
         }
         markers.append(Marker(frame: speechStart + sample, kind: .mark(name)))
     }
@@ -196,7 +206,7 @@ final class UtteranceRun {
     /// one at the end of the audio, so every mark of a text spoken to its end is reported.
     func collectSkippedMarksAtEnd() {
         for skipped in expectedMarks[nextExpectedMark...] {
-            markers.append(Marker(frame: framesWritten, kind: .mark(skipped)))
+            markers.append(Marker(frame: framesWritten, kind: .mark(skipped.name)))
         }
         nextExpectedMark = expectedMarks.count
     }
@@ -220,23 +230,40 @@ final class UtteranceRun {
     }
 }
 
-/// The names of the `<mark name="…"/>` elements of an SSML text, in order.
+/// The `<mark name="…"/>` elements of an SSML text, in order.
 enum SSMLMarks {
-    static func names(in ssml: String) -> [String] {
-        var names: [String] = []
-        var rest = Substring(ssml)
-        while let open = rest.firstRange(of: "<mark") {
-            rest = rest[open.upperBound...]
-            guard let close = rest.firstIndex(of: ">") else { break }
-            let tag = rest[..<close]
-            rest = rest[close...]
+    /// One mark: its name and where its tag starts, in Unicode scalars of the text.
+    struct Mark: Equatable {
+        var name: String
+        var offset: Int
+    }
+
+    /// The names of the marks of `ssml`, in order.
+    static func names(in ssml: String) -> [String] { marks(in: ssml).map(\.name) }
+
+    /// The marks of `ssml`, in order, in one pass over its scalars.
+    static func marks(in ssml: String) -> [Mark] {
+        var marks: [Mark] = []
+        let scalars = Array(ssml.unicodeScalars)
+        let opening: [Unicode.Scalar] = ["<", "m", "a", "r", "k"]
+        var index = 0
+        while index + opening.count <= scalars.count {
+            guard scalars[index] == "<", scalars[index..<index + opening.count].elementsEqual(opening) else {
+                index += 1
+                continue
+            }
+            let start = index
+            index += opening.count
+            guard let close = scalars[index...].firstIndex(of: ">") else { break }
+            let tag = String(String.UnicodeScalarView(scalars[index..<close]))
+            index = close
             guard let attribute = tag.firstRange(of: "name=") else { continue }
             let value = tag[attribute.upperBound...]
             guard let quote = value.first, quote == "\"" || quote == "'" else { continue }
             let body = value.dropFirst()
             guard let end = body.firstIndex(of: quote) else { continue }
-            names.append(String(body[..<end]))
+            marks.append(Mark(name: String(body[..<end]), offset: start))
         }
-        return names
+        return marks
     }
 }

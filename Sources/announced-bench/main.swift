@@ -6,7 +6,7 @@ import Glibc
 // against the daemon as a separate, release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl,
-//                                                      pause, heard, memory, pair: one figure alone, for profiling)
+//                                                      pause, heard, memory, pair, longtext: one figure alone, for profiling)
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
 //   announced-bench --soak POSTS [--daemon PATH]
 
@@ -72,8 +72,11 @@ if let only = option("--only") {
             case "pair":
                 for audio in ["null", "pulse"] { print(try figures.pairMemory(audio: audio, posts: memoryPosts).described) }
                 continue
+            case "longtext":
+                print(try figures.longTexts().described)
+                continue
             default:
-                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory or pair")
+                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory, pair or longtext")
                 exit(2)
             }
             print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")
@@ -153,6 +156,7 @@ do {
         pairs.append(pair)
     }
     print("    target with --audio pulse: daemon + helper RSS ≤ 20, PSS ≤ 12, anonymous ≤ 5")
+    print("\n" + (try figures.longTexts()).described)
 
     print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, daemon + helper with pulse RSS \(format(pairs[1].sum.rss, 1)) / PSS \(format(pairs[1].sum.pss, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms, pause → paused p50 \(format(paused.p50)) ms / p99 \(format(paused.p99)) ms, pause → silent at the sink p50 \(format(heard.paused.p50)) ms / p99 \(format(heard.paused.p99)) ms")
 } catch {

@@ -17,6 +17,10 @@ import Glibc
 // milliseconds ahead of playback.
 
 signal(SIGPIPE, SIG_IGN)
+// A long text (up to `max_text_chars`, a chapter) arrives in one frame: with a fixed mmap
+// threshold its buffers are mapped and unmapped whole, so the memory goes back once it is spoken
+// (glibc would otherwise raise the threshold past them and keep them in the heap).
+_ = CAnnounceLinux_set_malloc_mmap_threshold(128 << 10)
 nonisolated(unsafe) let input = FrameChannel(fd: STDIN_FILENO)
 nonisolated(unsafe) let output = FrameChannel(fd: STDOUT_FILENO)
 

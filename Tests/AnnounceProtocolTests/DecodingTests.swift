@@ -112,9 +112,19 @@ struct DecodingTests {
         #expect((try? decode(#"{"op":"announce","text":"ééééé"}"#, limits: limits).get()) != nil)
         #expect(error(#"{"op":"announce","text":"éééééé"}"#, limits: limits)?.code == .textTooLong)
         #expect(error(#"{"op":"focus","element":"abcdef"}"#, limits: limits)?.code == .textTooLong)
-        let long = String(repeating: "a", count: 8193)
+        let long = String(repeating: "a", count: 1_048_577)
         #expect(error(#"{"op":"announce","text":"\#(long)"}"#)?.code == .textTooLong)
         #expect((try? decode(#"{"op":"announce","text":"\#(long.dropLast())"}"#).get()) != nil)
+    }
+
+    @Test("text-too-long says how long the text is, the limit, and what to do instead")
+    func textLimitMessage() {
+        let message = error(#"{"op":"announce","text":"abcdef"}"#, limits: DecodingLimits(maxTextChars: 5))?.message ?? ""
+        #expect(message.contains("6 characters"), "\(message)")
+        #expect(message.contains("the limit is 5 (`max_text_chars`)"), "\(message)")
+        #expect(message.contains("several posts with `queue: true`"), "\(message)")
+        #expect(message.contains("raise `max_text_chars`"), "\(message)")
+        #expect(DecodingLimits().maxTextChars == 1_048_576)
     }
 }
 

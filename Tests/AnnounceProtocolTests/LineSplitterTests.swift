@@ -52,12 +52,12 @@ struct LineSplitterTests {
         #expect(lines(of: ["9"], &splitter) == ([], true))
     }
 
-    @Test("the default limit is the protocol's max_line_bytes, 65536")
+    @Test("the default limit is the protocol's max_line_bytes, 4194304 (a text of max_text_chars, escaped)")
     func defaultLimit() {
-        #expect(LineSplitter().maxLineBytes == 65536)
+        #expect(LineSplitter().maxLineBytes == 4_194_304)
         var splitter = LineSplitter()
-        let line = String(repeating: "a", count: 65536)
-        #expect(lines(of: [line + "\n"], &splitter).lines.first?.count == 65536)
+        let line = String(repeating: "a", count: 4_194_304)
+        #expect(lines(of: [line + "\n"], &splitter).lines.first?.count == 4_194_304)
         #expect(lines(of: [line + "a\n"], &splitter).tooLong)
     }
 }

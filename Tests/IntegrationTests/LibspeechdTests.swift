@@ -3,10 +3,10 @@ import BlockingThreads
 import Foundation
 import Testing
 
-/// Fixtures/libspeechd_priorities.c, built against Debian's libspeechd for one test.
+/// The C programs in Fixtures (libspeechd_priorities.c, libspeechd_long_message.c), built
+/// against Debian's libspeechd.
 enum LibspeechdProgram {
-    static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/libspeechd_priorities.c")
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
     /// True when a C compiler, pkg-config and libspeechd's header are installed.
     static var canBuild: Bool {
@@ -14,10 +14,11 @@ enum LibspeechdProgram {
             && FileManager.default.fileExists(atPath: "/usr/include/speech-dispatcher/libspeechd.h")
     }
 
-    /// Compiles the program into `directory`; its path.
-    static func build(in directory: URL) throws -> String {
+    /// Compiles Fixtures/`name`.c into `directory`; its path.
+    static func build(in directory: URL, _ name: String = "libspeechd_priorities") throws -> String {
         let flags = try run(try #require(installedTool("pkg-config")), ["--cflags", "--libs", "speech-dispatcher"])
-        let output = directory.appendingPathComponent("libspeechd_priorities").path
+        let output = directory.appendingPathComponent(name).path
+        let source = fixtures.appendingPathComponent(name + ".c")
         let arguments = ["-Wall", "-Werror", "-o", output, source.path] + flags.split(separator: " ").map(String.init) + ["-lpthread"]
         _ = try run(try #require(installedTool("cc")), arguments)
         return output

@@ -16,7 +16,7 @@ struct ProtocolErrorTests {
             (#"{"id":1}"#, "missing-op"),
             (#"{"op":"sing","id":2}"#, "unknown-op"),
             (#"{"op":"announce","id":3,"text":"a","rate":9000}"#, "invalid"),
-            (#"{"op":"announce","id":4,"text":"\#(String(repeating: "x", count: 8193))"}"#, "text-too-long"),
+            (#"{"op":"announce","id":4,"text":"\#(String(repeating: "x", count: 1_048_577))"}"#, "text-too-long"),
             (#"{"op":"cancel","id":5,"target":77}"#, "not-found"),
             (#"{"op":"announce","id":6,"text":"a","voice":"no-such-voice"}"#, "invalid"),
         ]
@@ -34,7 +34,7 @@ struct ProtocolErrorTests {
     func lineTooLong() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
-        client.sendRaw(Array(repeating: UInt8(ascii: "a"), count: 65537))
+        client.sendRaw(Array(repeating: UInt8(ascii: "a"), count: 4_194_305))
         let error = try #require(client.waitFor { $0.event == "error" })
         #expect(error["code"] == .string("line-too-long"))
         #expect(client.waitForEOF())
@@ -49,7 +49,7 @@ struct ProtocolErrorTests {
         let client = try daemon.connect()
         let head = #"{"op":"status","id":1,"pad":""#
         let tail = #""}"#
-        let padding = String(repeating: "p", count: 65536 - head.utf8.count - tail.utf8.count)
+        let padding = String(repeating: "p", count: 4_194_304 - head.utf8.count - tail.utf8.count)
         client.send(head + padding + tail)
         #expect(client.waitFor("ok", id: 1) != nil)
     }

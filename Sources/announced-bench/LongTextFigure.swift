@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Glibc
+import TestSupport
+
+/// Figure 12: texts of any length up to `max_text_chars`, from the socket to the first sample.
+struct LongTextFigures {
+    /// Write → `started`, by text (null output).
+    var started: [Figure] = []
+    /// Write → first audible sample at a PulseAudio null sink, by text (when PulseAudio is installed).
+    var heard: [Figure] = []
+    /// The daemon and its helper: idle before, while speaking the 1 MiB text, and after it.
+    var idle = MemoryRollup()
+    var speaking = MemoryRollup()
+    var after = MemoryRollup()
+
+    /// Every row: the latencies, then the memory table.
+    var described: String {
+        (started + heard).map { pad($0.name, 62) + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))" }
+            .joined(separator: "\n") + "\n" + memoryTable
+    }
+
+    /// The memory rows, MiB.
+    var memoryTable: String {
+        "12. daemon + helper memory around a 1 MiB text (--audio null; MiB, from /proc/PID/smaps_rollup):\n"
+            + "  " + MemoryRollup.header + "\n"
+            + "  " + idle.row("idle, before") + "\n"
+            + "  " + speaking.row("speaking it, 1 s in") + "\n"
+            + "  " + after.row("2.5 s after stop")
+    }
+}
+
+/// The texts figure 12 speaks: plain sentences repeated to an exact length, and SSML with a mark
+/// before every sentence.
+enum LongTexts {
+    static let sentence = "The committee met on a quiet morning to read the whole report aloud. "
+
+    static func plain(_ count: Int) -> String {
+        String(decoding: String(repeating: sentence, count: count / sentence.utf8.count + 1).utf8.prefix(count), as: UTF8.self)
+    }
+
+    static func ssml(_ count: Int) -> String {
+        var text = "<speak>"
+        var index = 0
+        let end = "</speak>"
+        while true {
+            let piece = "<mark name='m\(index)'/>" + sentence
+            guard text.utf8.count + piece.utf8.count + end.utf8.count <= count else { break }
+            text += piece
+            index += 1
+        }
+        return text + end
+    }
+
+    /// The texts, by name.
+    static let all: [(name: String, text: String, ssml: Bool)] = [
+        ("short (68 characters)", sentence, false),
+        ("10,000 characters", plain(10_000), false),
+        ("300,000 characters", plain(300_000), false),
+        ("1 MiB (1,048,576 characters)", plain(1_048_576), false),
+        ("1 MiB of SSML, a mark per sentence", ssml(1_048_576), true),
+    ]
+}
+
+extension Figures {
+    /// 12. Long texts: write → `started` for texts from a sentence to 1 MiB (a fresh helper for
+    /// each sample, stopped once started), write → first audible sample at a null sink, and the
+    /// daemon and helper's memory while a 1 MiB text speaks and after.
+    func longTexts() throws -> LongTextFigures {
+        var figures = LongTextFigures()
+        let rounds = max(3, samples / 20)
+        do {
+            let daemon = try BenchDaemon(executable: executable)
+            defer { daemon.stop() }
+            let client = try daemon.connect()
+            var id = 0
+            for text in LongTexts.all {
+                var figure = Figure(name: "12. write → started, " + text.name)
+                for _ in 0..<rounds {
+                    id += 1
+                    let line = Array(#"{"op":"announce","id":\#(id),"ssml":\#(text.ssml),"text":"\#(text.text)"}"#.utf8) + [10]
+                    let start = now()
+                    client.send(line)
+                    guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else { throw BenchError("lost the connection") }
+                    figure.add(nanoseconds: started - start)
+                    client.send(#"{"op":"stop","id":"s\#(id)"}"#)
+                    guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+                }
+                figures.started.append(figure)
+            }
+        }
+        try measureLongTextMemory(&figures)
+        if HeadlessPulseAudio.canRecord { try measureHeardLongTexts(&figures, rounds: rounds) }
+        return figures
+    }
+
+    private func measureLongTextMemory(_ figures: inout LongTextFigures) throws {
+        let daemon = try BenchDaemon(executable: executable)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        client.send(#"{"op":"announce","id":0,"text":"Saved"}"#)
+        guard client.waitFor(#""event":"finished""#) != nil else { throw BenchError("lost the connection") }
+        usleep(2_000_000)
+        let pair = { () throws -> MemoryRollup in
+            let helpers = childProcesses(of: daemon.process.processIdentifier)
+            guard helpers.count == 1 else { throw BenchError("expected one espeak-ng helper, found \(helpers)") }
+            return MemoryRollup(pid: daemon.process.processIdentifier) + MemoryRollup(pid: helpers[0])
+        }
+        figures.idle = try pair()
+        client.send(#"{"op":"announce","id":1,"text":"\#(LongTexts.plain(1_048_576))"}"#)
+        guard client.waitFor(#""event":"started""#) != nil else { throw BenchError("lost the connection") }
+        usleep(1_000_000)
+        figures.speaking = try pair()
+        client.send(#"{"op":"stop","id":2}"#)
+        guard client.waitFor(#""event":"finished""#) != nil else { throw BenchError("lost the connection") }
+        usleep(2_500_000)
+        figures.after = try pair()
+    }
+
+    /// Write → the first audible sample at the sink, for the short text and the 1 MiB ones.
+    private func measureHeardLongTexts(_ figures: inout LongTextFigures, rounds: Int) throws {
+        let pulse = try HeadlessPulseAudio()
+        defer { pulse.kill() }
+        let recorder = try pulse.record()
+        let daemon = try BenchDaemon(executable: executable, audio: "pulse", environment: pulse.clientEnvironment)
+        defer { daemon.stop() }
+        // The null sink renders 2 s blocks until a low-latency client has settled it.
+        usleep(3_000_000)
+        let client = try daemon.connect()
+        var id = 0
+        for text in LongTexts.all where text.name.hasPrefix("short") || text.name.hasPrefix("1 MiB") {
+            var figure = Figure(name: "12. heard (pulse): write → audible, " + text.name)
+            for _ in 0..<rounds {
+                id += 1
+                let startSample = recorder.sampleCount
+                let start = now()
+                client.send(Array(#"{"op":"announce","id":\#(id),"ssml":\#(text.ssml),"text":"\#(text.text)"}"#.utf8) + [10])
+                guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+                guard let first = firstAudible(recorder, after: startSample), let heard = recorder.renderedNanoseconds(ofSample: first)
+                else { throw BenchError("nothing was heard at the sink") }
+                figure.add(nanoseconds: heard > start ? heard - start : 0)
+                client.send(#"{"op":"stop","id":"s\#(id)"}"#)
+                guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+                usleep(300_000)
+            }
+            figures.heard.append(figure)
+        }
+    }
+
+    /// The first audible sample recorded after `start`, looking every 2 ms for up to 10 s.
+    private func firstAudible(_ recorder: MonitorRecorder, after start: Int) -> Int? {
+        var scanned = start
+        let deadline = now() + 10_000_000_000
+        while now() < deadline {
+            let end = recorder.sampleCount
+            if let index = recorder.samples(from: scanned, to: end).firstIndex(where: { abs(Int($0)) > MonitorRecorder.audibleThreshold }) {
+                return scanned + index
+            }
+            scanned = end
+            usleep(2_000)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+/// Long texts for the long-text tests: plain English sentences (ASCII, so a character is a byte;
+/// no quotes, backslashes or line breaks, so a text goes into a JSON line as it is), repeated up
+/// to an exact length, and SSML with a mark before every sentence.
+enum LongText {
+    /// Sentences of ordinary words, without digits (espeak-ng reads "42" as two words).
+    static let sentences = [
+        "The committee met on a quiet morning to read the whole report aloud. ",
+        "Every chapter begins with a question, and every answer raises another one. ",
+        "Rain fell on the harbour while the ships waited for the tide to turn. ",
+        "Nobody in the room expected the reading to last until the evening. ",
+    ]
+
+    /// Exactly `count` Unicode scalars of the sentences, over and over.
+    static func plain(count: Int) -> String {
+        let round = sentences.joined()
+        let repeated = String(repeating: round, count: count / round.utf8.count + 1)
+        return String(decoding: repeated.utf8.prefix(count), as: UTF8.self)
+    }
+
+    /// A mark of ``ssml(marks:)``: its name and where its tag starts, in scalars of the SSML.
+    struct Mark {
+        var name: String
+        var offset: Int
+    }
+
+    /// Short sentences, each after a mark (`s0`, `s1`, …): the place Orca's say-all puts one,
+    /// right after the previous sentence's full stop. At least `minimumCount` scalars in all.
+    static func ssml(minimumCount: Int) -> (text: String, marks: [Mark]) {
+        let short = ["One more line is read. ", "Then another follows. ", "Still it goes on. "]
+        var text = "<speak>"
+        var marks: [Mark] = []
+        var index = 0
+        while text.utf8.count < minimumCount {
+            let name = "s\(index)"
+            marks.append(Mark(name: name, offset: text.utf8.count))
+            text += "<mark name='\(name)'/>" + short[index % short.count]
+            index += 1
+        }
+        return (text + "</speak>", marks)
+    }
+}
