@@ -189,7 +189,8 @@ final class UtteranceRun {
 
     /// Queues an SSML mark at the frame where playback reaches it, after the marks before it in
     /// the text that espeak-ng skipped.
-    func collectMark(sample: Int, name: String) {
+    func collectMark(sample: Int, name reported: String) {
+        let name = SSMLMarks.expectedName(reported, among: expectedMarks[nextExpectedMark...])
         if let index = expectedMarks[nextExpectedMark...].firstIndex(where: { $0.name == name }) {
             for skipped in expectedMarks[nextExpectedMark..<index] {
                 markers.append(Marker(frame: speechStart + sample, kind: .mark(skipped.name)))
@@ -236,6 +237,16 @@ enum SSMLMarks {
     struct Mark: Equatable {
         var name: String
         var offset: Int
+    }
+
+    /// The name of the mark espeak-ng reported as `reported`: espeak-ng 1.51 reports a name in
+    /// single quotes (`<mark name='s1'/>`) with the closing quote and a space (`s1' `), so a
+    /// name that is none of `expected` is taken without them when that is the next one.
+    static func expectedName(_ reported: String, among expected: ArraySlice<Mark>) -> String {
+        guard !expected.contains(where: { $0.name == reported }) else { return reported }
+        var trimmed = Substring(reported)
+        while let last = trimmed.last, last == " " || last == "'" || last == "\"" { trimmed = trimmed.dropLast() }
+        return expected.first?.name == String(trimmed) ? String(trimmed) : reported
     }
 
     /// The names of the marks of `ssml`, in order.

@@ -48,13 +48,19 @@ struct LongTextTests {
         let offsetAtPause = client.lines(id: 1).filter { $0.event == "word" }.last?["offset"]?.integerValue ?? 0
         client.send(#"{"op":"resume","id":3}"#)
         try #require(client.waitFor("resumed", id: 1) != nil)
-        let after = try #require(client.waitFor(timeout: 30) { $0.event == "word" && $0["id"] == .integer(1) })
-        #expect((after["offset"]?.integerValue ?? 0) > offsetAtPause, "speech goes on from where it was paused")
+        // Words after the resume go on from where the pause held it.
+        let after = try #require(
+            client.waitFor(timeout: 30) { $0.event == "word" && $0["id"] == .integer(1) && ($0["offset"]?.integerValue ?? 0) > offsetAtPause },
+            "speech goes on from where it was paused"
+        )
+        let events = client.lines(id: 1).compactMap(\.event)
+        let resumedIndex = try #require(events.firstIndex(of: "resumed"))
+        #expect(events[(try #require(events.firstIndex(of: "paused")))..<resumedIndex] == ["paused"], "no word while paused")
+        #expect(client.lines(id: 1).firstIndex { $0 == after }.map { $0 > resumedIndex } == true)
         client.send(#"{"op":"stop","id":4}"#)
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["reason"] == .string("cancelled"), "\(finished.text)")
-        let events = client.lines(id: 1).compactMap(\.event).filter { $0 != "word" }
-        #expect(events == ["queued", "started", "paused", "resumed", "finished"])
+        #expect(client.lines(id: 1).compactMap(\.event).filter { $0 != "word" } == ["queued", "started", "paused", "resumed", "finished"])
         let seq = Int(try #require(client.lines(id: 1).first?["seq"]?.integerValue))
         #expect(audibleCount(try daemon.wavSamples(seq: seq)) > 22_050 / 2)
     }
@@ -120,20 +126,25 @@ struct LongSSIPTextTests {
         let watcher = try speechWatcher(ssip.daemon)
         let program = try LibspeechdProgram.build(in: ssip.daemon.directory, "libspeechd_long_message")
         let client = try SSIPClientProcess.start(program, [], daemon: ssip)
-        client.finishInput()
+        // The program stops its message when told to: once half a second of it was played.
+        let started = try #require(watcher.waitFor(timeout: 30) { $0.event == "speech" && $0["state"] == .string("started") })
+        let long = Int(try #require(started["seq"]?.integerValue))
+        try #require(ssip.daemon.waitForAudio(seq: long, samples: 22_050 / 2), "the long message is not being played")
+        client.finishInput("stop\n")
         let result = client.finish(timeout: 120)
         #expect(result.status == 0, "the program failed; it printed:\n\(result.stdout)\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "LENGTH 11435")
-        let long = try #require(lines.first { $0.hasPrefix("SAID long ") }.flatMap { Int($0.dropFirst(10)) })
+        #expect(lines.contains("SAID long \(long)"))
         let short = try #require(lines.first { $0.hasPrefix("SAID short ") }.flatMap { Int($0.dropFirst(11)) })
         #expect(lines.filter { $0.hasSuffix(" \(long)") && $0.hasPrefix("EVENT") } == ["EVENT BEGIN \(long)", "EVENT CANCEL \(long)"])
         #expect(lines.filter { $0.hasSuffix(" \(short)") && $0.hasPrefix("EVENT") } == ["EVENT BEGIN \(short)", "EVENT END \(short)"])
         #expect(lines.last == "CLOSED")
 
-        let started = try #require(watcher.waitForSpeech("started", seq: long))
         #expect(started["text"]?.stringValue?.unicodeScalars.count == 11_435)
-        #expect(audibleCount(try ssip.daemon.wavSamples(seq: long)) > 22_050 / 4, "the long message was heard until it was stopped")
+        let heard = try ssip.daemon.wavSamples(seq: long)
+        #expect(audibleCount(heard) > 22_050 / 4, "the long message was heard until it was stopped")
+        #expect(heard.count < 22_050 * 30, "and not to its end: \(heard.count) samples")
     }
 
     @Test("spd-say -e reading 200 KB from stdin: each of its 16 KiB messages is queued, the first speaks; stopping ends them all", .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))

@@ -5,7 +5,8 @@
  * SSIP integration test (Tests/IntegrationTests/LongTextTests.swift compiles and runs it).
  *
  * It opens a THREADED connection with every notification on, says the long text as a MESSAGE,
- * waits for its BEGIN, stops it (spd_stop) and waits for its CANCEL, then says a short message
+ * waits for its BEGIN, then for a line on standard input (the test sends it once some of the
+ * message was played), stops it (spd_stop) and waits for its CANCEL, then says a short message
  * and waits for its END: the long message must neither be refused nor keep the daemon busy.
  * It prints one line per thing it did or saw:
  *
@@ -127,6 +128,11 @@ int main(void)
 	printf("LENGTH %zu\n", strlen(text));
 	int long_id = say(SPD_MESSAGE, "long", text);
 	wait_for(long_id, 0, "long");
+	char line[16];
+	if (fgets(line, sizeof line, stdin) == NULL) {
+		printf("FAIL no line on standard input\n");
+		return 2;
+	}
 	if (spd_stop(connection)) {
 		printf("FAIL spd_stop\n");
 		return 2;

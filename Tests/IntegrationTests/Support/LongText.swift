@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Glibc
+
 /// Long texts for the long-text tests: plain English sentences (ASCII, so a character is a byte;
 /// no quotes, backslashes or line breaks, so a text goes into a JSON line as it is), repeated up
 /// to an exact length, and SSML with a mark before every sentence.
@@ -38,5 +41,21 @@ enum LongText {
             index += 1
         }
         return (text + "</speak>", marks)
+    }
+}
+
+extension DaemonProcess {
+    /// Waits until the wav output of post `seq` holds at least `samples` samples, looking at the
+    /// file's size every 20 ms (the output writes as it plays, and tells no one); false after
+    /// `timeout` seconds.
+    func waitForAudio(seq: Int, samples: Int, timeout: Double = 30) -> Bool {
+        let path = URL(fileURLWithPath: wavDirectory).appendingPathComponent("\(seq).wav").path
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            var info = stat()
+            if stat(path, &info) == 0, Int(info.st_size) >= 44 + 2 * samples { return true }
+            usleep(20_000)
+        }
+        return false
     }
 }
