@@ -186,7 +186,7 @@ public final class AnnounceServer: Service {
             return
         }
         let id = numbers.next()
-        let sink = ConnectionSink(channel: channel, encoder: frontEnd.makeEncoder(for: id))
+        let sink = ConnectionSink(channel: channel, encoder: frontEnd.makeEncoder(for: id), outboundLimit: configuration.maxOutboundBytes)
         dispatcher.open(ClientRegistration(id: id, pid: peer.pid, sink: sink, protocolName: frontEnd.protocolName))
         try channel.pipeline.syncOperations.addHandler(
             ConnectionHandler(id: id, dispatcher: dispatcher, decoder: frontEnd.makeDecoder(for: id), sink: sink)

@@ -10,8 +10,9 @@ import NIOCore
 ///
 /// The limit is the channel's high write-buffer water mark (set by the server): what the kernel
 /// did not take waits in the channel, and once more than the limit waits, the channel is no
-/// longer writable; the next write then closes the connection. So a write needs no promise of its own (writes complete in order; waiting
-/// for "everything written" is an empty write's promise).
+/// longer writable; the next write then closes the connection. So a write needs no promise of
+/// its own (writes complete in order; waiting for "everything written" is an empty write's
+/// promise).
 ///
 /// Events a front-end holds until a deadline (``FrontEndOutput``) wait here, in order; events
 /// after them wait behind them, replies do not. Deadlines are read on the event loop's clock, the
@@ -20,6 +21,9 @@ import NIOCore
 final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     let channel: any Channel
     let encoder: Encoder
+    /// `max_outbound_bytes`: the most bytes that may wait in the channel, unread by the client
+    /// (the channel's high water mark).
+    let outboundLimit: Int
     /// What the sink keeps on the event loop.
     private struct State {
         /// The sink has closed, or is closing, the connection.
@@ -33,9 +37,10 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     }
     private let state: NIOLoopBoundBox<State>
 
-    init(channel: any Channel, encoder: Encoder) {
+    init(channel: any Channel, encoder: Encoder, outboundLimit: Int = 1 << 20) {
         self.channel = channel
         self.encoder = encoder
+        self.outboundLimit = outboundLimit
         self.state = NIOLoopBoundBox.makeBoxSendingValue(State(), eventLoop: channel.eventLoop)
     }
 
@@ -74,18 +79,15 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
     }
 
-    /// Whether more than the limit (the high water mark) waits in the channel, unread by the
-    /// client. The channel stops being writable past the mark and becomes writable again only
-    /// under the low mark, so a client still reading a line longer than the mark is not behind
-    /// while what waits is under the mark. A channel that cannot tell what waits (a test's
-    /// embedded channel) is behind whenever it is not writable.
+    /// Whether more than the limit waits in the channel, unread by the client. The channel stops
+    /// being writable past the limit (its high water mark) and becomes writable again only under
+    /// half of it, so a client still reading a line longer than the limit is not behind while
+    /// less than the limit waits. A channel that is not writable with nothing waiting (a test's
+    /// embedded channel, which has no socket buffer) is taken at its word.
     private var clientFellBehind: Bool {
         guard !channel.isWritable else { return false }
-        guard let options = channel.syncOptions,
-            let waiting = try? options.getOption(.bufferedWritableBytes),
-            let limit = try? options.getOption(.writeBufferWaterMark).high
-        else { return true }
-        return waiting > limit
+        guard let waiting = try? channel.syncOptions?.getOption(.bufferedWritableBytes), waiting > 0 else { return true }
+        return waiting > outboundLimit
     }
 
     /// Schedules the write of the first held event at its deadline.

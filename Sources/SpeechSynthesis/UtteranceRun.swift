@@ -196,7 +196,7 @@ final class UtteranceRun {
                 markers.append(Marker(frame: speechStart + sample, kind: .mark(skipped.name)))
             }
             nextExpectedMark = index + 1
-        } else if expectedMarks[..<nextExpectedMark].contains(where: { $0.name == name }) {
+        } else if expectedMarks[max(0, nextExpectedMark - 16)..<nextExpectedMark].contains(where: { $0.name == name }) {
             // Already reported with the word after it (espeak-ng reported it late).
             return
         }
@@ -241,12 +241,14 @@ enum SSMLMarks {
 
     /// The name of the mark espeak-ng reported as `reported`: espeak-ng 1.51 reports a name in
     /// single quotes (`<mark name='s1'/>`) with the closing quote and a space (`s1' `), so a
-    /// name that is none of `expected` is taken without them when that is the next one.
+    /// name that is none of `expected` is taken without them when that is one of them.
     static func expectedName(_ reported: String, among expected: ArraySlice<Mark>) -> String {
-        guard !expected.contains(where: { $0.name == reported }) else { return reported }
         var trimmed = Substring(reported)
         while let last = trimmed.last, last == " " || last == "'" || last == "\"" { trimmed = trimmed.dropLast() }
-        return expected.first?.name == String(trimmed) ? String(trimmed) : reported
+        guard trimmed.count != reported.count, !expected.contains(where: { $0.name == reported }),
+            expected.contains(where: { $0.name == trimmed })
+        else { return reported }
+        return String(trimmed)
     }
 
     /// The names of the marks of `ssml`, in order.

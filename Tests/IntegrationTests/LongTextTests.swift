@@ -91,6 +91,20 @@ struct LongTextTests {
         }
     }
 
+    @Test("word offsets count in the whole text: words after 1,000,000 characters of white space are at 1,000,000 and on")
+    func offsetsPastAMillion() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        let text = String(repeating: " ", count: 1_000_000) + "hello world again"
+        client.send(announce(1, text, #","words":true"#))
+        let finished = try #require(client.waitForTerminal(id: 1, timeout: 60))
+        #expect(finished["success"] == .bool(true), "\(finished.text)")
+        let words = client.lines(id: 1).filter { $0.event == "word" }.compactMap { $0["offset"]?.integerValue }
+        #expect(words == [1_000_000, 1_000_006, 1_000_012])
+        let seq = Int(try #require(finished["seq"]?.integerValue))
+        #expect(audibleCount(try daemon.wavSamples(seq: seq)) > 22_050 / 4)
+    }
+
     @Test("over the limit on both sockets: text-too-long and 420, each saying what to do; both connections go on")
     func overTheLimit() throws {
         let ssip = try SSIPDaemon()
