@@ -172,7 +172,7 @@ let package = Package(
         // `make bench`: latency, throughput and memory figures against the daemon process.
         .executableTarget(
             name: "announced-bench",
-            dependencies: ["CEspeakNG", "TestSupport"],
+            dependencies: ["CEspeakNG", "ProcessHarness"],
             swiftSettings: strictSwift
         ),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those
@@ -237,8 +237,13 @@ let package = Package(
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
-        // Child processes and a private PulseAudio server, shared by the test targets and announced-bench.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
+        // Child processes started and reaped by pid, a private PulseAudio server with its monitor
+        // recording, and a readiness socket for the daemon's READY=1: what the tests and
+        // announced-bench both start from outside.
+        .target(name: "ProcessHarness", swiftSettings: strictSwift),
+        // What only the tests need (a private PipeWire session, sanitizer reports, pause seams);
+        // it re-exports ProcessHarness, so `import TestSupport` brings both.
+        .target(name: "TestSupport", dependencies: ["ProcessHarness"], path: "Tests/TestSupport", swiftSettings: strictSwift),
         // Threads of their own for tests that block (child processes, synchronous socket reads), so
         // that Swift's cooperative pool stays free for the async tests, and the trait that puts a
         // suite on them. Its own target: it needs swift-nio and Swift Testing, announced-bench neither.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Glibc
+import ProcessHarness
 
 /// The daemon under test: a separate process on a private socket.
 final class BenchDaemon {
@@ -15,16 +16,7 @@ final class BenchDaemon {
         mkdir(directory, 0o700)
         socketPath = directory + "/announced.sock"
         let notifyPath = directory + "/notify"
-        let notify = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        defer { close(notify) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in notifyPath.utf8.enumerated() { raw[index] = byte }
-        }
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(notify, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let readiness = try ReadinessSocket(path: notifyPath)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--socket", socketPath, "--audio", audio, "--log-level", "error"] + extra
         var environment = ProcessInfo.processInfo.environment
@@ -34,8 +26,7 @@ final class BenchDaemon {
         process.environment = environment
         let started = now()
         try process.run()
-        var pfd = pollfd(fd: notify, events: Int16(POLLIN), revents: 0)
-        guard poll(&pfd, 1, 30_000) > 0 else { throw BenchError("the daemon did not send READY=1 within 30 s") }
+        guard readiness.waitForReady(timeout: 30) else { throw BenchError("the daemon did not send READY=1 within 30 s") }
         startNanoseconds = now() - started
     }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
-import TestSupport
+import ProcessHarness
 
 /// Figure 11, as heard: through a private headless PulseAudio null sink whose monitor is recorded.
 struct HeardPauseFigures {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Glibc
-import TestSupport
+import ProcessHarness
 
 /// One process's memory from /proc/PID/smaps_rollup, in MiB: resident (RSS) and proportional
 /// (PSS: each shared page divided by the processes that map it), each split into anonymous

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import Foundation
 import Glibc
+import ProcessHarness
 
 /// A private headless PipeWire session with a null sink, as `../shared/notes/headless-audio.md`
 /// describes: its own session D-Bus, `pipewire`, `wireplumber` and `pipewire-pulse`, everything

@@ -171,39 +171,19 @@ enum DaemonError: Error, CustomStringConvertible {
     }
 }
 
-/// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+/// The daemon's readiness socket (``ReadinessSocket``), whose wait a test may only do on a
+/// blocking thread.
 final class NotifyListener {
-    let path: String
-    let fd: Int32
+    private let socket: ReadinessSocket
+    /// Where the socket is bound, for `NOTIFY_SOCKET`.
+    var path: String { socket.path }
 
-    init(path: String) throws {
-        self.path = path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
-        var address = sockaddr_un.make(path: path)
-        unlink(path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-    }
-
-    deinit { close(fd) }
+    init(path: String) throws { socket = try ReadinessSocket(path: path) }
 
     /// Waits for a datagram containing `READY=1`.
     func waitForReady(timeout: Double) -> Bool {
         expectBlockingAllowed("Waiting for the daemon's READY=1")
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            let ms = Int32(max(1, deadline.timeIntervalSinceNow * 1000))
-            guard poll(&pfd, 1, ms) > 0 else { continue }
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count > 0, String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") {
-                return true
-            }
-        }
-        return false
+        return socket.waitForReady(timeout: timeout)
     }
 }
 
