@@ -47,8 +47,6 @@ public struct ClientRegistration: Sendable {
 struct ClientState {
     let registration: ClientRegistration
     var name: String?
-    /// The screen's elements, from the last `screen-changed` or `layout-changed` with `elements`.
-    var screen: [Element] = []
     /// True when the connection said `"lint": true` in `hello`: it gets `lint` lines about the
     /// elements it posts.
     var wantsLint = false

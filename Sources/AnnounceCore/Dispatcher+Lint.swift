@@ -26,7 +26,7 @@ extension Dispatcher {
     /// The findings about `elements` (with their descendants), in `language`, else the language of
     /// the daemon's default voice.
     func lintFindings(for elements: [Element], language: String? = nil) -> [LintFinding] {
-        AccessibilityLint.findings(for: elements, language: language ?? self.language(ofVoice: defaults.voice))
+        AccessibilityLint.findings(for: elements, language: language ?? voiceIndex.language(ofVoice: defaults.voice))
     }
 
     /// Queues one `lint` line per finding for `client`.

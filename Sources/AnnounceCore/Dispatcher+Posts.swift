@@ -21,7 +21,7 @@ extension Dispatcher {
         let plan: PostPlan
         let voice: ResolvedVoice
         do {
-            voice = try resolveVoice(post.options)
+            voice = try voiceIndex.resolve(post.options, defaultVoice: defaults.voice)
             plan = sound != nil ? PostPlan(text: "") : try self.plan(post, client: client, language: voice.language)
         } catch {
             var error = error
@@ -36,10 +36,10 @@ extension Dispatcher {
             return .dropped(.queueFull)
         }
 
-        if navigation.readAll?.owner == client { endReadAll() }
+        perform(navigator.clientPosted(client))
         let seq = nextSeq
         nextSeq += 1
-        if let screen = plan.screen { publishScreen(screen, rotors: post.rotors, from: client) }
+        if let screen = plan.screen { navigator.publish(screen, rotors: post.rotors ?? [], owner: client) }
         if let target = plan.focusTarget { moveFocus(to: FocusCursor(client: client, element: target.id)) }
         let options = post.options
         let utterance = Utterance(
@@ -139,7 +139,7 @@ extension Dispatcher {
     /// spoken text is over the limit.
     func plan(_ post: SpeechPost, client: ClientID, language: String?) throws(RequestError) -> PostPlan {
         var plan = PostPlan(screen: post.elements)
-        let screen = post.elements ?? clients[client]?.screen ?? []
+        let screen = post.elements ?? navigator.screen(of: client)?.elements ?? []
         switch post.subject {
         case .text(let text):
             plan.text = text
@@ -152,7 +152,7 @@ extension Dispatcher {
                 plan.focusTarget = first.element
                 plan.text = first.spokenText(language: language)
             } else if post.kind == .layoutChanged, let elements = post.elements {
-                plan.text = changedFocusedValue(in: elements, from: client)
+                plan.text = navigator.changedFocusedValue(in: elements, from: client)
             }
         }
         if let text = plan.text {
@@ -172,102 +172,4 @@ extension Dispatcher {
         else { return element }
         return known
     }
-
-    /// Moves the focus cursor, telling the owners (`focused`, `unfocused`) and `focus` subscribers.
-    func moveFocus(to cursor: FocusCursor?) {
-        let old = focus
-        guard old != cursor else { return }
-        focus = cursor
-        if let old { send(.unfocused(element: old.element), to: old.client) }
-        if let cursor { send(.focused(element: cursor.element), to: cursor.client) }
-        for id in subscribers[.focus] ?? [] {
-            outbox[id, default: []].append(.event(.focusChanged(from: old?.element, to: cursor?.element, owner: cursor?.client == id)))
-        }
-    }
-
-    // MARK: Voices
-
-    /// The voice a post speaks with, resolved.
-    struct ResolvedVoice {
-        /// The voice's name, as `started` reports it (`en-us`, `en+f3`).
-        var name: String
-        /// What the synthesizer selects it with (`gmw/en-US`, `gmw/en+f3`).
-        var synthesizerName: String
-        /// The language the text is in, for trait names.
-        var language: String?
-        /// Set when the post asked for a language no voice speaks.
-        var warning: String?
-    }
-
-    /// The voice a post speaks with: its `voice`, else one for its `lang`, else the default.
-    func resolveVoice(_ options: SpeechOptions) throws(RequestError) -> ResolvedVoice {
-        if let voice = options.voice {
-            guard let resolved = resolve(voiceName: voice) else {
-                throw RequestError(.invalid, unknownVoiceMessage(voice, field: "voice"))
-            }
-            return ResolvedVoice(
-                name: resolved.name, synthesizerName: resolved.synthesizerName,
-                language: options.lang ?? resolved.language
-            )
-        }
-        let fallback = resolve(voiceName: defaults.voice)
-            ?? ResolvedVoice(name: defaults.voice, synthesizerName: defaults.voice, language: defaults.voice)
-        if let lang = options.lang {
-            if let match = voice(forLanguage: lang), let resolved = resolve(voiceName: match) {
-                return ResolvedVoice(name: resolved.name, synthesizerName: resolved.synthesizerName, language: lang)
-            }
-            var chosen = fallback
-            chosen.language = lang
-            if !voiceIndex.isEmpty {
-                chosen.warning = "no voice speaks the language \"\(lang)\"; spoken with the default voice \(fallback.name)"
-            }
-            return chosen
-        }
-        return fallback
-    }
-
-    /// The voice `name` selects (with its `+variant` suffix, if any), or nil when there is none.
-    /// Any name is taken as it is when the backend lists no voices.
-    func resolve(voiceName name: String) -> ResolvedVoice? {
-        let parts = name.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)
-        let base = parts.first.map(String.init) ?? name
-        let variant = parts.count > 1 ? "+" + parts[1] : ""
-        guard !voiceIndex.isEmpty else { return ResolvedVoice(name: name, synthesizerName: name, language: base) }
-        guard !base.isEmpty, let voice = voiceIndex.voice(named: base) else { return nil }
-        return ResolvedVoice(
-            name: voice.name + variant, synthesizerName: voice.identifier + variant, language: voice.languages.first ?? voice.name
-        )
-    }
-
-    /// The best language of the voice `name` selects, else `name` itself.
-    func language(ofVoice name: String) -> String {
-        resolve(voiceName: name)?.language ?? name
-    }
-
-    /// True when `name` selects a voice (see ``resolve(voiceName:)``).
-    public func knowsVoice(_ name: String) -> Bool {
-        resolve(voiceName: name) != nil
-    }
-
-    /// A voice for a BCP 47 tag: one that lists it, else one for its primary subtag.
-    func voice(forLanguage tag: String) -> String? {
-        let lower = tag.lowercased().replacingUnderscores()
-        if let exact = voiceIndex.voice(speaking: lower) { return exact.name }
-        let primary = TraitNames.primarySubtag(lower)
-        let candidates = primary == "zh" ? ["cmn", "zh"] : [primary]
-        for candidate in candidates {
-            if let match = voiceIndex.voice(speakingOrNamed: candidate) { return match.name }
-        }
-        return nil
-    }
-
-    /// Why `voice` was refused, and what to use instead.
-    public func unknownVoiceMessage(_ voice: String, field: String) -> String {
-        "`\(field)` names the unknown voice \"\(voice)\"; give a language or file name from `espeak-ng --voices` "
-            + "(e.g. \"en-us\", \"en-gb\", \"gmw/en\", \"fr-fr\", \"de\", \"cmn\"), or run `announcectl voices`"
-    }
-}
-
-extension String {
-    func replacingUnderscores() -> String { String(map { $0 == "_" ? "-" : $0 }) }
 }

@@ -132,7 +132,7 @@ extension Dispatcher {
             if case .sound(let name) = speech { sound = name == "boundary" ? .boundary : .screenChange }
             _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: sound)
         case .voices(let language):
-            reply(id, to: client, ["voices": .array(voiceList(language: language).map { .object($0.jsonObject) })])
+            reply(id, to: client, ["voices": .array(voiceIndex.voices(speaking: language).map { .object($0.jsonObject) })])
         }
     }
 
@@ -148,7 +148,7 @@ extension Dispatcher {
             voice: defaults.voice, rate: defaults.rate, pitch: defaults.pitch, volume: defaults.volume,
             audio: backend?.outputDescription ?? "none", clients: clients.count, focus: focus?.element,
             uptimeSeconds: Int((ContinuousClock.now - startTime).components.seconds), version: configuration.version,
-            screen: navigation.current.flatMap { clients[$0.owner]?.displayName }, stops: navigation.current?.stops.count ?? 0
+            screen: navigator.current.flatMap { clients[$0.owner]?.displayName }, stops: navigator.current?.stops.count ?? 0
         )
         report.punctuation = defaults.punctuation
         report.paused = paused
@@ -209,16 +209,6 @@ extension Dispatcher {
         let removed = pending.removeAll(where: matches)
         for post in removed { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
         return count + removed.count
-    }
-
-    /// The backend's voices, or those that speak `language` (or its primary subtag) when given.
-    func voiceList(language: String?) -> [VoiceDescription] {
-        guard let language else { return voiceIndex.all }
-        let tag = language.lowercased().replacingUnderscores()
-        let primary = TraitNames.primarySubtag(tag)
-        return voiceIndex.all.filter { voice in
-            voice.languages.contains { $0 == tag || $0 == primary || TraitNames.primarySubtag($0) == primary }
-        }
     }
 
     func apply(_ change: SettingsChange) -> Result<Void, RequestError> {

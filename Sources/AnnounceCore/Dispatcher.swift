@@ -33,9 +33,8 @@ public final class Dispatcher {
     var speaking: PostRecord?
     var pending = PendingList()
     var nextSeq: UInt64 = 1
-    var focus: FocusCursor?
-    /// The screens and what `navigate` has selected (see Dispatcher+Navigation).
-    var navigation = NavigationState()
+    /// The screens, the focus, the rotor and `read-all` (see Dispatcher+Navigation).
+    var navigator = ScreenNavigator()
     /// What other threads handed over for the next turn.
     nonisolated let inbox = DispatcherInbox()
     var shuttingDown = false
@@ -82,6 +81,17 @@ public final class Dispatcher {
     public func attach(_ backend: any SpeechBackend) {
         self.backend = backend
         voiceIndex = VoiceIndex(backend.voices)
+    }
+
+    /// True when `name` selects one of the backend's voices (any name does when it lists none;
+    /// see ``VoiceIndex``).
+    public func knowsVoice(_ name: String) -> Bool {
+        voiceIndex.resolve(voiceName: name) != nil
+    }
+
+    /// Why `voice` was refused, and what to use instead.
+    public func unknownVoiceMessage(_ voice: String, field: String) -> String {
+        VoiceIndex.unknownVoiceMessage(voice, field: field)
     }
 
     /// A handler for the backend's events: hands each to the next turn, in order, and handles it.
@@ -132,8 +142,7 @@ public final class Dispatcher {
     func unregister(_ client: ClientID) {
         clients[client] = nil
         for topic in Topic.allCases { subscribers[topic]?.remove(client) }
-        if focus?.client == client { moveFocus(to: nil) }
-        removeScreen(of: client)
+        perform(navigator.remove(owner: client))
     }
 
     func markFinishedSending(_ client: ClientID) {
@@ -284,10 +293,4 @@ public enum PostAdmission: Sendable, Hashable {
     case dropped(DropReason)
     /// Invalid; never queued.
     case rejected(RequestError)
-}
-
-/// Which element has the focus, and whose it is.
-struct FocusCursor: Hashable {
-    let client: ClientID
-    let element: String
 }

@@ -57,6 +57,8 @@ final class PostRecord {
     /// for neither a voice nor a language (it speaks with the default voice).
     let voiceName: String?
     let wantsWords: Bool
+    /// Set for navigation speech that is a stop of a `read-all` (see ``ScreenNavigator``).
+    let readAllStop: ReadAllStop?
     var started = false
     /// Why the post is being ended early, decided when the abort was requested. First reason wins.
     var endReason: FinishReason?
@@ -65,7 +67,7 @@ final class PostRecord {
     /// `options`' priority and queue.
     init(
         seq: UInt64, id: RequestID?, client: ClientID, clientName: String, options: SpeechOptions, utterance: Utterance,
-        voiceName: String? = nil, priority: MessagePriority? = nil
+        voiceName: String? = nil, priority: MessagePriority? = nil, readAllStop: ReadAllStop? = nil
     ) {
         self.seq = seq
         self.id = id
@@ -81,6 +83,7 @@ final class PostRecord {
         self.utterance = utterance
         self.voiceName = voiceName
         self.wantsWords = options.words
+        self.readAllStop = readAllStop
     }
 
     var textLength: Int { utterance.text.unicodeScalars.count }
