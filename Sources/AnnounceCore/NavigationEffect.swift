@@ -3,7 +3,7 @@ import AnnounceProtocol
 
 /// Something the ``ScreenNavigator`` needs done outside its own state. It hands these back; the
 /// dispatcher does them in order, on the same turn.
-enum NavigationEffect {
+enum NavigationEffect: Hashable {
     /// The focus moved: the old element's owner hears `unfocused`, the new one's `focused`, and
     /// `focus` subscribers `focus-changed`.
     case focusMoved(from: FocusCursor?, to: FocusCursor?)
@@ -33,6 +33,8 @@ struct NavigationSpeech: Hashable {
 struct ReadAllStop: Hashable {
     /// The `read-all` it belongs to (the navigator numbers them).
     var run: UInt64
+    /// The stop's index on the screen.
+    var index: Int
     /// The stop's element id.
     var element: String
 }

@@ -14,7 +14,7 @@ extension ScreenNavigator {
 
     /// A stop's speech began: the focus moves to the stop.
     mutating func readAllStopStarted(_ stop: ReadAllStop) -> [NavigationEffect] {
-        guard let readAll, readAll.run == stop.run, let screen = screen(of: readAll.owner) else { return [] }
+        guard let readAll, readAll.isReading(stop), let screen = screen(of: readAll.owner) else { return [] }
         chosenAction = nil
         return moveFocus(to: FocusCursor(client: screen.owner, element: stop.element))
     }
@@ -22,7 +22,7 @@ extension ScreenNavigator {
     /// A stop's speech ended: spoken to the end (`completed`), the next stop follows (in
     /// `language`); ended early, the `read-all` ends.
     mutating func readAllStopEnded(_ stop: ReadAllStop, completed: Bool, language: String) -> [NavigationEffect] {
-        guard let readAll, readAll.run == stop.run else { return [] }
+        guard let readAll, readAll.isReading(stop) else { return [] }
         guard completed, let screen = screen(of: readAll.owner) else {
             self.readAll = nil
             return []
@@ -53,6 +53,6 @@ extension ScreenNavigator {
             readAll = nil
             return
         }
-        turn.speak(text, readAllStop: ReadAllStop(run: reading.run, element: stop.id))
+        turn.speak(text, readAllStop: ReadAllStop(run: reading.run, index: reading.next, element: stop.id))
     }
 }

@@ -21,6 +21,11 @@ struct ScreenNavigator {
         var owner: ClientID
         var run: UInt64
         var next: Int
+
+        /// Whether `stop` is the one this `read-all` is speaking (not one of an earlier run).
+        func isReading(_ stop: ReadAllStop) -> Bool {
+            stop.run == run && stop.index == next - 1
+        }
     }
 
     /// The published screens, one per client, the most recent (the current screen) last.
