@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Glibc
-import TestSupport
+import ProcessHarness
 
 /// Figure 12: texts of any length up to `max_text_chars`, from the socket to the first sample.
 struct LongTextFigures {
