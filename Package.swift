@@ -74,11 +74,23 @@ let package = Package(
         // espeak-ng linked statically, without its audio library (which would load libpulse and
         // its dependencies into a process that never plays audio).
         .target(name: "CEspeakNGStatic"),
+        // libseccomp, for the engine sandbox's system call allowlist.
+        .systemLibrary(
+            name: "CSeccomp",
+            pkgConfig: "libseccomp",
+            providers: [.apt(["libseccomp-dev"])]
+        ),
+        // The calls the engine sandbox makes that Swift cannot (prctl, Landlock's system calls,
+        // the async-signal-safe SIGSYS handler).
+        .target(name: "CEngineSandbox"),
+        // The sandbox a speech engine's helper process enters once its engine is loaded:
+        // no_new_privs, a seccomp allowlist, Landlock (read-only, beneath the engine's data).
+        .target(name: "EngineSandbox", dependencies: ["CEngineSandbox", "CSeccomp"], swiftSettings: strictSwift),
         // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
-        // costs one post, not the daemon.
+        // costs one post, not the daemon; sandboxed, so a text that takes it over reaches nothing.
         .executableTarget(
             name: "announced-espeak",
-            dependencies: ["CEspeakNGStatic", "EspeakHelperWire", "CAnnounceLinux"],
+            dependencies: ["CEspeakNGStatic", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox"],
             swiftSettings: strictSwift
         ),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.
@@ -203,7 +215,9 @@ let package = Package(
         .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(
             name: "SpeechSynthesisTests",
-            dependencies: ["SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "CAnnounceLinux", "TestSupport", "BlockingThreads"],
+            dependencies: [
+                "SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "CAnnounceLinux", "EngineSandbox", "TestSupport", "BlockingThreads",
+            ],
             swiftSettings: strictSwift
         ),
         // The server's connections on EmbeddedChannel: framing, half-close, limits, peers.
@@ -232,7 +246,7 @@ let package = Package(
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "TestSupport", "BlockingThreads"],
+            dependencies: ["AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "EngineSandbox", "TestSupport", "BlockingThreads"],
             // Sources of client programs the tests compile themselves (the libspeechd client).
             exclude: ["Fixtures"],
             swiftSettings: strictSwift

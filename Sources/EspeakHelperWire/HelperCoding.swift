@@ -16,6 +16,7 @@ enum HelperTag: UInt8 {
     case word = 0x57  // W
     case mark = 0x4D  // M
     case done = 0x44  // D
+    case sandboxViolation = 0x58  // X
 }
 
 /// Builds one frame's payload.
@@ -182,6 +183,9 @@ extension HelperMessage {
         case .done(let status):
             payload.append(status)
             return payload.frame(.done)
+        case .sandboxViolation(let systemCall):
+            payload.append(systemCall)
+            return payload.frame(.sandboxViolation)
         }
     }
 
@@ -226,6 +230,8 @@ extension HelperMessage {
             self = .mark(sample: try reader.uint32(), name: try reader.string())
         case .done:
             self = .done(status: try reader.int32())
+        case .sandboxViolation:
+            self = .sandboxViolation(systemCall: try reader.string())
         default:
             throw .malformed("unknown message tag \(tag)")
         }

@@ -98,4 +98,7 @@ public enum HelperMessage: Equatable, Sendable {
     /// The utterance is over: `status` 0 when espeak-ng finished or was stopped by `abort`,
     /// else espeak-ng's error code.
     case done(status: Int32)
+    /// The helper made a system call its sandbox refuses (its name, e.g. `socket`) and ends
+    /// with SIGSYS right after this message. Written by the helper's SIGSYS handler, at any point.
+    case sandboxViolation(systemCall: String)
 }

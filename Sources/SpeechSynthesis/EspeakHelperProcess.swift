@@ -21,9 +21,17 @@ final class EspeakHelperProcess {
     let path: String
     private(set) var sampleRate = 0
     private(set) var voices: [VoiceDescription] = []
-    private var pid: pid_t = 0
+    /// The running helper's process id; 0 when none runs.
+    private(set) var pid: pid_t = 0
+    /// Variables the helper gets besides ``helperOverrides`` (the tests' switches).
+    var extraEnvironment: [String] = []
     private var requests: FrameChannel?
     private var messages: FrameChannel?
+    /// The system call the running helper reported refused by its sandbox, if it did.
+    private var refusedCall: String?
+    /// How the last helper broke its sandbox ("system call socket"), when that ended it; set by
+    /// `stop`, cleared by `start`.
+    private(set) var sandboxBreach: String?
 
     /// The helper found next to the running executable (or where `ANNOUNCED_ESPEAK_HELPER` says).
     /// - Throws: `SpeechSynthesisError` naming the places looked at.
@@ -58,9 +66,11 @@ final class EspeakHelperProcess {
 
     /// The daemon's environment with ``helperOverrides`` in place, as a NULL-terminated list of
     /// `malloc`ed strings for `posix_spawn` (the caller frees them).
-    static func helperEnvironment(inherited: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [UnsafeMutablePointer<CChar>?] {
-        let overridden = helperOverrides.map { String($0.prefix { $0 != "=" }) + "=" }
-        var environment: [UnsafeMutablePointer<CChar>?] = helperOverrides.map { strdup($0) }
+    static func helperEnvironment(
+        inherited: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, overrides: [String] = helperOverrides
+    ) -> [UnsafeMutablePointer<CChar>?] {
+        let overridden = overrides.map { String($0.prefix { $0 != "=" }) + "=" }
+        var environment: [UnsafeMutablePointer<CChar>?] = overrides.map { strdup($0) }
         var entry = inherited
         while let variable = entry.pointee {
             if !overridden.contains(where: { strncmp(variable, $0, strlen($0)) == 0 }) { environment.append(strdup(variable)) }
@@ -75,6 +85,7 @@ final class EspeakHelperProcess {
     ///   initialized.
     func start() throws(SpeechSynthesisError) {
         stop()
+        sandboxBreach = nil
         var toHelper: [Int32] = [0, 0]
         var fromHelper: [Int32] = [0, 0]
         guard Self.makePipe(&toHelper) else { throw Self.failure("cannot create a pipe", errno) }
@@ -96,7 +107,7 @@ final class EspeakHelperProcess {
         var child: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         defer { arguments.forEach { free($0) } }
-        let environment = Self.helperEnvironment(inherited: environ)
+        let environment = Self.helperEnvironment(inherited: environ, overrides: Self.helperOverrides + extraEnvironment)
         defer { environment.forEach { free($0) } }
         let status = closing != 0 ? closing : posix_spawn(&child, path, &actions, nil, arguments, environment)
         close(toHelper[0])
@@ -145,8 +156,13 @@ final class EspeakHelperProcess {
     /// The helper's next message, waiting for it; nil when the helper is gone, stuck (see
     /// `isStuck`) or sent something this build does not understand.
     func next() -> HelperMessage? {
-        guard let frame = messages?.readFrame(timeout: Self.silenceLimit) else { return nil }
-        return try? HelperMessage(tag: frame.tag, payload: frame.payload)
+        while let frame = messages?.readFrame(timeout: Self.silenceLimit) {
+            let message = try? HelperMessage(tag: frame.tag, payload: frame.payload)
+            // The helper's last words before SIGSYS: kept for `stop` to tell.
+            guard case .sandboxViolation(let call)? = message else { return message }
+            refusedCall = call
+        }
+        return nil
     }
 
     /// Whether the last `next` gave up because the helper sent nothing for `silenceLimit`.
@@ -176,10 +192,16 @@ final class EspeakHelperProcess {
             repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
         }
         pid = 0
+        let call = refusedCall
+        refusedCall = nil
         guard result > 0 else { return "ended" }
         let signalNumber = status & 0x7F
         if signalNumber == 0 { return "exited with status \((status >> 8) & 0xFF)" }
         let name = strsignal(signalNumber).map { String(cString: $0) } ?? "signal \(signalNumber)"
+        if signalNumber == SIGSYS {
+            // The sandbox's filter ends the helper with SIGSYS for a refused call; its report names the call.
+            sandboxBreach = call.map { "system call \($0)" } ?? "signal \(signalNumber) (\(name))"
+        }
         return "was killed by signal \(signalNumber) (\(name))"
     }
 

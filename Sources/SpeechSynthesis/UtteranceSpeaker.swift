@@ -102,9 +102,14 @@ final class UtteranceSpeaker {
                 audioPath.logger.warning("\(message)", metadata: ["seq": "\(seq)"])
                 return .failed(message)
             default:
-                // The helper died before answering; start another and send it once more.
+                // The helper died before answering; start another and send it once more (unless
+                // it broke its sandbox: this request would only break it again).
                 let ending = helper.stop()
                 audioPath.logger.warning("espeak-ng helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
+                if let breach = helper.sandboxBreach {
+                    audioPath.logger.error("espeak-ng broke its sandbox", metadata: ["seq": "\(seq)", "breach": "\(breach)"])
+                    return .failed(Self.sandboxMessage(breach))
+                }
                 continue
             }
         }
@@ -149,7 +154,10 @@ final class UtteranceSpeaker {
             stuck ? "espeak-ng stopped responding" : "espeak-ng crashed",
             metadata: ["seq": "\(run.job.utterance.seq)", "how": "\(ending)"]
         )
-        if run.stop != .aborted {
+        if let breach = helper.sandboxBreach {
+            run.job.audioPath.logger.error("espeak-ng broke its sandbox", metadata: ["seq": "\(run.job.utterance.seq)", "breach": "\(breach)"])
+            if run.stop != .aborted { run.stop = .failed(Self.sandboxMessage(breach)) }
+        } else if run.stop != .aborted {
             let what =
                 stuck
                 ? "espeak-ng stopped responding while speaking this text (nothing for \(EspeakHelperProcess.silenceLimit / 1000) s; its process \(ending))"
@@ -160,6 +168,13 @@ final class UtteranceSpeaker {
             )
         }
 
+    }
+
+    /// The post's failure when the helper broke its sandbox (`breach`: "system call socket").
+    static func sandboxMessage(_ breach: String) -> String {
+        "the speech engine was stopped for breaking its sandbox (\(breach)) while speaking this text; "
+            + "the engine was restarted and later posts speak. espeak-ng should never need that call: please report "
+            + "this text to announced's developers."
     }
 
     /// Stops the utterance the helper has started and reads to its end.
