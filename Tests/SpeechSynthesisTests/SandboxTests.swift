@@ -110,6 +110,31 @@ struct SandboxTests {
         #expect(status.contains("Seccomp:\t2"), "filter mode: \(status)")
     }
 
+    @Test(
+        "SSML <audio> naming a file outside the data: espeak-ng cannot read it (nor hand it to sox), and speaks the rest",
+        .enabled(if: EngineSandbox.kernelLandlockABI != nil, "this kernel has no Landlock")
+    )
+    func audioElement() throws {
+        let helper = try Self.helper(sandboxed: true)
+        defer { helper.stop() }
+        let request = SynthesisRequest(
+            voice: "en-us", rate: 175, pitch: 50, volume: 100, punctuation: .none, punctuationList: "", ssml: true,
+            text: #"<speak>Before <audio src="/etc/passwd">the file</audio> after</speak>"#
+        )
+        #expect(helper.send(.synthesize(request)))
+        var samples = 0
+        var status: Int32?
+        while let message = helper.next() {
+            if case .samples(let chunk) = message { samples += chunk.count }
+            if case .done(let code) = message {
+                status = code
+                break
+            }
+        }
+        #expect(status == 0 && samples > 5000, "\(samples) samples; the helper \(status == nil ? helper.stop() : "finished")")
+        #expect(helper.sandboxBreach == nil)
+    }
+
     @Test("sandboxed, the helper still speaks: SSML, a voice change, a long text, many voices")
     func speaksInSandbox() throws {
         let helper = try Self.helper(sandboxed: true)
