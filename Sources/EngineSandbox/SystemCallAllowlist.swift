@@ -74,6 +74,8 @@ struct SystemCallAllowlist {
         // Calls of another architecture (x32, i386 on x86-64) are refused outright.
         _ = seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, UInt32(SCMP_ACT_KILL_PROCESS))
         _ = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1)
+        // The kernel's error numbers rather than libseccomp's ECANCELED, so the message says why.
+        _ = seccomp_attr_set(filter, SCMP_FLTATR_API_SYSRAWRC, 1)
         for rule in rules {
             let number = seccomp_syscall_resolve_name(rule.name)
             guard number != __NR_SCMP_ERROR else { continue }
