@@ -100,7 +100,9 @@ struct SettingsFileSnapshot: FileConfigSnapshot {
     func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
         let name = key.components.joined(separator: ".")
         guard let value = values[name] else { return LookupResult(encodedKey: name, value: nil) }
-        guard let content = Self.content(of: value, as: type) else { throw WrongJSONType() }
+        // `duck` is a string (`"off"`) or a number of decibels (`-12`); the key reads it as text.
+        let written = name == SettingsKey.duck.rawValue ? value.integerValue.map { JSONValue.string(String($0)) } ?? value : value
+        guard let content = Self.content(of: written, as: type) else { throw WrongJSONType() }
         return LookupResult(encodedKey: name, value: ConfigValue(content, isSecret: false))
     }
 

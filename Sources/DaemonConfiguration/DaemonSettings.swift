@@ -28,6 +28,8 @@ public struct DaemonSettings: Sendable, Hashable {
     public var punctuation: Punctuation = .none
     /// `earcons`: play the screen-change earcon before `screen-changed` speech.
     public var earcons = true
+    /// `duck`: whether, and by how much, other applications' playback is lowered while announced speaks.
+    public var duck: DuckSetting = .off
     /// `max_line_bytes`: the longest request line, in bytes.
     public var maxLineBytes = LineSplitter.protocolMaxLineBytes
     /// `max_text_chars`: the most Unicode scalars one post may speak.

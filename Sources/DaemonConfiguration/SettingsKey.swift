@@ -24,6 +24,8 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     case punctuation
     /// `earcons`.
     case earcons
+    /// `duck`.
+    case duck
     /// `max_line_bytes`.
     case maxLineBytes = "max_line_bytes"
     /// `max_text_chars`.
@@ -40,7 +42,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     /// The configuration type a value of this key has.
     var type: ConfigType {
         switch self {
-        case .socket, .ssipSocket, .audioOutput, .audioDevice, .voice, .punctuation, .logLevel: return .string
+        case .socket, .ssipSocket, .audioOutput, .audioDevice, .voice, .punctuation, .logLevel, .duck: return .string
         case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes: return .int
         case .earcons: return .bool
         case .allowUIDs: return .intArray
@@ -71,6 +73,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         case .punctuation: return "must be one of \(Punctuation.allCases.map(\.rawValue).joined(separator: ", "))"
         case .logLevel: return "must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))"
         case .earcons: return "must be true or false"
+        case .duck: return DuckSetting.requirement
         case .allowUIDs: return "must be a list of user ids (numbers from 0 to 4294967294) such as [1001, 1002]"
         case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes:
             if range.upperBound == Int(Int32.max) { return "must be a whole number greater than 0" }
@@ -87,6 +90,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
             case .ssipSocket: return SSIPSocketSetting(text) != nil
             case .punctuation: return Punctuation(rawValue: text) != nil
             case .logLevel: return LogLevel(rawValue: text) != nil
+            case .duck: return DuckSetting(text) != nil
             case .socket, .audioDevice, .voice: return !text.isEmpty
             default: return false
             }
@@ -123,6 +127,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         case .volume: return "--volume"
         case .punctuation: return "--punctuation"
         case .logLevel: return "--log-level"
+        case .duck: return "--duck"
         default: return nil
         }
     }

@@ -24,11 +24,14 @@ public struct CommandLineSettings: Sendable, Hashable {
     public var punctuation: String?
     /// `--log-level LEVEL`.
     public var logLevel: String?
+    /// `--duck off|DB`.
+    public var duck: String?
 
     /// Creates the command-line layer.
     public init(
         socket: String? = nil, ssipSocket: String? = nil, config: String? = nil, audio: String? = nil, voice: String? = nil,
-        rate: Int? = nil, pitch: Int? = nil, volume: Int? = nil, punctuation: String? = nil, logLevel: String? = nil
+        rate: Int? = nil, pitch: Int? = nil, volume: Int? = nil, punctuation: String? = nil, logLevel: String? = nil,
+        duck: String? = nil
     ) {
         self.socket = socket
         self.ssipSocket = ssipSocket
@@ -40,6 +43,7 @@ public struct CommandLineSettings: Sendable, Hashable {
         self.volume = volume
         self.punctuation = punctuation
         self.logLevel = logLevel
+        self.duck = duck
     }
 
     /// The values given, by key.
@@ -54,6 +58,7 @@ public struct CommandLineSettings: Sendable, Hashable {
         values[.volume] = volume.map { .int($0) }
         values[.punctuation] = punctuation.map { .string($0) }
         values[.logLevel] = logLevel.map { .string($0) }
+        values[.duck] = duck.map { .string($0) }
         return values
     }
 }
@@ -183,6 +188,9 @@ public struct SettingsLoader: Sendable {
         settings.volume = try read(.volume) { try reader.requiredInt(forKey: $0) } ?? settings.volume
         settings.punctuation = try read(.punctuation) { try reader.requiredString(forKey: $0, as: Punctuation.self) } ?? settings.punctuation
         settings.earcons = try read(.earcons) { try reader.requiredBool(forKey: $0) } ?? settings.earcons
+        if let duck = try read(.duck, { try reader.requiredString(forKey: $0) }).flatMap(DuckSetting.init) {
+            settings.duck = duck
+        }
         settings.maxLineBytes = try read(.maxLineBytes) { try reader.requiredInt(forKey: $0) } ?? settings.maxLineBytes
         settings.maxTextChars = try read(.maxTextChars) { try reader.requiredInt(forKey: $0) } ?? settings.maxTextChars
         settings.maxPendingPerClient = try read(.maxPendingPerClient) { try reader.requiredInt(forKey: $0) } ?? settings.maxPendingPerClient

@@ -84,6 +84,18 @@ public final class MonitorRecorder: @unchecked Sendable {
         return bytes.count / 2
     }
 
+    /// Waits until `count` samples have been recorded (or the recording ended, or `timeout`
+    /// seconds passed); whether they were.
+    public func waitForSamples(_ count: Int, timeout: Double = 10) -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while bytes.count / 2 < count {
+            if ended || !condition.wait(until: deadline) { return bytes.count / 2 >= count }
+        }
+        return true
+    }
+
     /// The recorded samples from `start` up to (not including) `end`, as far as recorded.
     public func samples(from start: Int, to end: Int) -> [Int16] {
         condition.lock()

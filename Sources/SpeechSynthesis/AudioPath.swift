@@ -11,10 +11,16 @@ final class AudioPath: @unchecked Sendable {
     let output: any AudioOutput
     let logger: Logger
     let eventHandler: @Sendable (SpeechBackendEvent) -> Void
+    /// Told when each utterance begins and ends playing.
+    let activity: (any SpeechActivityObserver)?
 
-    init(output: any AudioOutput, logger: Logger, eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void) {
+    init(
+        output: any AudioOutput, logger: Logger, eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void,
+        activity: (any SpeechActivityObserver)? = nil
+    ) {
         self.output = output
         self.logger = logger
         self.eventHandler = eventHandler
+        self.activity = activity
     }
 }

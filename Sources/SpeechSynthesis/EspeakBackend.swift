@@ -25,20 +25,22 @@ public final class EspeakBackend: SpeechBackend {
     private let audioPath: AudioPath
     private let worker: SpeechThread
 
-    /// Creates an engine that plays through `output` and reports through `eventHandler`.
+    /// Creates an engine that plays through `output` and reports through `eventHandler`; it tells
+    /// `activity` (if any) when each utterance begins and ends playing.
     ///
     /// The engine takes over `output`: from now on it is used only on the speech thread.
     /// - Throws: `SpeechSynthesisError` when the helper cannot be found or started, or espeak-ng
     ///   cannot be initialized, e.g. because its data (the espeak-ng-data package) is not installed.
     public init(
         output: any AudioOutput, logger: Logger,
-        eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void
+        eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void,
+        activity: (any SpeechActivityObserver)? = nil
     ) throws {
         worker = try SpeechThread.shared.get()
         outputDescription = output.description
         voices = worker.voices
         sampleRate = worker.sampleRate
-        audioPath = AudioPath(output: output, logger: logger, eventHandler: eventHandler)
+        audioPath = AudioPath(output: output, logger: logger, eventHandler: eventHandler, activity: activity)
     }
 
     /// Starts the espeak-ng helper process in the background, so that it loads while the daemon

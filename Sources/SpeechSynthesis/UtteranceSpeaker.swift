@@ -53,6 +53,7 @@ final class UtteranceSpeaker {
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: "\(error)", spokenChars: 0)))
             return
         }
+        audioPath.activity?.utteranceBegan()
         let run = UtteranceRun(job: job, sampleRate: sampleRate, map: map)
         if utterance.earcon {
             let samples = utterance.earconSound == .boundary ? boundaryEarcon : earcon
@@ -61,6 +62,7 @@ final class UtteranceSpeaker {
         run.beginSpeech()
         play(run)
         run.finish()
+        audioPath.activity?.utteranceEnded()
         if !helper.isRunning {
             // Restart now, after the terminal line, so the next post does not wait for espeak-ng
             // to load; if this fails, the next post tries again and reports why.

@@ -107,6 +107,13 @@ struct Announced: AsyncParsableCommand {
     @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
     var logLevel: String?
 
+    // Unconditional, so that `--duck -12` reads -12 as the value, not as a flag.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "Lower other applications' playback while speaking: off (the default) or a level in decibels from -60 to -1, e.g. -12. Needs the pulse output (PulseAudio or PipeWire).",
+        valueName: "off|dB"
+    ))
+    var duck: String?
+
     @OptionGroup(title: "Autospawn by speech-dispatcher's clients (SPEECHD_CMD)")
     var spawnOptions: SpawnOptions
 
@@ -163,6 +170,9 @@ struct Announced: AsyncParsableCommand {
         if let logLevel, Logger.Level(rawValue: logLevel) == nil {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
         }
+        if let duck, DuckSetting(duck) == nil {
+            throw ValidationError("--duck \(SettingsKey.duck.requirement), not \"\(duck)\"")
+        }
         if let ssipSocket, SSIPSocketSetting(ssipSocket) == nil {
             throw ValidationError("--ssip-socket \(SettingsKey.ssipSocket.requirement), not \"\(ssipSocket)\"")
         }
@@ -178,7 +188,7 @@ struct Announced: AsyncParsableCommand {
     var commandLineSettings: CommandLineSettings {
         CommandLineSettings(
             socket: socket, ssipSocket: ssipSocket, config: config, audio: audio?.settingValue, voice: voice, rate: rate,
-            pitch: pitch, volume: volume, punctuation: punctuation, logLevel: logLevel
+            pitch: pitch, volume: volume, punctuation: punctuation, logLevel: logLevel, duck: duck
         )
     }
 
@@ -201,6 +211,7 @@ struct Announced: AsyncParsableCommand {
         if let volume { arguments += ["--volume", "\(volume)"] }
         if let punctuation { arguments += ["--punctuation", punctuation] }
         if let logLevel { arguments += ["--log-level", logLevel] }
+        if let duck { arguments += ["--duck", duck] }
         return arguments
     }
 

@@ -72,7 +72,8 @@ struct Daemon {
         let engine: EspeakBackend
         do {
             engine = try EspeakBackend(
-                output: output, logger: Logger(label: "announced.speech"), eventHandler: dispatcher.backendEventHandler
+                output: output, logger: Logger(label: "announced.speech"), eventHandler: dispatcher.backendEventHandler,
+                activity: DuckingStart(logger: Logger(label: "announced.duck")).makeDucker(settings.duck, output: output, socketPath: socketPath)
             )
         } catch {
             throw StartupError(description: "\(error)")
@@ -192,7 +193,7 @@ final class Reloader {
         var restartOnly = current.settings
         restartOnly.reloadable = speech
         if restartOnly != new {
-            logger.notice("SIGHUP: socket, ssip_socket, audio, limits, allow_uids and log_level changes take effect when announced restarts")
+            logger.notice("SIGHUP: socket, ssip_socket, audio, duck, limits, allow_uids and log_level changes take effect when announced restarts")
         }
         current = loaded
         logger.info(

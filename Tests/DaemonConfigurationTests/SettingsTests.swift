@@ -196,7 +196,7 @@ struct LayeringTests {
         #expect(try fixture.loader(environment: ["ANNOUNCED_RATE": ""]).load().settings.rate == 200)
     }
 
-    @Test("the sample Config/announced.json holds every key at its default, and nothing unknown")
+    @Test("the sample Config/announced.json holds every key at its default (duck on at -12 dB), and nothing unknown")
     func sampleFile() throws {
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Config/announced.json").path
@@ -204,10 +204,12 @@ struct LayeringTests {
         let loaded = try fixture.loader(CommandLineSettings(config: sample)).load()
         #expect(loaded.file == sample)
         #expect(loaded.warnings.isEmpty)
-        #expect(loaded.settings == DaemonSettings())
+        var expected = DaemonSettings()
+        expected.duck = .level(decibels: -12)
+        #expect(loaded.settings == expected)
         let text = try String(contentsOfFile: sample, encoding: .utf8)
         for key in ["socket", "ssip_socket", "audio", "output", "device", "voice", "rate", "pitch", "volume", "punctuation", "earcons",
-                    "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level"] {
+                    "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level", "duck"] {
             #expect(text.contains("\"\(key)\""), "the sample lacks \(key)")
         }
     }

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import BlockingThreads
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// Ducking against the daemon process, heard where the user hears it: another application's tone
+/// in a recorded null sink drops by the configured level while a post speaks and comes back
+/// after; the user's change wins; a crashed daemon's successor restores; `duck: off` touches
+/// nothing.
+@Suite(
+    "Daemon: ducking other applications on a headless PulseAudio", .onBlockingThreads, .serialized,
+    .enabled(if: HeadlessPulseAudio.canRecord && ToneRig.canPlay, "needs pulseaudio, pulseaudio-utils and sox")
+)
+struct PulseAudioDuckingTests {
+    private func rig() throws -> ToneRig {
+        let server = try HeadlessPulseAudio()
+        return try ToneRig(
+            label: "pulse", server: server, serverEnvironment: server.serverEnvironment, clientEnvironment: server.clientEnvironment,
+            recorderLatency: 5
+        )
+    }
+
+    @Test("the tone drops by about 12 dB while a post speaks, stays down through the hold, and comes back")
+    func ducksAndRestores() throws { try checkDucksAndRestores(try rig()) }
+
+    @Test("a ducked stream whose volume the user changes is left at the user's volume")
+    func userChangeWins() throws { try checkUserChangeWins(try rig()) }
+
+    @Test("after kill -9 while ducked, the next start restores the tone and removes the state file")
+    func crashRestore() throws {
+        let rig = try rig()
+        let first = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
+        let stateFile = URL(fileURLWithPath: first.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
+        let baseline = rig.levelNow(seconds: 0.5)
+        let client = try first.connect()
+        client.send(announce(1, longText))
+        try #require(client.waitFor("started", id: 1) != nil)
+        try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "the tone was not lowered")
+
+        var status = stat()
+        #expect(stat(stateFile, &status) == 0, "no state file at \(stateFile) while ducked")
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(status.st_uid == getuid())
+        let state = (try? String(contentsOfFile: stateFile, encoding: .utf8)) ?? ""
+        #expect(state.contains("\"tone\""), "state file: \(state)")
+
+        #expect(first.stop(signal: SIGKILL) == 128 + SIGKILL)
+        let afterCrash = rig.levelNow(seconds: 0.5)
+        #expect(abs(afterCrash - (baseline - 12)) < 1.5, "after the crash the tone should still be lowered: \(dB(afterCrash))")
+
+        let second = try DaemonProcess(
+            arguments: ["--duck", "-12"], audio: "pulse", socketPath: first.socketPath, environment: rig.daemonEnvironment
+        )
+        #expect(second.waitForStderr(containing: "restored the volume of a stream an earlier run lowered", timeout: 10))
+        let back = try #require(rig.waitForLevel(timeout: 5) { abs($0 - baseline) < 1 }, "the tone did not come back")
+        let restored = rig.level(from: back, seconds: 0.5)
+        print("ducking [pulse] crash: baseline \(dB(baseline)), after kill -9 \(dB(afterCrash)), after the next start \(dB(restored))")
+        #expect(abs(restored - baseline) < 1)
+        #expect(access(stateFile, F_OK) != 0, "the state file is still there after restoring")
+        #expect(second.stop() == 0)
+    }
+
+    @Test("duck: off (the default) leaves the tone's level alone while a post speaks")
+    func offTouchesNothing() throws {
+        let rig = try rig()
+        let daemon = try DaemonProcess(audio: "pulse", environment: rig.daemonEnvironment)
+        let stateFile = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
+        let baseline = rig.levelNow(seconds: 0.5)
+        let client = try daemon.connect()
+        client.send(announce(1, longText))
+        try #require(client.waitFor("started", id: 1) != nil)
+        let start = rig.recorder.sampleCount
+        let terminal = try #require(client.waitForTerminal(id: 1))
+        #expect(terminal["success"] == .bool(true))
+        let speaking = rig.level(from: start, seconds: Double(rig.recorder.sampleCount - start) / Double(rig.rate))
+        print("ducking [pulse] off: baseline \(dB(baseline)), while speaking \(dB(speaking))")
+        #expect(abs(speaking - baseline) < 0.5)
+        #expect(access(stateFile, F_OK) != 0)
+        #expect(daemon.stop() == 0)
+        #expect(!daemon.stderrText().contains("ducking"))
+    }
+}
+
+@Suite(
+    "Daemon: ducking other applications through a headless PipeWire", .onBlockingThreads, .serialized,
+    .enabled(if: HeadlessPipeWire.canRecord && ToneRig.canPlay, "needs pipewire, wireplumber, pipewire-pulse, dbus, pulseaudio-utils and sox")
+)
+struct PipeWireDuckingTests {
+    private func rig() throws -> ToneRig {
+        let session = try HeadlessPipeWire()
+        return try ToneRig(
+            label: "pipewire", server: session, serverEnvironment: session.serverEnvironment,
+            clientEnvironment: session.clientEnvironment, recorderLatency: 20
+        )
+    }
+
+    @Test("the tone drops by about 12 dB while a post speaks, stays down through the hold, and comes back")
+    func ducksAndRestores() throws { try checkDucksAndRestores(try rig()) }
+
+    @Test("a ducked stream whose volume the user changes is left at the user's volume")
+    func userChangeWins() throws { try checkUserChangeWins(try rig()) }
+}
+
+// MARK: - The checks
+
+/// A post of about five seconds.
+private let longText =
+    "This announcement is long enough for the music to be measured while it speaks, and then it ends and the music comes back up again."
+
+/// With `--duck -12`: the tone's level drops by 12 dB (within 1.5) while a post speaks, is still
+/// down just after the post (the hold), and returns to where it was (within 1 dB).
+func checkDucksAndRestores(_ rig: ToneRig) throws {
+    let daemon = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
+    let baseline = rig.levelNow(seconds: 0.5)
+    let client = try daemon.connect()
+    client.send(announce(1, longText))
+    try #require(client.waitFor("started", id: 1) != nil)
+    let started = rig.recorder.sampleCount
+    let terminal = try #require(client.waitForTerminal(id: 1))
+    #expect(terminal["success"] == .bool(true))
+    let ended = rig.recorder.sampleCount
+    // The first 300 ms leave time for the server to apply the change and the recorder to hear it.
+    let speakingStart = started + rig.samples(0.3)
+    let speaking = rig.level(from: speakingStart, seconds: Double(ended - speakingStart) / Double(rig.rate))
+    let hold = rig.level(from: ended, seconds: 0.3)
+    let back = try #require(rig.waitForLevel(timeout: 5) { abs($0 - baseline) < 1 }, "\(rig.label): the tone did not come back")
+    let after = rig.level(from: back, seconds: 0.5)
+    let cameBackAfter = Double(back - ended) / Double(rig.rate)
+    print(
+        "ducking [\(rig.label)]: baseline \(dB(baseline)), while speaking \(dB(speaking)) (\(dB(speaking - baseline))), "
+            + "first 300 ms of the hold \(dB(hold)), after \(dB(after)); back \(String(format: "%.2f", cameBackAfter)) s after the terminal line"
+    )
+    #expect(abs(speaking - baseline + 12) < 1.5, "\(rig.label): lowered by \(dB(baseline - speaking)), not about 12 dB")
+    #expect(abs(hold - baseline + 12) < 1.5, "\(rig.label): the tone came back during the hold")
+    #expect(abs(after - baseline) < 1)
+    #expect(daemon.stop() == 0)
+    // Only the tone was lowered, never announced's own stream.
+    let lowered = daemon.stderrText().split(separator: "\n").filter { $0.contains("ducking: lowered a stream") }
+    #expect(lowered.count == 1 && lowered.allSatisfy { $0.contains("stream=tone") }, "\(lowered)")
+}
+
+/// With `--duck -12`: while a post speaks the user sets the tone to 50% (-18 dB); when ducking
+/// ends the tone stays at the user's level instead of being restored over it.
+func checkUserChangeWins(_ rig: ToneRig) throws {
+    let daemon = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
+    let baseline = rig.levelNow(seconds: 0.5)
+    let client = try daemon.connect()
+    client.send(announce(1, longText))
+    try #require(client.waitFor("started", id: 1) != nil)
+    try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "\(rig.label): the tone was not lowered")
+    try ToneRig.pactl(["set-sink-input-volume", try rig.toneSinkInput(), "50%"], rig.serverEnvironment)
+    #expect(daemon.waitForStderr(containing: "a lowered stream's volume was changed meanwhile", timeout: 5))
+    let terminal = try #require(client.waitForTerminal(id: 1))
+    #expect(terminal["success"] == .bool(true))
+    // The daemon logs the end of ducking when the hold is over.
+    #expect(daemon.waitForStderr(containing: "ducking: ended", timeout: 5))
+    let after = rig.levelNow(seconds: 0.5)
+    print("ducking [\(rig.label)] user change: baseline \(dB(baseline)), after ducking ended \(dB(after)) (\(dB(after - baseline)); 50% is -18.1 dB)")
+    #expect(abs(after - baseline + 18.06) < 1.5, "\(rig.label): the user's 50% was not kept")
+    #expect(daemon.stop() == 0)
+}
