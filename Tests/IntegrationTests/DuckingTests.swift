@@ -29,38 +29,7 @@ struct PulseAudioDuckingTests {
     func userChangeWins() throws { try checkUserChangeWins(try rig()) }
 
     @Test("after kill -9 while ducked, the next start restores the tone and removes the state file")
-    func crashRestore() throws {
-        let rig = try rig()
-        let first = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
-        let stateFile = URL(fileURLWithPath: first.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
-        let baseline = rig.levelNow(seconds: 0.5)
-        let client = try first.connect()
-        client.send(announce(1, longText))
-        try #require(client.waitFor("started", id: 1) != nil)
-        try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "the tone was not lowered")
-
-        var status = stat()
-        #expect(stat(stateFile, &status) == 0, "no state file at \(stateFile) while ducked")
-        #expect(status.st_mode & 0o777 == 0o600)
-        #expect(status.st_uid == getuid())
-        let state = (try? String(contentsOfFile: stateFile, encoding: .utf8)) ?? ""
-        #expect(state.contains("\"tone\""), "state file: \(state)")
-
-        #expect(first.stop(signal: SIGKILL) == 128 + SIGKILL)
-        let afterCrash = rig.levelNow(seconds: 0.5)
-        #expect(abs(afterCrash - (baseline - 12)) < 1.5, "after the crash the tone should still be lowered: \(dB(afterCrash))")
-
-        let second = try DaemonProcess(
-            arguments: ["--duck", "-12"], audio: "pulse", socketPath: first.socketPath, environment: rig.daemonEnvironment
-        )
-        #expect(second.waitForStderr(containing: "restored the volume of a stream an earlier run lowered", timeout: 10))
-        let back = try #require(rig.waitForLevel(timeout: 5) { abs($0 - baseline) < 1 }, "the tone did not come back")
-        let restored = rig.level(from: back, seconds: 0.5)
-        print("ducking [pulse] crash: baseline \(dB(baseline)), after kill -9 \(dB(afterCrash)), after the next start \(dB(restored))")
-        #expect(abs(restored - baseline) < 1)
-        #expect(access(stateFile, F_OK) != 0, "the state file is still there after restoring")
-        #expect(second.stop() == 0)
-    }
+    func crashRestore() throws { try checkCrashRestore(try rig()) }
 
     @Test("duck: off (the default) leaves the tone's level alone while a post speaks")
     func offTouchesNothing() throws {
@@ -101,6 +70,9 @@ struct PipeWireDuckingTests {
 
     @Test("a ducked stream whose volume the user changes is left at the user's volume")
     func userChangeWins() throws { try checkUserChangeWins(try rig()) }
+
+    @Test("after kill -9 while ducked, the next start restores the tone and removes the state file")
+    func crashRestore() throws { try checkCrashRestore(try rig()) }
 }
 
 // MARK: - The checks
@@ -160,4 +132,39 @@ func checkUserChangeWins(_ rig: ToneRig) throws {
     print("ducking [\(rig.label)] user change: baseline \(dB(baseline)), after ducking ended \(dB(after)) (\(dB(after - baseline)); 50% is -18.1 dB)")
     #expect(abs(after - baseline + 18.06) < 1.5, "\(rig.label): the user's 50% was not kept")
     #expect(daemon.stop() == 0)
+}
+
+/// With `--duck -12`: the daemon is killed (SIGKILL) while the tone is lowered; the tone stays
+/// lowered, the state file (0600, the user's) names it, and the next start restores it and
+/// removes the file.
+func checkCrashRestore(_ rig: ToneRig) throws {
+    let first = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
+    let stateFile = URL(fileURLWithPath: first.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
+    let baseline = rig.levelNow(seconds: 0.5)
+    let client = try first.connect()
+    client.send(announce(1, longText))
+    try #require(client.waitFor("started", id: 1) != nil)
+    try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "the tone was not lowered")
+
+    var status = stat()
+    #expect(stat(stateFile, &status) == 0, "no state file at \(stateFile) while ducked")
+    #expect(status.st_mode & 0o777 == 0o600)
+    #expect(status.st_uid == getuid())
+    let state = (try? String(contentsOfFile: stateFile, encoding: .utf8)) ?? ""
+    #expect(state.contains("\"tone\""), "state file: \(state)")
+
+    #expect(first.stop(signal: SIGKILL) == SIGKILL)
+    let afterCrash = rig.levelNow(seconds: 0.5)
+    #expect(abs(afterCrash - (baseline - 12)) < 1.5, "after the crash the tone should still be lowered: \(dB(afterCrash))")
+
+    let second = try DaemonProcess(
+        arguments: ["--duck", "-12"], audio: "pulse", socketPath: first.socketPath, environment: rig.daemonEnvironment
+    )
+    #expect(second.waitForStderr(containing: "restored the volume of a stream an earlier run lowered", timeout: 10))
+    let back = try #require(rig.waitForLevel(timeout: 5) { abs($0 - baseline) < 1 }, "the tone did not come back")
+    let restored = rig.level(from: back, seconds: 0.5)
+    print("ducking [\(rig.label)] crash: baseline \(dB(baseline)), after kill -9 \(dB(afterCrash)), after the next start \(dB(restored))")
+    #expect(abs(restored - baseline) < 1)
+    #expect(access(stateFile, F_OK) != 0, "the state file is still there after restoring")
+    #expect(second.stop() == 0)
 }
