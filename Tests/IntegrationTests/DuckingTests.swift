@@ -168,3 +168,25 @@ func checkCrashRestore(_ rig: ToneRig) throws {
     #expect(access(stateFile, F_OK) != 0, "the state file is still there after restoring")
     #expect(second.stop() == 0)
 }
+
+@Suite("Daemon: ducking without a sound server", .onBlockingThreads, .serialized)
+struct DuckingWithoutPulseTests {
+    @Test("duck with an output other than pulse: one warning saying ducking cannot work and what to do; speech still works")
+    func otherOutputWarns() throws {
+        let daemon = try DaemonProcess(arguments: ["--duck", "-12"])
+        let client = try daemon.connect()
+        client.send(announce(1, "Still speaking"))
+        #expect(client.waitForTerminal(id: 1)?["success"] == .bool(true))
+        #expect(daemon.stop() == 0)
+        let warnings = daemon.stderrText().split(separator: "\n").filter { $0.contains("ducking works only through PulseAudio") }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(warnings.first?.contains("--audio pulse") == true)
+    }
+
+    @Test("--duck with a bad level is a usage error naming what it must be")
+    func badFlag() throws {
+        let daemon = try DaemonProcess(arguments: ["--duck", "5"], waitForReady: false)
+        #expect(daemon.waitForExit() == 2)
+        #expect(daemon.stderrText().contains("--duck must be off or a level in decibels from -60 to -1 (e.g. -12), not \"5\""))
+    }
+}
