@@ -69,11 +69,15 @@ struct Daemon {
         // The engine waits for the espeak-ng helper to load espeak-ng; meanwhile the event loop
         // threads start.
         AnnounceServer.prepareEventLoops()
+        let ducker = DuckingStart(logger: Logger(label: "announced.duck")).makeDucker(settings.duck, output: output, socketPath: socketPath)
+        // Other applications are turned back up however the daemon ends (but a crash: then the
+        // next start does it).
+        defer { ducker?.restoreBeforeExit() }
         let engine: EspeakBackend
         do {
             engine = try EspeakBackend(
                 output: output, logger: Logger(label: "announced.speech"), eventHandler: dispatcher.backendEventHandler,
-                activity: DuckingStart(logger: Logger(label: "announced.duck")).makeDucker(settings.duck, output: output, socketPath: socketPath)
+                activity: ducker
             )
         } catch {
             throw StartupError(description: "\(error)")

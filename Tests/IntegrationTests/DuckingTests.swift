@@ -28,8 +28,30 @@ struct PulseAudioDuckingTests {
     @Test("a ducked stream whose volume the user changes is left at the user's volume")
     func userChangeWins() throws { try checkUserChangeWins(try rig()) }
 
+    @Test("a stream that starts while ducking is lowered too, and restored with the others")
+    func lateStream() throws { try checkLateStreamLowered(try rig()) }
+
     @Test("after kill -9 while ducked, the next start restores the tone and removes the state file")
     func crashRestore() throws { try checkCrashRestore(try rig()) }
+
+    @Test("SIGTERM while ducked: the tone is restored before the daemon exits, and the state file removed")
+    func shutdownRestores() throws {
+        let rig = try rig()
+        let daemon = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
+        let stateFile = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
+        let baseline = rig.levelNow(seconds: 0.5)
+        let client = try daemon.connect()
+        client.send(announce(1, longText))
+        try #require(client.waitFor("started", id: 1) != nil)
+        try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "the tone was not lowered")
+        #expect(daemon.stop() == 0)
+        #expect(access(stateFile, F_OK) != 0, "the state file is still there after a clean exit")
+        // Restored before the exit: back at once, not only after the next start.
+        let back = try #require(rig.waitForLevel(timeout: 1) { abs($0 - baseline) < 1 }, "the tone stayed lowered after the exit")
+        let after = rig.level(from: back, seconds: 0.5)
+        print("ducking [pulse] SIGTERM: baseline \(dB(baseline)), after the exit \(dB(after))")
+        #expect(abs(after - baseline) < 1)
+    }
 
     @Test("duck: off (the default) leaves the tone's level alone while a post speaks")
     func offTouchesNothing() throws {
@@ -70,6 +92,9 @@ struct PipeWireDuckingTests {
 
     @Test("a ducked stream whose volume the user changes is left at the user's volume")
     func userChangeWins() throws { try checkUserChangeWins(try rig()) }
+
+    @Test("a stream that starts while ducking is lowered too, and restored with the others")
+    func lateStream() throws { try checkLateStreamLowered(try rig()) }
 
     @Test("after kill -9 while ducked, the next start restores the tone and removes the state file")
     func crashRestore() throws { try checkCrashRestore(try rig()) }
@@ -189,4 +214,33 @@ struct DuckingWithoutPulseTests {
         #expect(daemon.waitForExit() == 2)
         #expect(daemon.stderrText().contains("--duck must be off or a level in decibels from -60 to -1 (e.g. -12), not \"5\""))
     }
+}
+
+/// With `--duck -12`: a second tone as loud as the first starts while a post speaks. Two
+/// uncorrelated tones are 3 dB above one: lowered together they are 9 dB below the first tone's
+/// level (the second one unlowered would leave them near it), and restored together 3 dB above.
+func checkLateStreamLowered(_ rig: ToneRig) throws {
+    let daemon = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
+    let baseline = rig.levelNow(seconds: 0.5)
+    let client = try daemon.connect()
+    client.send(announce(1, longText))
+    try #require(client.waitFor("started", id: 1) != nil)
+    try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "\(rig.label): the tone was not lowered")
+    try rig.playAnotherTone(frequency: 660, name: "late")
+    guard let arrived = rig.waitForLevel(timeout: 5, { $0 > baseline - 10.5 }) else {
+        Issue.record("\(rig.label): the second tone is not heard (now \(dB(rig.levelNow(seconds: 0.5)))); \((try? ToneRig.pactl(["list", "sink-inputs"], rig.serverEnvironment)) ?? "")")
+        return
+    }
+    let both = rig.level(from: arrived + rig.samples(0.3), seconds: 0.5)
+    let terminal = try #require(client.waitForTerminal(id: 1))
+    #expect(terminal["success"] == .bool(true))
+    guard let back = rig.waitForLevel(timeout: 5, { abs($0 - baseline - 3.01) < 1 }) else {
+        Issue.record("\(rig.label): the tones did not come back (both while speaking \(dB(both)), now \(dB(rig.levelNow(seconds: 0.5)))); the daemon's log:\n\(daemon.stderrText())")
+        return
+    }
+    let after = rig.level(from: back, seconds: 0.5)
+    print("ducking [\(rig.label)] late stream: one tone \(dB(baseline)), both while speaking \(dB(both)), both after \(dB(after))")
+    #expect(abs(both - baseline + 8.99) < 1.5, "\(rig.label): the second tone was not lowered")
+    #expect(abs(after - baseline - 3.01) < 1)
+    #expect(daemon.stop() == 0)
 }

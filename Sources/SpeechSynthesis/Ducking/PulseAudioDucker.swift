@@ -14,15 +14,17 @@ import Synchronization
 /// something other than what announced set is forgotten: it is never restored over the user's
 /// choice. A stream that appears while ducking is lowered too, and restored with the others.
 ///
-/// ## Crashes
-/// Before lowering a stream, its identity and volume are written to ``DuckedStreamsFile`` (mode
-/// 0600); the file is removed once every lowered stream is restored. A daemon that starts (or
+/// ## Exits and crashes
+/// A daemon that exits restores everything first (``restoreBeforeExit(timeout:)``). Before
+/// lowering a stream, its identity and volume are written to ``DuckedStreamsFile`` (mode 0600);
+/// the file is removed once every lowered stream is restored. A daemon that starts (or
 /// reconnects) and finds the file restores each stream it names whose volume is still the one
 /// announced set.
 ///
 /// ## Threads
 /// Its own libpulse threaded main loop does all the work; every piece of the ducker's state below
-/// the atomic counter is touched only on that loop's thread (or, before the loop runs, in `init`).
+/// the atomic counter is touched only on that loop's thread, or with the loop's lock held (in
+/// `init` before the loop runs, and in `restoreBeforeExit`).
 /// The speech thread's calls only count utterances and write one byte to a pipe the loop watches,
 /// so speaking never waits for the ducker or the sound server.
 public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable {
@@ -61,6 +63,8 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
     /// Whether the last failure to reach the server was logged (once until it answers again).
     private var failureLogged = false
     private var fileFailureLogged = false
+    /// Set when the daemon exits: nothing is lowered any more.
+    private var exiting = false
 
     /// Starts the ducker's main loop and connects to `server` (nil: libpulse's default, as the
     /// `pulse` output); restores what `stateFile` names once connected.
@@ -115,6 +119,28 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
         wake()
     }
 
+    /// Restores every lowered stream now, because the daemon is exiting, and waits (at most
+    /// `timeout`) until the server has done it; nothing is lowered after this.
+    public func restoreBeforeExit(timeout: Duration = .seconds(1)) {
+        pa_threaded_mainloop_lock(mainloop)
+        exiting = true
+        cancelHold()
+        if ducking || !lowered.isEmpty { restoreAll() }
+        pa_threaded_mainloop_unlock(mainloop)
+        // The server's confirmations arrive on the loop thread; a server that does not answer
+        // must not keep the daemon from exiting (the next start restores from the file).
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while clock.now < deadline {
+            pa_threaded_mainloop_lock(mainloop)
+            let done = restoring.isEmpty || context == nil
+            pa_threaded_mainloop_unlock(mainloop)
+            if done { return }
+            usleep(5_000)
+        }
+        logger.warning("ducking: the sound server did not confirm restoring the lowered streams; the next start restores them")
+    }
+
     /// Tells the loop thread the count changed; never blocks (a full pipe already holds a wake).
     private func wake() {
         var byte: UInt8 = 1
@@ -142,7 +168,7 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
             if context == nil, speaking.load(ordering: .relaxed) > 0 { connect() }
             return
         }
-        guard leftoversPending == 0 else { return }
+        guard leftoversPending == 0, !exiting else { return }
         if speaking.load(ordering: .relaxed) > 0 {
             cancelHold()
             guard !ducking else { return }
@@ -241,7 +267,10 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
                 loweredAt[index] = nil
                 persist()
             }
-        case PA_SUBSCRIPTION_EVENT_NEW.rawValue where ducking, PA_SUBSCRIPTION_EVENT_CHANGE.rawValue where lowered[index] != nil:
+        // A stream that changes while ducking and is not lowered yet may be new: PipeWire's pulse
+        // server announces a stream before its volume is set (it reads 0 until then).
+        case PA_SUBSCRIPTION_EVENT_NEW.rawValue where ducking,
+            PA_SUBSCRIPTION_EVENT_CHANGE.rawValue where ducking || lowered[index] != nil:
             let purpose: DuckerRequest.Purpose = lowered[index] == nil ? .lowerNew : .check
             let request = DuckerRequest(self, number: nextRequestNumber(), purpose: purpose)
             release(pa_context_get_sink_input_info(context, index, sinkInputInfo, request.retained), request)
@@ -277,7 +306,8 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
             return
         }
         guard case .lowerNew = request.purpose, ducking, !released.contains(index), restoring[index] == nil,
-            info.has_volume != 0, info.volume_writable != 0, processID(of: info) != ownProcessID
+            info.has_volume != 0, info.volume_writable != 0, processID(of: info) != ownProcessID,
+            current.contains(where: { $0 > PA_VOLUME_MUTED })
         else { return }
         lower(DuckedStream(
             index: index, processID: processID(of: info), name: Self.name(of: info), original: current,

@@ -27,7 +27,9 @@ final class ToneRig {
     let daemonEnvironment: [String: String]
     let recorder: MonitorRecorder
     private let tone: SpawnedProcess
-    private let toneFile: URL
+    private var laterTones: [SpawnedProcess] = []
+    /// Where the tones' files are made.
+    private let toneDirectory = URL(fileURLWithPath: "/tmp/announced-tones-\(UUID().uuidString.prefix(8))")
     /// Keeps the sound server running as long as the rig.
     private let server: AnyObject
 
@@ -45,32 +47,47 @@ final class ToneRig {
         recorder = try MonitorRecorder(
             executable: URL(fileURLWithPath: HeadlessPulseAudio.parec!), environment: serverEnvironment, latency: recorderLatency
         )
-        toneFile = URL(fileURLWithPath: "/tmp/announced-tone-\(UUID().uuidString.prefix(8)).raw")
-        let sox = try SpawnedProcess(
-            executable: Self.sox!,
-            arguments: [
-                "-n", "-t", "raw", "-r", "22050", "-e", "signed", "-b", "16", "-c", "1", toneFile.path,
-                "synth", "120", "sine", "\(Self.frequency)", "vol", "\(Self.amplitude)",
-            ],
-            environment: serverEnvironment, output: .discarded
-        )
-        guard sox.waitForExit() == 0 else { throw SpawnError("sox could not make the tone") }
-        tone = try SpawnedProcess(
-            executable: Self.pacat!,
-            arguments: [
-                "--raw", "-d", "null", "--format=s16le", "--rate=22050", "--channels=1", "--client-name=tone", "--stream-name=tone",
-                toneFile.path,
-            ],
-            environment: serverEnvironment, output: .discarded
-        )
+        try FileManager.default.createDirectory(at: toneDirectory, withIntermediateDirectories: true)
+        tone = try Self.playTone(frequency: Self.frequency, name: "tone", in: toneDirectory, serverEnvironment)
         letNullSinkSettle(recorder)
         guard waitForLevel(timeout: 10, { $0 > -30 }) != nil else { throw SpawnError("\(label): the tone is not heard in the recording") }
     }
 
     deinit {
-        tone.signal(SIGKILL)
-        tone.waitForExit()
-        try? FileManager.default.removeItem(at: toneFile)
+        for player in [tone] + laterTones {
+            player.signal(SIGKILL)
+            player.waitForExit()
+        }
+        try? FileManager.default.removeItem(at: toneDirectory)
+    }
+
+    /// Starts another application's tone at `frequency` (a stream named `name`) in the null sink.
+    func playAnotherTone(frequency: Int, name: String) throws {
+        laterTones.append(try Self.playTone(frequency: frequency, name: name, in: toneDirectory, serverEnvironment))
+    }
+
+    /// `pacat` playing two minutes of a sine at `frequency` into the null sink, as a stream named
+    /// `name`, from a file made in `directory`.
+    private static func playTone(frequency: Int, name: String, in directory: URL, _ environment: [String: String]) throws -> SpawnedProcess {
+        let file = directory.appendingPathComponent("\(name).raw").path
+        let sox = try SpawnedProcess(
+            executable: Self.sox!,
+            arguments: [
+                "-n", "-t", "raw", "-r", "22050", "-e", "signed", "-b", "16", "-c", "1", file,
+                "synth", "120", "sine", "\(frequency)", "vol", "\(Self.amplitude)",
+            ],
+            environment: environment, output: .discarded
+        )
+        guard sox.waitForExit() == 0 else { throw SpawnError("sox could not make a tone") }
+        let player = try SpawnedProcess(
+            executable: Self.pacat!,
+            arguments: [
+                "--raw", "-d", "null", "--format=s16le", "--rate=22050", "--channels=1", "--client-name=\(name)",
+                "--stream-name=\(name)", file,
+            ],
+            environment: environment, output: .discarded
+        )
+        return player
     }
 
     /// The rig's sample rate.
