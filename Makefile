@@ -29,7 +29,7 @@ INSTALL_PACKAGES = $(shell . scripts/packages.sh; echo $$INSTALL_PACKAGES)
 # Man pages and completions, generated from their sources by install (scripts/generate-docs.sh).
 GENERATED = $(SCRATCH)/generated
 
-.PHONY: all deps build release run test docs install uninstall deb bench bench-compare fuzz tsan asan soak clean
+.PHONY: all deps build release run test desktop-test docs install uninstall deb bench bench-compare fuzz tsan asan soak clean
 
 all: build
 
@@ -53,6 +53,17 @@ run:
 ## pipewire-pulse stands in for pulseaudio, so they are not installed here) and are skipped without.
 test:
 	scripts/test
+
+## desktop-test: the desktop speech clients against the daemon's SSIP socket, headless: Orca 43 on
+## Xvfb with AT-SPI, Firefox ESR's and Chromium's Web Speech, Qt 6's QTextToSpeech, Emacs's
+## speechd-el. Installs them when missing (heavy: two browsers, Orca, Qt, Emacs) and runs only their suites
+## (Desktop*), which `make test` skips; CI runs it after the other tests.
+DESKTOP_PACKAGES = orca xvfb xdotool zenity at-spi2-core dbus firefox-esr chromium \
+	qt6-speech-speechd-plugin python3-pyqt6.qttexttospeech emacs-nox speechd-el
+desktop-test:
+	@scripts/install-deps.sh $(DEBIAN_PACKAGES) $(DESKTOP_PACKAGES)
+	$(SWIFT) build --build-tests
+	SPEECHD_CMD=/bin/false ANNOUNCED_DESKTOP_TESTS=1 $(SWIFT) test --skip-build --filter Desktop
 
 ## bench: latency, throughput and memory figures (release build, daemon as a separate process)
 bench: deps

@@ -75,6 +75,11 @@ final class OrcaRun {
         try #require(watcher.waitForSpeech("finished", seq: Int(try #require(entry["seq"]?.integerValue)), timeout: 60) != nil)
     }
 
+    deinit {
+        session.stop()
+        tap.stop()
+    }
+
     /// Whether `line` is a `speech` line of `state` about one of Orca's messages.
     func isOrcaSpeech(_ line: JSONValue, _ state: String) -> Bool {
         line.event == "speech" && line["state"]?.stringValue == state && line["client"]?.stringValue == OrcaDesktop.clientName
@@ -102,7 +107,7 @@ final class OrcaRun {
     }
 }
 
-@Suite("Desktop: Orca 43 speaking through the daemon's SSIP socket", .onBlockingThreads, .enabled(if: OrcaDesktop.isInstalled, OrcaDesktop.missing))
+@Suite("Desktop: Orca 43 speaking through the daemon's SSIP socket", .onBlockingThreads, .enabled(if: DesktopTests.requested, DesktopTests.notRequested), .enabled(if: OrcaDesktop.isInstalled, OrcaDesktop.missing))
 struct DesktopOrcaTests {
     @Test("Tab moves focus to a button: Orca speaks it, and its SSML marks reach Orca as 700 events, in order, between 701 and 702")
     func focusMoveIsSpokenWithMarks() throws {

@@ -19,6 +19,8 @@ final class SSIPWireTap: @unchecked Sendable {
     private var clientBytes: [[UInt8]] = []
     private var serverBytes: [[UInt8]] = []
     private var descriptors: [Int32] = []
+    /// Per connection, how many of its two directions have ended (both: its sockets are closed).
+    private var endedDirections: [Int] = []
     private var closed = false
 
     /// Listens at `path` and relays each connection to `upstream` (the daemon's SSIP socket).
@@ -39,18 +41,22 @@ final class SSIPWireTap: @unchecked Sendable {
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
-    deinit {
+    /// Stops listening and ends every relayed connection (the relay's threads hold the tap, so
+    /// its owner calls this when done).
+    func stop() {
         condition.lock()
+        defer { condition.unlock() }
+        guard !closed else { return }
         closed = true
-        let open = descriptors
-        condition.unlock()
+        // The accept thread closes the listener when its accept fails.
         shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
+        // Under the lock: a relay closes its sockets under it too, so no number here is reused.
+        for fd in descriptors { shutdown(fd, Int32(SHUT_RDWR)) }
         unlink(path)
     }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
@@ -73,6 +79,7 @@ final class SSIPWireTap: @unchecked Sendable {
             let index = clientBytes.count
             clientBytes.append([])
             serverBytes.append([])
+            endedDirections.append(0)
             descriptors += [client, server]
             condition.broadcast()
             condition.unlock()
@@ -101,6 +108,14 @@ final class SSIPWireTap: @unchecked Sendable {
             }
         }
         shutdown(destination, Int32(SHUT_WR))
+        condition.lock()
+        endedDirections[connection] += 1
+        if endedDirections[connection] == 2 {
+            descriptors.removeAll { $0 == source || $0 == destination }
+            close(source)
+            close(destination)
+        }
+        condition.unlock()
     }
 
     /// The CR LF lines the server sent on connection `connection`, in order.
