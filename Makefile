@@ -29,7 +29,7 @@ INSTALL_PACKAGES = $(shell . scripts/packages.sh; echo $$INSTALL_PACKAGES)
 # Man pages and completions, generated from their sources by install (scripts/generate-docs.sh).
 GENERATED = $(SCRATCH)/generated
 
-.PHONY: all deps build release run test desktop-test docs install uninstall deb bench bench-compare fuzz tsan asan soak clean
+.PHONY: all deps build release run test desktop-packages desktop-test docs install uninstall deb bench bench-compare fuzz tsan asan soak clean
 
 all: build
 
@@ -54,16 +54,19 @@ run:
 test:
 	scripts/test
 
-## desktop-test: the desktop speech clients against the daemon's SSIP socket, headless: Orca 43 on
-## Xvfb with AT-SPI, Firefox ESR's and Chromium's Web Speech, Qt 6's QTextToSpeech, Emacs's
-## speechd-el. Installs them when missing (heavy: two browsers, Orca, Qt, Emacs) and runs only their suites
-## (Desktop*), which `make test` skips; CI runs it after the other tests.
+## desktop-test: only the desktop clients' suites (Desktop*): Orca 43 on Xvfb with AT-SPI,
+## Firefox ESR's and Chromium's Web Speech, Qt 6's QTextToSpeech, Emacs's speechd-el, each against
+## the daemon's SSIP socket, headless. Installs the clients first when missing (desktop-packages;
+## heavy: two browsers, Orca, Qt, Emacs). `make test` runs these suites too when the clients are
+## installed (CI installs them), and skips them otherwise.
 DESKTOP_PACKAGES = orca xvfb xdotool zenity at-spi2-core dbus firefox-esr chromium \
 	qt6-speech-speechd-plugin python3-pyqt6.qttexttospeech emacs-nox speechd-el
-desktop-test:
-	@scripts/install-deps.sh $(DEBIAN_PACKAGES) $(DESKTOP_PACKAGES)
+desktop-packages:
+	@scripts/install-deps.sh $(DESKTOP_PACKAGES)
+desktop-test: desktop-packages
+	@scripts/install-deps.sh $(DEBIAN_PACKAGES)
 	$(SWIFT) build --build-tests
-	SPEECHD_CMD=/bin/false ANNOUNCED_DESKTOP_TESTS=1 $(SWIFT) test --skip-build --filter Desktop
+	SPEECHD_CMD=/bin/false $(SWIFT) test --skip-build --filter Desktop
 
 ## bench: latency, throughput and memory figures (release build, daemon as a separate process)
 bench: deps

@@ -186,7 +186,10 @@ enum WebSpeechChecks {
     }
 }
 
-@Suite("Desktop: Firefox ESR's Web Speech through the daemon's SSIP socket", .onBlockingThreads, .enabled(if: DesktopTests.requested, DesktopTests.notRequested), .enabled(if: WebSpeechBrowser.firefox.path != nil, WebSpeechBrowser.firefox.missing))
+@Suite(
+    "Desktop: Firefox ESR's Web Speech through the daemon's SSIP socket", .onBlockingThreads,
+    .enabled(if: WebSpeechBrowser.firefox.path != nil, WebSpeechBrowser.firefox.missing)
+)
 struct DesktopFirefoxTests {
     @Test("speak(): start and end of each utterance, in order") func speak() throws { try WebSpeechChecks.speak(.firefox) }
     @Test("cancel(): the speaking utterance ends, the queue is emptied") func cancel() throws { try WebSpeechChecks.cancel(.firefox) }
@@ -209,7 +212,10 @@ struct DesktopFirefoxTests {
     }
 }
 
-@Suite("Desktop: Chromium's Web Speech through the daemon's SSIP socket", .onBlockingThreads, .enabled(if: DesktopTests.requested, DesktopTests.notRequested), .enabled(if: WebSpeechBrowser.chromium.path != nil, WebSpeechBrowser.chromium.missing))
+@Suite(
+    "Desktop: Chromium's Web Speech through the daemon's SSIP socket", .onBlockingThreads,
+    .enabled(if: WebSpeechBrowser.chromium.path != nil, WebSpeechBrowser.chromium.missing)
+)
 struct DesktopChromiumTests {
     @Test("speak(): start and end of each utterance, in order") func speak() throws { try WebSpeechChecks.speak(.chromium) }
     @Test("cancel(): the speaking utterance ends, the queue is emptied") func cancel() throws { try WebSpeechChecks.cancel(.chromium) }

@@ -6,8 +6,9 @@ import Testing
 
 /// Orca 43, the real screen reader, headless (shared/notes/desktop-clients.md): a private D-Bus
 /// session bus (AT-SPI is activated from it), Xvfb, a GTK dialog (`zenity --entry`), and
-/// `xdotool` pressing Tab. Orca runs from `Tests/DesktopClients/orca-private.py`. It reaches the daemon's SSIP socket through an ``SSIPWireTap``, so
-/// the test sees what Orca sent and exactly what it received.
+/// `xdotool` pressing Tab. Orca runs from `Tests/DesktopClients/orca-private.py` and reaches the
+/// daemon's SSIP socket through an ``SSIPWireTap``, so the test sees what Orca sent and exactly
+/// what it received.
 enum OrcaDesktop {
     /// The programs the session needs, by name, with their paths when installed.
     static let programs: [(name: String, path: String?)] = [
@@ -107,7 +108,10 @@ final class OrcaRun {
     }
 }
 
-@Suite("Desktop: Orca 43 speaking through the daemon's SSIP socket", .onBlockingThreads, .enabled(if: DesktopTests.requested, DesktopTests.notRequested), .enabled(if: OrcaDesktop.isInstalled, OrcaDesktop.missing))
+@Suite(
+    "Desktop: Orca 43 speaking through the daemon's SSIP socket", .onBlockingThreads,
+    .enabled(if: OrcaDesktop.isInstalled, OrcaDesktop.missing)
+)
 struct DesktopOrcaTests {
     @Test("Tab moves focus to a button: Orca speaks it, and its SSML marks reach Orca as 700 events, in order, between 701 and 702")
     func focusMoveIsSpokenWithMarks() throws {

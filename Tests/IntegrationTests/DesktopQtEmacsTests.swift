@@ -23,7 +23,10 @@ enum QtTextToSpeech {
     static let missing: Comment = "needs Qt 6's speechd plugin and its Python bindings (apt-get install qt6-speech-speechd-plugin python3-pyqt6.qttexttospeech)"
 }
 
-@Suite("Desktop: Qt 6's QTextToSpeech through the daemon's SSIP socket", .onBlockingThreads, .enabled(if: DesktopTests.requested, DesktopTests.notRequested), .enabled(if: QtTextToSpeech.isInstalled, QtTextToSpeech.missing))
+@Suite(
+    "Desktop: Qt 6's QTextToSpeech through the daemon's SSIP socket", .onBlockingThreads,
+    .enabled(if: QtTextToSpeech.isInstalled, QtTextToSpeech.missing)
+)
 struct DesktopQtTests {
     @Test("two utterances: the state goes Ready → Speaking → Ready for each, and the daemon speaks each to its end before the next")
     func stateFollowsEachUtterance() throws {
@@ -65,7 +68,10 @@ enum SpeechdEl {
     static let missing: Comment = "needs Emacs and speechd-el (apt-get install emacs-nox speechd-el)"
 }
 
-@Suite("Desktop: Emacs's speechd-el through the daemon's SSIP socket", .onBlockingThreads, .enabled(if: DesktopTests.requested, DesktopTests.notRequested), .enabled(if: SpeechdEl.isInstalled, SpeechdEl.missing))
+@Suite(
+    "Desktop: Emacs's speechd-el through the daemon's SSIP socket", .onBlockingThreads,
+    .enabled(if: SpeechdEl.isInstalled, SpeechdEl.missing)
+)
 struct DesktopEmacsTests {
     @Test("speechd-say-text: the daemon speaks the text to its end under speechd-el's client name")
     func sayText() throws {

@@ -6,14 +6,6 @@ import Glibc
 import TestSupport
 import Testing
 
-/// Whether the desktop-client suites (Desktop*) run: only with ANNOUNCED_DESKTOP_TESTS=1, which
-/// `make desktop-test` sets (CI runs it after the other tests). They start browsers, Orca and Xvfb,
-/// heavy enough on a small machine to starve the timing-sensitive tests running beside them.
-enum DesktopTests {
-    static let requested = ProcessInfo.processInfo.environment["ANNOUNCED_DESKTOP_TESTS"] == "1"
-    static let notRequested: Comment = "desktop clients run with make desktop-test (ANNOUNCED_DESKTOP_TESTS=1)"
-}
-
 /// A private place for one desktop client of the tests (Orca, a browser, a Qt program, Emacs):
 /// its own home, runtime directory (0700), configuration, data and cache folders, and on demand
 /// a private D-Bus session bus and a private Xvfb display, so that it can meet neither the
