@@ -20,7 +20,7 @@ ZSHCOMPLETIONDIR ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 # The build folder install builds in (the release products land in $(SCRATCH)/release).
 SCRATCH ?= .build
-# Release builds: static Swift runtime, lld with packed relocations (see scripts/packages.sh).
+# Release builds: static Swift runtime, lld with packed relocations, bound at load time (scripts/packages.sh).
 RELEASE = $(shell . scripts/packages.sh; echo $$RELEASE_FLAGS)
 
 # Debian packages the build and tests need; pandoc too for install and deb (the protocol's man page).
@@ -124,15 +124,16 @@ install: docs
 
 ## deb: announced_<version>_<arch>.deb in $(DEBDIR): the files `install` puts under /usr (helper
 ## in /usr/libexec/announced, user units in /usr/lib/systemd/user, zsh completion in Debian's
-## vendor-completions), /etc/announced/announced.json as a conffile, and the docs; Depends from
-## dpkg-shlibdeps (scripts/build-deb.sh). Install it with: sudo apt-get install ./announced_*.deb
+## vendor-completions), /etc/announced/announced.json as a conffile, the docs and the copyright
+## file (scripts/debian-copyright); Depends from dpkg-shlibdeps (scripts/build-deb.sh). Install it
+## with: sudo apt-get install ./announced_*.deb
 DEBDIR ?= .
 DEBROOT = $(SCRATCH)/deb-root
 deb:
 	rm -rf $(DEBROOT)
 	$(MAKE) install PREFIX=/usr DESTDIR=$(abspath $(DEBROOT)) SYSCONFDIR=/etc/announced \
 	    ZSHCOMPLETIONDIR=/usr/share/zsh/vendor-completions SCRATCH=$(SCRATCH)
-	scripts/build-deb.sh $(DEBROOT) $(DEBDIR)
+	scripts/build-deb.sh $(DEBROOT) $(DEBDIR) $(SCRATCH)
 
 ## uninstall: remove what `make install` installed (the /etc file only if it is still the sample)
 uninstall:
@@ -210,6 +211,6 @@ soak:
 
 ## bench-compare: announced beside a private speech-dispatcher at a PulseAudio null sink
 bench-compare: deps
-	$(SWIFT) build $(RELEASE) --product announced
-	$(SWIFT) build $(RELEASE) --product announced-espeak
-	Benchmarks/compare-speechd $(COMPARE_ROUNDS)
+	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announced
+	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announced-espeak
+	ANNOUNCED_BUILD=$(SCRATCH)/release Benchmarks/compare-speechd $(COMPARE_ROUNDS)

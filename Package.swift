@@ -9,7 +9,8 @@ let strictSwift: [SwiftSetting] = [
 
 let package = Package(
     name: "announced",
-    platforms: [.macOS(.v15)],
+    // No `platforms`: the package builds only on Linux (glibc through CAnnounceLinux, SO_PEERCRED,
+    // espeak-ng, PulseAudio, ALSA); naming macOS would promise a build that cannot work.
     products: [
         .executable(name: "announced", targets: ["announced"]),
         .executable(name: "announced-espeak", targets: ["announced-espeak"]),
@@ -71,9 +72,6 @@ let package = Package(
         .target(name: "CAnnounceLinux"),
         // The messages between the daemon and its espeak-ng helper process. No dependencies.
         .target(name: "EspeakHelperWire", swiftSettings: strictSwift),
-        // espeak-ng linked statically, without its audio library (which would load libpulse and
-        // its dependencies into a process that never plays audio).
-        .target(name: "CEspeakNGStatic"),
         // libseccomp, for the engine sandbox's system call allowlist.
         .systemLibrary(
             name: "CSeccomp",
@@ -90,7 +88,7 @@ let package = Package(
         // costs one post, not the daemon; sandboxed, so a text that takes it over reaches nothing.
         .executableTarget(
             name: "announced-espeak",
-            dependencies: ["CEspeakNGStatic", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox"],
+            dependencies: ["CEspeakNG", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox"],
             swiftSettings: strictSwift
         ),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.

@@ -3,11 +3,14 @@
 # Makes announced_<version>_<arch>.deb from a tree `make install PREFIX=/usr DESTDIR=ROOT` staged
 # (the Makefile's deb target calls it). Debian's own tools only, no network: dpkg-shlibdeps finds
 # the Depends from the libraries the binaries link, dpkg-deb builds the archive (files owned by
-# root). /etc/announced/announced.json is a conffile: an edited one survives upgrades.
-# Usage: scripts/build-deb.sh ROOT OUTDIR
+# root). /etc/announced/announced.json is a conffile: an edited one survives upgrades. The
+# copyright file is scripts/debian-copyright (Debian's machine-readable format), checked here
+# against the Swift packages the release build linked (SCRATCH is the build folder that holds them).
+# Usage: scripts/build-deb.sh ROOT OUTDIR [SCRATCH]
 set -euo pipefail
 root=$1
 outdir=$2
+scratch=${3:-.build}
 cd "$(dirname "$0")/.."
 
 version=$("$root/usr/bin/announced" --version)
@@ -30,6 +33,21 @@ printf 'announced (%s) unstable; urgency=medium\n\n  * Built from commit %s.\n\n
 gzip -9n < "$changelog" > "$doc/changelog.Debian.gz"
 chmod 0644 "$doc/changelog.Debian.gz"
 
+# Every Swift package the binaries link needs its paragraph in the copyright file: the packages
+# are read from the sources of the modules whose objects the links took (a Swift module's
+# output-file-map.json, a C module's dependency files), in the build's checkouts.
+packages=$(cat "$scratch"/release/{announced,announced-espeak,announcectl}.product/Objects.LinkFileList \
+    | xargs -n1 dirname | sort -u \
+    | while read -r module; do cat "$module"/output-file-map.json "$module"/*.d 2>/dev/null || true; done \
+    | grep -o '/checkouts/[^/]*/' | cut -d/ -f3 | sort -u)
+[ -n "$packages" ] || { echo "build-deb: found no Swift package in the links of $scratch/release" >&2; exit 1; }
+for package in $packages; do
+    grep -qxF "Files: .build/checkouts/$package/*" scripts/debian-copyright \
+        || { echo "build-deb: the binaries link $package, which scripts/debian-copyright does not name: add its paragraph (copyright and license from $scratch/checkouts/$package)" >&2; exit 1; }
+done
+echo "build-deb: the copyright file names every Swift package linked: $(echo $packages)"
+install -m 0644 scripts/debian-copyright "$doc/copyright"
+
 # dpkg-shlibdeps reads debian/control and works from the package's directory.
 mkdir -p "$work/debian"
 printf 'Source: announced\n\nPackage: announced\nArchitecture: any\n' > "$work/debian/control"
@@ -44,9 +62,6 @@ versions=$(readelf -V "${binaries[@]}")
 if grep -q GLIBC_ABI_DT_RELR <<< "$versions"; then
     depends=$(sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/' <<< "$depends")
 fi
-# The helper links espeak-ng statically (announced-espeak in Package.swift), which reads its
-# voices from espeak-ng-data at run time: no library names that package.
-depends="$depends, espeak-ng-data"
 
 # The user units `make install` staged, each one a file the package must carry.
 for unit in announced.service announced.socket announced-ssip.socket; do

@@ -7,29 +7,18 @@ DEBIAN_PACKAGES="libespeak-ng-dev espeak-ng libpulse-dev libasound2-dev libsecco
 # Protocol.md (scripts/generate-docs.sh); dpkg-dev has dpkg-shlibdeps (the package's Depends).
 INSTALL_PACKAGES="pandoc dpkg-dev"
 
-# How release builds are made (scripts/run and the Makefile's release, install, bench and soak
-# targets use the same flags, so they never rebuild each other's work):
-# - the Swift runtime is linked statically: the installed binaries do not depend on where the
-#   toolchain is, and the idle daemon is about 3 MB smaller in memory (only the runtime code it
-#   uses is mapped);
+# How release builds are made (scripts/run and the Makefile's release, install, deb, bench and soak
+# targets use the same flags, so they never rebuild each other's work). Plain `swift build -c
+# release` builds the same programs; these are standard SwiftPM and linker options on top:
+# - the Swift runtime is linked statically (--static-swift-stdlib): the installed binaries do not
+#   depend on where the toolchain is;
 # - the toolchain's lld links them with packed relative relocations (DT_RELR, glibc 2.36+, as in
-#   Debian 12): the position-independent daemon keeps its address randomization, but its 68,000
-#   relative relocations take 11 KB instead of 1.3 MB, which is about 1 MB less resident memory
-#   and less work before main (gold, the default, cannot pack them; linking without PIE saved
-#   0.5 MB more but gives up ASLR).
+#   Debian 12; gold, the default, cannot pack them): the position-independent daemon keeps its
+#   address randomization, and its relative relocations take kilobytes instead of a megabyte that
+#   the loader reads at every start and that then stays resident;
 # - bound at load time (-z now) and without a dynamic symbol table of their own
-#   (--no-export-dynamic; the Swift driver exports every symbol of an executable, 1.3 MB of
-#   .dynsym and .dynstr that nothing looks up): no symbol lookup after start-up touches those pages
-#   again, and the GOT is read-only (full RELRO);
-# - the functions the idle daemon and its helper run come first, packed together
-#   (scripts/function-order.txt, made by scripts/function-order.sh, which says why): once
-#   start-up is over (the daemon and the helper then release their start-up pages), 1 MB of code
-#   stays resident instead of 3.5 to 5 MB;
-# - the constants the Swift compiler flags writable get an output section of their own
-#   (scripts/rodata.ld, which says why), so the rest of .rodata stays read-only and the start-up
-#   release reaches it.
-# Sourced from the repository's root (the order file's path is absolute).
+#   (--no-export-dynamic; the static runtime's link options export every symbol of an executable,
+#   which nothing looks up): the GOT is read-only (full RELRO), and the loader's symbol lookups do
+#   not page through a megabyte of the executable's symbols.
 RELEASE_FLAGS="-c release --static-swift-stdlib -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs \
--Xlinker -z -Xlinker now -Xlinker --no-export-dynamic \
--Xlinker --symbol-ordering-file=$(pwd)/scripts/function-order.txt -Xlinker --no-warn-symbol-ordering \
--Xlinker -T -Xlinker $(pwd)/scripts/rodata.ld"
+-Xlinker -z -Xlinker now -Xlinker --no-export-dynamic"

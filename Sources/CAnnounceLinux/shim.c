@@ -3,14 +3,10 @@
 #define _GNU_SOURCE
 #include "CAnnounceLinux.h"
 
-#include <elf.h>
 #include <fcntl.h>
-#include <link.h>
 #include <malloc.h>
 #include <spawn.h>
 #include <stddef.h>
-#include <sys/auxv.h>
-#include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -45,44 +41,3 @@ int CAnnounceLinux_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actio
 }
 
 int CAnnounceLinux_pidfd_open(pid_t pid) { return pidfd_open(pid, 0); }
-
-// Whether an object was linked with text relocations: the loader then wrote into its code
-// pages, which are private copies that exist nowhere else and must stay.
-static int has_text_relocations(const struct dl_phdr_info *info) {
-    for (int index = 0; index < info->dlpi_phnum; index++) {
-        const ElfW(Phdr) *segment = &info->dlpi_phdr[index];
-        if (segment->p_type != PT_DYNAMIC) continue;
-        for (const ElfW(Dyn) *entry = (const ElfW(Dyn) *)(info->dlpi_addr + segment->p_vaddr); entry->d_tag != DT_NULL;
-             entry++) {
-            if (entry->d_tag == DT_TEXTREL) return 1;
-            if (entry->d_tag == DT_FLAGS && (entry->d_un.d_val & DF_TEXTREL) != 0) return 1;
-        }
-    }
-    return 0;
-}
-
-// dl_iterate_phdr visits the executable, then each shared library (the loader among them) and
-// the vDSO, which is the kernel's and is left alone.
-static int release_segments(struct dl_phdr_info *info, size_t size, void *data) {
-    (void)size;
-    size_t *released = data;
-    if (info->dlpi_addr == (ElfW(Addr))getauxval(AT_SYSINFO_EHDR) || has_text_relocations(info)) return 0;
-    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    for (int index = 0; index < info->dlpi_phnum; index++) {
-        const ElfW(Phdr) *segment = &info->dlpi_phdr[index];
-        // Writable segments hold the program's data (and, made read-only after relocation, RELRO):
-        // their private pages exist nowhere else and would be lost.
-        if (segment->p_type != PT_LOAD || (segment->p_flags & PF_W) != 0) continue;
-        // Whole pages inside the segment only: a page it shares with its neighbour stays.
-        uintptr_t start = (info->dlpi_addr + segment->p_vaddr + page - 1) & ~(page - 1);
-        uintptr_t end = (info->dlpi_addr + segment->p_vaddr + segment->p_memsz) & ~(page - 1);
-        if (end > start && madvise((void *)start, end - start, MADV_DONTNEED) == 0) *released += end - start;
-    }
-    return 0;
-}
-
-size_t CAnnounceLinux_release_read_only_pages(void) {
-    size_t released = 0;
-    dl_iterate_phdr(release_segments, &released);
-    return released;
-}

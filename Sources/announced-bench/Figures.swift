@@ -115,9 +115,8 @@ struct Figures {
     ///
     /// With `warmUp` posts, the daemon is first left alone for two seconds, then answers that many
     /// on a connection of its own and is left alone for two seconds again before `before` is read:
-    /// the daemon releases its start-up pages as it starts serving and once more in its first
-    /// quiet second (MemoryTrimmer), so a daemon that has not yet served since does not hold the
-    /// code that serving runs, and a comparison with it would count that code as growth.
+    /// a daemon that has not yet served does not hold the code that serving runs, and a comparison
+    /// with it would count that code as growth.
     func throughput(posts: Int, connections: Int, warmUp: Int = 0) throws -> (postsPerSecond: Double, rssMiB: Double, daemon: BenchDaemon?, before: Resident) {
         let daemon = try BenchDaemon(executable: executable)
         if warmUp > 0 {

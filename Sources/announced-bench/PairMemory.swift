@@ -69,7 +69,7 @@ struct PairMemory {
 
     /// The figure as a small table, MiB.
     var described: String {
-        "--audio \(audio), idle 2 s after two rounds of \(posts) posts spoken one after another, 2 s apart (MiB, from /proc/PID/smaps_rollup):\n"
+        "--audio \(audio), idle 2 s after \(posts) posts spoken one after another (MiB, from /proc/PID/smaps_rollup):\n"
             + "  " + MemoryRollup.header + "\n"
             + "  " + daemon.row("daemon") + "\n"
             + "  " + helper.row("espeak-ng helper") + "\n"
@@ -78,10 +78,9 @@ struct PairMemory {
 }
 
 extension Figures {
-    /// 5b. A fresh daemon with `--audio audio` speaks `posts` short posts, each waited for, is left
-    /// alone for 2 s (it gives freed heap back after a quiet second, and the first time releases
-    /// its start-up pages again), speaks `posts` more and is left alone for 2 s again; then both
-    /// processes' memory is read. With `pulse`, the audio goes to a private headless PulseAudio null sink.
+    /// 5b. A fresh daemon with `--audio audio` speaks `posts` short posts, each waited for, and is
+    /// left alone for 2 s (it gives freed heap back after a quiet second); then both processes'
+    /// memory is read. With `pulse`, the audio goes to a private headless PulseAudio null sink.
     func pairMemory(audio: String, posts: Int) throws -> PairMemory {
         var pulse: HeadlessPulseAudio?
         if audio == "pulse" {
@@ -94,18 +93,13 @@ extension Figures {
         let daemon = try BenchDaemon(executable: executable, audio: audio, environment: pulse?.clientEnvironment ?? [:])
         defer { daemon.stop() }
         let client = try daemon.connect()
-        // Two rounds with a quiet spell between: the daemon releases its start-up pages once more
-        // in its first quiet second, and the figure is what serving posts keeps resident after
-        // that, not a daemon caught just after the release.
-        for round in 0..<2 {
-            for id in 1...posts {
-                client.send(#"{"op":"announce","id":\#(round * posts + id),"text":"Saved"}"#)
-                guard client.skipToLine(containingAnyOf: [#""event":"finished""#, #""event":"error""#].map { Array($0.utf8) }) else {
-                    throw BenchError("the daemon closed the connection during the memory figure")
-                }
+        for id in 1...posts {
+            client.send(#"{"op":"announce","id":\#(id),"text":"Saved"}"#)
+            guard client.skipToLine(containingAnyOf: [#""event":"finished""#, #""event":"error""#].map { Array($0.utf8) }) else {
+                throw BenchError("the daemon closed the connection during the memory figure")
             }
-            usleep(2_000_000)
         }
+        usleep(2_000_000)
         var figure = PairMemory(audio: audio, posts: posts)
         figure.daemon = MemoryRollup(pid: daemon.process.processIdentifier)
         let helpers = childProcesses(of: daemon.process.processIdentifier)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import CEspeakNGStatic
+import CEspeakNG
 import EngineSandbox
 import EspeakHelperWire
 import Glibc

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CAnnounceLinux
-import CEspeakNGStatic
+import CEspeakNG
 import EngineSandbox
 import EspeakHelperWire
 import Glibc
@@ -31,10 +31,6 @@ guard sampleRate > 0 else {
     exit(1)
 }
 guard output.write(HelperMessage.ready(sampleRate: sampleRate, voices: EspeakVoices.list()).frame) else { exit(0) }
-// Starting up ran code that synthesis never runs again (the loader binding symbols, the Swift
-// runtime's start, espeak-ng's initialization, listing the voices): its pages, the libraries'
-// included, leave the resident set.
-_ = CAnnounceLinux_release_read_only_pages()
 
 /// Set by the callback when the daemon asked to stop, or is gone.
 nonisolated(unsafe) var stopRequested = false

@@ -104,8 +104,6 @@ struct Daemon {
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip,
             onReady: { [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
                 logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
-                // Before READY=1, so whoever waits for it sees the daemon's serving memory.
-                MemoryTrimmer.releaseStartupPages(logger: logger)
                 Systemd.notify("READY=1", environment: environment)
             }
         )

@@ -11,8 +11,6 @@ import Logging
 /// set stayed about 20% above its idle size although nothing leaked. `malloc_trim` returns the free
 /// pages. It runs once per quiet period, never on a timer while the daemon is idle: a turn of the
 /// dispatcher arms it, and it fires one quiet second later (re-armed while turns keep coming).
-/// The first time it fires it also releases the start-up pages once more
-/// (``releaseStartupPages(logger:)``).
 @MainActor
 final class MemoryTrimmer {
     /// How long the dispatcher must see no turn, with nothing speaking or pending, before trimming.
@@ -23,8 +21,6 @@ final class MemoryTrimmer {
     private var turns: UInt64 = 0
     private var turnsWhenArmed: UInt64 = 0
     private var armed = false
-    /// Whether the first quiet period released the start-up pages a second time.
-    private var releasedAfterStart = false
 
     init(dispatcher: Dispatcher, logger: Logger) {
         self.dispatcher = dispatcher
@@ -55,18 +51,6 @@ final class MemoryTrimmer {
         _ = CAnnounceLinux_set_malloc_mmap_threshold(128 << 10)
     }
 
-    /// Once the daemon serves (just before READY=1): the code and constants only starting up used (argument
-    /// parsing, the configuration layers, FoundationEssentials' file reading, setting up the event
-    /// loops and the helper; in the libraries, the loader binding every symbol and the
-    /// initialization of libpulse's 25 dependencies) leave the resident set. What serving and speaking use faults back in
-    /// from the page cache, without a disk read, the first time it runs again. Once only: after
-    /// that the resident code is what the daemon runs.
-    nonisolated static func releaseStartupPages(logger: Logger) {
-        let start = ContinuousClock.now
-        let bytes = CAnnounceLinux_release_read_only_pages()
-        logger.debug("start-up pages released", metadata: ["bytes": "\(bytes)", "took": "\(ContinuousClock.now - start)"])
-    }
-
     private func noticeTurn() {
         turns &+= 1
         guard !armed else { return }
@@ -92,13 +76,5 @@ final class MemoryTrimmer {
         logger.debug(
             "heap trimmed", metadata: ["released": "\(released)", "took": "\(ContinuousClock.now - start)"]
         )
-        // Start-up goes on after READY=1 (the service group starts its services, the argument
-        // parser's command returns into them) and what it ran then stays resident: the first quiet
-        // period releases the pages once more. Once only, so that a post after an idle spell
-        // never waits for code to fault back in.
-        if !releasedAfterStart {
-            releasedAfterStart = true
-            Self.releaseStartupPages(logger: logger)
-        }
     }
 }

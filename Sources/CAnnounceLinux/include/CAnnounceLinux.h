@@ -56,13 +56,4 @@ int CAnnounceLinux_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actio
 /// process `pid` has ended; -1 and errno when it cannot be had.
 int CAnnounceLinux_pidfd_open(pid_t pid);
 
-/// Unmaps the resident pages of the read-only segments (code and constants, never a writable or
-/// RELRO page) of the running executable and of every shared library it loaded, the loader's
-/// included, with `madvise(MADV_DONTNEED)`. A library the loader had to write into (text
-/// relocations) and the kernel's vDSO are left alone. The pages stay in the page cache: what the
-/// program runs next faults back in without reading the disk. Call once start-up is over, so code
-/// that only ran then (the loader's symbol binding, argument parsing, configuration,
-/// initialization) stops counting in the resident set. The number of bytes released.
-size_t CAnnounceLinux_release_read_only_pages(void);
-
 #endif
