@@ -66,20 +66,3 @@ struct HelperDescriptorTests {
         #expect(daemon.stop() == 0)
     }
 }
-
-@Suite("Daemon: the espeak-ng helper links the system's espeak-ng", .onBlockingThreads)
-struct HelperLibraryTests {
-    @Test("the helper maps the shared libespeak-ng (Debian's security updates reach it), and speaks")
-    func sharedEspeak() throws {
-        let daemon = try DaemonProcess()
-        let client = try daemon.connect()
-        client.send(announce(1, "Spoken by the system's espeak-ng"))
-        #expect(client.waitForTerminal(id: 1)?["success"] == .bool(true))
-        #expect(try daemon.wavSamples(seq: 1).count > 10_000)
-        let helpers = EngineCrashTests.children(of: daemon.process.processIdentifier)
-        try #require(helpers.count == 1, "one espeak-ng helper: \(helpers)")
-        let maps = try String(contentsOfFile: "/proc/\(helpers[0])/maps", encoding: .utf8)
-        #expect(maps.contains("/libespeak-ng.so"), "the helper maps no shared libespeak-ng: \(maps)")
-        #expect(daemon.stop() == 0)
-    }
-}
