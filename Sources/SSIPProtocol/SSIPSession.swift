@@ -6,8 +6,10 @@ public import AnnounceProtocol
 public struct SSIPSettings: Sendable, Hashable {
     /// `CLIENT_NAME`, as given (`user:application:component`).
     public var clientName = "unknown:unknown:unknown"
-    /// `PRIORITY`; Debian's speech-dispatcher defaults to `text`.
-    public var priority: SSIPPriority = .text
+    /// `PRIORITY`; `message` until the connection sets one, as speech-dispatcher 0.11.4 does with
+    /// Debian's configuration (shared/ssip.md §4): two messages sent one after the other are both
+    /// spoken.
+    public var priority: SSIPPriority = .message
     /// `RATE`.
     public var rate = 0
     /// `PITCH`.

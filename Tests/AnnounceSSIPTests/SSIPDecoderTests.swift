@@ -34,10 +34,10 @@ struct SSIPDecoderTests {
             "230 OK RECEIVING DATA|",
             "message 1 message \"Hello\n.world\"",
             #"message 2 message "a""#,
-            "control stop own done=210 OK STOPPED unknown=406 ERR ID DOESNT EXIST",
-            "control cancel all done=213 OK CANCELED unknown=406 ERR ID DOESNT EXIST",
-            "control pause client(7) done=211 OK PAUSED unknown=406 ERR ID DOESNT EXIST",
-            "control resume own done=212 OK RESUMED unknown=406 ERR ID DOESNT EXIST",
+            "control stop own",
+            "control cancel all",
+            "control pause client(7)",
+            "control resume own",
             "249-en-us\ten-US\tnone|249-de\tde\tnone|249 OK VOICE LIST SENT|",
             "203 OK RATE SET|",
             "251-10|251 OK GET RETURNED|",
@@ -51,8 +51,8 @@ struct SSIPDecoderTests {
         #expect(probe.send("SPEAK", "first part") == ["230 OK RECEIVING DATA|"])
         #expect(probe.read("second part\r\n.").inputs.isEmpty, "the end marker waits for its line end")
         #expect(probe.read("\r\nKEY a\r\n").inputs.map(describe) == [
-            #"message 1 text "first part\#nsecond part""#,
-            #"message 2 text "a""#,
+            #"message 1 message "first part\#nsecond part""#,
+            #"message 2 message "a""#,
         ])
     }
 
@@ -108,7 +108,7 @@ struct SSIPDecoderTests {
         ])
         #expect(connection.session.withLockedValue { $0.heldDataBytes } == 0)
         // The connection keeps its framing: the next message is queued as usual.
-        #expect(probe.send("SPEAK", "short", ".") == ["230 OK RECEIVING DATA|", #"message 1 text "short""#])
+        #expect(probe.send("SPEAK", "short", ".") == ["230 OK RECEIVING DATA|", #"message 1 message "short""#])
     }
 
     @Test("CHAR is spelled (but `space` is said as the word), never SSML; the settings of the moment go with it")

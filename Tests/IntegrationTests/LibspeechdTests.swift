@@ -120,4 +120,19 @@ struct LibspeechdTests {
         // A progress message with nothing else speaking is spoken.
         #expect(transcript.kinds(of: "progress2") == ["BEGIN", "END"])
     }
+
+    @Test("two messages with no priority set (libspeechd's raw SPEAK): both spoken to their end, BEGIN and END each, no CANCEL")
+    func defaultPriorityIsMessage() throws {
+        let ssip = try SSIPDaemon(audio: "null")
+        let program = try LibspeechdProgram.build(in: ssip.daemon.directory)
+        let client = try SSIPClientProcess.start(program, ["default"], daemon: ssip)
+        client.finishInput()
+        let result = client.finish(timeout: 300)
+        let transcript = LibspeechdTranscript(result.stdout)
+        #expect(result.status == 0, "the program failed; it printed:\n\(result.stdout)\(result.stderr)")
+        #expect(transcript.failures.isEmpty)
+        #expect(transcript.closed)
+        #expect(transcript.kinds(of: "first") == ["BEGIN", "END"])
+        #expect(transcript.kinds(of: "second") == ["BEGIN", "END"])
+    }
 }

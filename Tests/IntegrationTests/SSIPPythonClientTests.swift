@@ -28,6 +28,19 @@ struct SSIPPythonClientTests {
         #expect(driver.finish() == 0, "\(driver.stderrText)")
     }
 
+    @Test("a connection that never sets a priority speaks at message: speak() twice, both heard to the end (701 and 702 each, no 703)")
+    func defaultPriorityQueuesBoth() throws {
+        let ssip = try SSIPDaemon()
+        let driver = try SpeechdDriver(ssip)
+        try driver.connect()
+        let first = try driver.speak(interruptibleText, tag: "first")
+        let second = try driver.speak("The second message.", tag: "second")
+        #expect(driver.waitForTerminalCallback(tag: "first") == "end", "\(driver.callbacks(tag: "first"))")
+        #expect(driver.waitForTerminalCallback(tag: "second") == "end", "\(driver.callbacks(tag: "second"))")
+        #expect(driver.wireEvents(messageID: first) == ["begin", "end"])
+        #expect(driver.wireEvents(messageID: second) == ["begin", "end"])
+    }
+
     @Test("priority text: each newer text cancels the earlier ones; one END or CANCEL per message, none lost by the client")
     func textSupersedesText() throws {
         let ssip = try SSIPDaemon()

@@ -13,8 +13,10 @@
  *   FAIL <what>                     a call failed or an awaited event did not come (exit 2)
  *   CLOSED                          spd_close returned
  *
- * Usage: libspeechd_priorities (SPEECHD_ADDRESS names the server; SPEECHD_CMD=/bin/false keeps
- * libspeechd from starting speech-dispatcher).
+ * Usage: libspeechd_priorities [default] (SPEECHD_ADDRESS names the server; SPEECHD_CMD=/bin/false
+ * keeps libspeechd from starting speech-dispatcher). With `default`, it sends two messages with
+ * libspeechd's raw commands and never sets a priority (a connection's default priority is
+ * `message`, so both are spoken to their end), instead of walking through the priorities.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -124,7 +126,41 @@ static const char *long_text =
     "and it goes on for a good while longer, sentence after sentence, so that nothing "
     "the test sends next can find it already finished.";
 
-int main(void)
+/* SPEAK, the text and the end marker through libspeechd's raw commands, which send no
+ * SET SELF PRIORITY (spd_say always sends one): the message id from the 225 reply. */
+static int say_raw(const char *label, const char *text)
+{
+	if (spd_execute_command(connection, "SPEAK")) {
+		printf("FAIL SPEAK for %s\n", label);
+		exit(2);
+	}
+	free(spd_send_data(connection, text, SPD_NO_REPLY));
+	char *reply = spd_send_data(connection, "\r\n.\r\n", SPD_WAIT_REPLY);
+	int id = reply != NULL && strncmp(reply, "225-", 4) == 0 ? atoi(reply + 4) : 0;
+	free(reply);
+	if (id <= 0) {
+		printf("FAIL the data of %s was not queued\n", label);
+		exit(2);
+	}
+	printf("SAID %s %d\n", label, id);
+	fflush(stdout);
+	return id;
+}
+
+/* Two messages at the connection's default priority: the second waits for the first. */
+static int default_priority(void)
+{
+	int first = say_raw("first", long_text);
+	wait_for(first, 0, "first");
+	int second = say_raw("second", "The second message");
+	wait_for(first, 1, "first");
+	wait_for(second, 1, "second");
+	spd_close(connection);
+	printf("CLOSED\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	connection = spd_open("libspeechd-test", "main", NULL, SPD_MODE_THREADED);
 	if (connection == NULL) {
@@ -138,6 +174,8 @@ int main(void)
 		printf("FAIL spd_set_notification_on\n");
 		return 2;
 	}
+	if (argc > 1 && strcmp(argv[1], "default") == 0)
+		return default_priority();
 
 	/* A notification while a text speaks is discarded: CANCEL, never BEGIN. */
 	int text1 = say(SPD_TEXT, "text1", long_text);
