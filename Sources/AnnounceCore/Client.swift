@@ -4,13 +4,44 @@ public import AnnounceProtocol
 /// A connection's number, unique for the daemon's lifetime.
 public typealias ClientID = UInt64
 
-/// One thing the dispatcher sends a connection: an event, or an answer its front-end made itself.
+/// One thing the dispatcher sends a connection: an event, a reply its front-end made itself, or
+/// the answer to a front-end's control. The front-end's encoder turns each into its protocol's bytes.
 public enum ClientLine: Sendable, Hashable {
     /// An event, written in the front-end's protocol.
     case event(Event)
-    /// The bytes a front-end answered a request with itself (``ClientInput/answered(_:)``),
-    /// written as they are, in their place among the connection's lines.
-    case answer([UInt8])
+    /// The reply a front-end answered a request with itself (``ClientInput/answered(_:)``), in its
+    /// place among the connection's lines.
+    case reply(any FrontEndReply)
+    /// The answer to ``ClientInput/control(_:_:)``, after the terminal lines of what it ended.
+    case control(ControlAnswer)
+
+    /// Lines are equal when they are the same case with equal values (replies of the same type).
+    public static func == (lhs: ClientLine, rhs: ClientLine) -> Bool {
+        switch (lhs, rhs) {
+        case (.event(let a), .event(let b)): return a == b
+        case (.reply(let a), .reply(let b)): return AnyHashable(a) == AnyHashable(b)
+        case (.control(let a), .control(let b)): return a == b
+        default: return false
+        }
+    }
+
+    /// Hashes the case and its value.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .event(let event): hasher.combine(0); hasher.combine(event)
+        case .reply(let reply): hasher.combine(1); hasher.combine(AnyHashable(reply))
+        case .control(let answer): hasher.combine(2); hasher.combine(answer)
+        }
+    }
+}
+
+/// How the dispatcher answers a front-end's stop, cancel, pause or resume.
+public enum ControlAnswer: Sendable, Hashable {
+    /// The control was carried out (for a stop or cancel that ended the speaking message, once
+    /// the engine has stopped it: the message's terminal line comes first).
+    case done(SpeechControl)
+    /// The scope named a connection that does not exist; nothing was done.
+    case unknownClient(SpeechControl)
 }
 
 /// Where the dispatcher sends the lines of one connection: a front-end's encoder over the

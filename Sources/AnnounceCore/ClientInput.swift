@@ -14,15 +14,17 @@ public enum ClientInput: Sendable {
     case postOffMain(id: RequestID?)
     /// A line that is not a request: answered with its `error` line.
     case invalid(RequestError)
-    /// A request the front-end answered itself (SSIP's `SET`, `GET`, `LIST` ...): its bytes are
-    /// written in their place among the connection's lines, after the answers to what came before.
-    case answered([UInt8])
+    /// A request the front-end answered itself (SSIP's `SET`, `GET`, `LIST` ...): the reply is
+    /// handed back unopened (``ClientLine/reply(_:)``) in its place among the connection's lines,
+    /// after the answers to what came before.
+    case answered(any FrontEndReply)
     /// A message to queue (a front-end's own kind of post). It is answered `queued` with its
     /// sequence number, or `dropped` or `error`.
     case message(MessagePost)
-    /// Stop, cancel, pause or resume the messages of `scope`; then `done` is written, or
-    /// `unknownClient` when the scope names a connection that does not exist.
-    case control(SpeechControl, ClientScope, done: [UInt8], unknownClient: [UInt8])
+    /// Stop, cancel, pause or resume the messages of `scope`; answered with
+    /// ``ClientLine/control(_:)``: ``ControlAnswer/done(_:)`` once done, or
+    /// ``ControlAnswer/unknownClient(_:)`` when the scope names a connection that does not exist.
+    case control(SpeechControl, ClientScope)
     /// The connection names itself (SSIP's `CLIENT_NAME`): `speech` subscribers and `status`
     /// show the name.
     case name(String)
@@ -42,3 +44,8 @@ public enum ClientInput: Sendable {
         }
     }
 }
+
+/// A reply a front-end made itself, as a value of its own protocol (SSIP's `SSIPReply`). The
+/// dispatcher never opens it: it carries it, in its place among the connection's lines, to the
+/// front-end's encoder, the only place it becomes bytes.
+public protocol FrontEndReply: Sendable, Hashable {}

@@ -12,18 +12,18 @@ extension Dispatcher {
                 drop(id: id, client: client, reason: .offMain)
             case .invalid(let error):
                 send(error.event, to: client)
-            case .answered(let bytes):
-                send(answer: bytes, to: client)
+            case .answered(let reply):
+                send(answer: .reply(reply), to: client)
             case .message(let message):
                 let options = message.options(defaults)
                 _ = accept(.announce(message.text, options: options), id: message.id, from: client, sound: message.sound, priority: message.priority)
-            case .control(let control, let scope, let done, let unknownClient):
+            case .control(let control, let scope):
                 if case .client(let other) = scope, clients[other] == nil {
-                    send(answer: unknownClient, to: client)
+                    send(answer: .control(.unknownClient(control)), to: client)
                 } else if let ending = apply(control, to: scope, from: client) {
-                    hold(answer: done, for: client, until: ending.seq)
+                    hold(answer: .control(.done(control)), for: client, until: ending.seq)
                 } else {
-                    send(answer: done, to: client)
+                    send(answer: .control(.done(control)), to: client)
                 }
             case .name(let name):
                 if !name.isBlank { clients[client]?.name = name }
@@ -277,15 +277,15 @@ extension Dispatcher {
         closeIfAnswered(post.client)
     }
 
-    /// Answers `client` with `bytes` once post `seq` has its terminal line; the client's later
+    /// Answers `client` with `answer` once post `seq` has its terminal line; the client's later
     /// lines wait behind the answer.
-    func hold(answer bytes: [UInt8], for client: ClientID, until seq: UInt64) {
+    func hold(answer: ClientLine, for client: ClientID, until seq: UInt64) {
         guard let state = clients[client] else { return }
         if state.heldUntilFinished == nil {
-            clients[client]?.heldUntilFinished = (seq, [.answer(bytes)])
+            clients[client]?.heldUntilFinished = (seq, [answer])
             awaitedEnds[seq, default: []].append(client)
         } else {
-            send(answer: bytes, to: client)
+            send(answer: answer, to: client)
         }
     }
 

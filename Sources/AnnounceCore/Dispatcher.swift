@@ -232,9 +232,9 @@ public final class Dispatcher {
         queue(.event(event), for: client, postSeq: event.postSeq)
     }
 
-    /// Queues bytes a front-end answered with itself for `client`, in their place.
-    func send(answer bytes: [UInt8], to client: ClientID) {
-        queue(.answer(bytes), for: client, postSeq: nil)
+    /// Queues a front-end's reply or a control's answer for `client`, in its place.
+    func send(answer line: ClientLine, to client: ClientID) {
+        queue(line, for: client, postSeq: nil)
     }
 
     /// Queues `line` for `client`, or behind the answer held for it until a post ends (that post's

@@ -37,7 +37,7 @@ public struct SSIPDecoder: FrontEndDecoder {
         } catch {
             for line in lines where !done { take(line, into: &decoded) }
             if !done {
-                decoded.inputs.append(.answered(SSIPReply.lineTooLong(limit: frontEnd.maxLineBytes).bytes))
+                decoded.inputs.append(.answered(SSIPReply.lineTooLong(limit: frontEnd.maxLineBytes)))
                 decoded.framingLost = true
                 done = true
             }
@@ -66,28 +66,27 @@ public struct SSIPDecoder: FrontEndDecoder {
             if reply == .clientNameSet {
                 decoded.inputs.append(.name(connection.session.withLockedValue { $0.settings.clientName }))
             }
-            decoded.inputs.append(.answered(reply.bytes))
+            decoded.inputs.append(.answered(reply))
         case .queue(let message):
             let post = SSIPMessagePost.make(message, id: RequestID.integer(nextMessage), voices: frontEnd.voices)
             // What is spoken may be longer than what was sent (`kp-` is said "keypad "): the
             // bound holds for the spoken text.
             let characters = post.text.unicodeScalars.count
             guard characters <= frontEnd.maxTextChars else {
-                decoded.inputs.append(.answered(SSIPReply.messageTooLong(characters: characters, limit: frontEnd.maxTextChars).bytes))
+                decoded.inputs.append(.answered(SSIPReply.messageTooLong(characters: characters, limit: frontEnd.maxTextChars)))
                 return
             }
             nextMessage += 1
             decoded.inputs.append(.message(post))
-        case .control(let control, let scope, let success):
-            decoded.inputs.append(
-                .control(SpeechControl(control), ClientScope(scope), done: success.bytes, unknownClient: SSIPReply.idDoesNotExist.bytes)
-            )
+        case .control(let control, let scope, _):
+            // The dispatcher answers done or unknown client; the encoder words it (210-213, 406).
+            decoded.inputs.append(.control(SpeechControl(control), ClientScope(scope)))
         case .setOthers(let scope, let setting, let success):
-            decoded.inputs.append(.answered(setOthers(scope, setting, success: success).bytes))
+            decoded.inputs.append(.answered(setOthers(scope, setting, success: success)))
         case .listSynthesisVoices:
-            decoded.inputs.append(.answered(SSIPReply.synthesisVoices(frontEnd.voices.entries).bytes))
+            decoded.inputs.append(.answered(SSIPReply.synthesisVoices(frontEnd.voices.entries)))
         case .quit:
-            decoded.inputs.append(.answered(SSIPReply.bye.bytes))
+            decoded.inputs.append(.answered(SSIPReply.bye))
             decoded.framingLost = true
             done = true
         }

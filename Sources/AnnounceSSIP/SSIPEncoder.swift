@@ -34,23 +34,29 @@ public struct SSIPEncoder: FrontEndEncoder {
         let clientID = Int(connection.id)
         for line in lines {
             switch line {
-            case .answer(let bytes) where Self.isControlReply(bytes):
+            case .control(.done(let control)):
                 // STOP, CANCEL, PAUSE, RESUME: the reply keeps its place behind the events the
                 // control caused (the 703s of what it cancelled come first, as from
                 // speech-dispatcher), even when one of them is held.
-                output.appendEvent(bytes)
-            case .answer(let bytes):
-                output.appendReply(bytes)
+                output.appendEvent(SSIPReply(done: control).bytes)
+            case .control(.unknownClient):
+                output.appendReply(SSIPReply.idDoesNotExist.bytes)
+            case .reply(let reply):
+                output.appendReply(Self.bytes(of: reply))
             case .event(let event):
                 encode(event, notifications: notifications, clientID: clientID, into: &output)
             }
         }
     }
 
-    /// 210 OK STOPPED, 211 OK PAUSED, 212 OK RESUMED, 213 OK CANCELED.
-    static func isControlReply(_ bytes: [UInt8]) -> Bool {
-        bytes.count > 4 && bytes[0] == UInt8(ascii: "2") && bytes[1] == UInt8(ascii: "1")
-            && (UInt8(ascii: "0")...UInt8(ascii: "3")).contains(bytes[2]) && bytes[3] == UInt8(ascii: " ")
+    /// The bytes of a reply the decoder made: always an ``SSIPReply`` (an SSIP connection's
+    /// decoder makes no other kind).
+    static func bytes(of reply: any FrontEndReply) -> [UInt8] {
+        guard let reply = reply as? SSIPReply else {
+            assertionFailure("an SSIP connection was handed a reply of another front-end: \(reply)")
+            return SSIPReply.internalError.bytes
+        }
+        return reply.bytes
     }
 
     private func encode(_ event: Event, notifications: SSIPNotifications, clientID: Int, into output: inout FrontEndOutput) {
@@ -87,7 +93,20 @@ public struct SSIPEncoder: FrontEndEncoder {
     }
 }
 
+/// The decoder's replies travel through the dispatcher as they are.
+extension SSIPReply: FrontEndReply {}
+
 extension SSIPReply {
+    /// 210 OK STOPPED, 211 OK PAUSED, 212 OK RESUMED or 213 OK CANCELED: `control` was done.
+    init(done control: SpeechControl) {
+        switch control {
+        case .stop: self = .stopped
+        case .pause: self = .paused
+        case .resume: self = .resumed
+        case .cancel: self = .canceled
+        }
+    }
+
     /// A message the dispatcher would not queue (the connection has `max_pending_per_client`
     /// messages waiting): no 225, so no message id and no events.
     static func dropped(_ reason: DropReason) -> SSIPReply {

@@ -125,8 +125,9 @@ public struct JSONLinesEncoder: FrontEndEncoder {
             case .event(let event):
                 event.json.write(to: &bytes)
                 bytes.append(UInt8(ascii: "\n"))
-            case .answer(let answer):
-                bytes += answer
+            case .reply, .control:
+                // Not the JSON protocol's: its decoder makes neither replies nor controls.
+                break
             }
         }
         output.appendReply(bytes)

@@ -43,8 +43,11 @@ func fuzzDecoder(_ bytes: UnsafeBufferPointer<UInt8>) {
     decoder.closed()
     for input in inputs {
         switch input {
-        case .answered(let answer), .control(_, _, let answer, _):
-            checkWellFormedBytes(answer)
+        case .answered(let answer):
+            guard let reply = answer as? SSIPReply else { preconditionFailure("an answer that is not an SSIP reply") }
+            checkWellFormedBytes(reply.bytes)
+        case .control:
+            break
         case .message(let message):
             precondition(message.text.unicodeScalars.count <= 64, "a message past the bound was queued")
             _ = message.options(SpeechDefaults(voice: "en-us", rate: 175, pitch: 50, volume: 100, punctuation: .none))

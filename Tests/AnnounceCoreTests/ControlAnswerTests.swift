@@ -13,15 +13,17 @@ struct ControlAnswerTests {
         .message(MessagePost(id: .integer(Int64(id)), text: text, priority: .message) { _ in SpeechOptions() })
     }
 
-    private func control(_ control: SpeechControl, _ scope: ClientScope = .own, answer: String) -> ClientInput {
-        .control(control, scope, done: Array(answer.utf8), unknownClient: Array("406".utf8))
+    private func control(_ control: SpeechControl, _ scope: ClientScope = .own) -> ClientInput {
+        .control(control, scope)
     }
 
     /// What client `client` received, as `finished N`, `queued N`, … and the answers' text.
     private func transcript(_ harness: Harness, _ client: ClientID) -> [String] {
         harness.sink(client).all.map { line in
             switch line {
-            case .answer(let bytes): return String(decoding: bytes, as: UTF8.self)
+            case .reply(let reply): return (reply as? TestReply)?.text ?? "\(reply)"
+            case .control(.done(let control)): return "\(control) done"
+            case .control(.unknownClient(let control)): return "\(control) unknown client"
             case .event(let event): return "\(event.json.objectValue?["event"]?.stringValue ?? "?") \(event.postSeq.map(String.init) ?? "-")"
             }
         }
@@ -37,11 +39,11 @@ struct ControlAnswerTests {
         let harness = Harness()
         submit(harness, message(1, "Speaking"), message(2, "Waiting"))
         harness.engineStarts()
-        submit(harness, control(.cancel, answer: "CANCELED"), .answered(Array("RATE SET".utf8)))
+        submit(harness, control(.cancel), .answered(TestReply("RATE SET")))
         // The waiting post ends at once; the speaking one only when the engine has stopped it.
         #expect(transcript(harness, 1) == ["queued 1", "queued 2", "started 1", "finished 2"])
         harness.engineAborts()
-        #expect(transcript(harness, 1) == ["queued 1", "queued 2", "started 1", "finished 2", "finished 1", "CANCELED", "RATE SET"])
+        #expect(transcript(harness, 1) == ["queued 1", "queued 2", "started 1", "finished 2", "finished 1", "cancel done", "RATE SET"])
     }
 
     @Test("cancel all from another client: that client's answer waits for the post it ended")
@@ -49,11 +51,11 @@ struct ControlAnswerTests {
         let harness = Harness()
         submit(harness, message(1, "Speaking"), from: 1)
         harness.engineStarts()
-        submit(harness, control(.stop, .all, answer: "STOPPED"), from: 2)
+        submit(harness, control(.stop, .all), from: 2)
         #expect(transcript(harness, 2).isEmpty)
         harness.engineAborts()
         #expect(transcript(harness, 1).last == "finished 1")
-        #expect(transcript(harness, 2) == ["STOPPED"])
+        #expect(transcript(harness, 2) == ["stop done"])
     }
 
     @Test("cancel with nothing of the scope speaking is answered at once")
@@ -61,8 +63,8 @@ struct ControlAnswerTests {
         let harness = Harness()
         submit(harness, message(1, "Speaking"), from: 1)
         harness.engineStarts()
-        submit(harness, control(.cancel, answer: "CANCELED"), from: 2)
-        #expect(transcript(harness, 2) == ["CANCELED"])
+        submit(harness, control(.cancel), from: 2)
+        #expect(transcript(harness, 2) == ["cancel done"])
         #expect(harness.dispatcher.speaking != nil)
     }
 
@@ -71,9 +73,9 @@ struct ControlAnswerTests {
         let harness = Harness()
         submit(harness, message(1, "Speaking"))
         harness.engineStarts()
-        submit(harness, control(.cancel, answer: "CANCELED"), .answered(Array("BYE".utf8)))
+        submit(harness, control(.cancel), .answered(TestReply("BYE")))
         harness.dispatcher.transaction { $0.closeConnection(1) }
         harness.turns.run()
-        #expect(Array(transcript(harness, 1).suffix(2)) == ["CANCELED", "BYE"])
+        #expect(Array(transcript(harness, 1).suffix(2)) == ["cancel done", "BYE"])
     }
 }

@@ -48,7 +48,7 @@ extension Harness {
 
     /// A control from `client`, as a front-end hands it over, and the turns after it.
     func control(_ control: SpeechControl, _ scope: ClientScope, from client: ClientID = 1) {
-        let input = ClientInput.control(control, scope, done: Array("done".utf8), unknownClient: Array("unknown client".utf8))
+        let input = ClientInput.control(control, scope)
         dispatcher.transaction { $0.receive([input], from: client) }
         turns.run()
     }
@@ -88,7 +88,7 @@ extension Harness {
     /// `ended` (client 1's), only after that post's terminal line (SSIP: 703 before 213).
     func expectAnswered(_ client: ClientID, afterTerminalOf ended: Int?, sourceLocation: SourceLocation = #_sourceLocation) {
         let lines = sink(client).all
-        let answers = lines.indices.filter { lines[$0] == .answer(Array("done".utf8)) }
+        let answers = lines.indices.filter { if case .control(.done) = lines[$0] { true } else { false } }
         #expect(answers.count == 1, "client \(client): \(lines)", sourceLocation: sourceLocation)
         guard let ended, client == 1, let answer = answers.first else { return }
         let terminal = lines.firstIndex { line in
@@ -407,7 +407,7 @@ struct MessagePriorityTests {
         let h = threeMessages()
         h.control(.stop, scope, from: asker)
         // Ending the speaking message, the answer waits for its terminal line.
-        #expect(h.sink(asker).all.contains(.answer(Array("done".utf8))) == !stopsSpeaking)
+        #expect(h.sink(asker).all.contains(.control(.done(.stop))) == !stopsSpeaking)
         #expect(h.backend.aborted == (stopsSpeaking ? [1] : []))
         #expect(h.playToTheEnd() == ["message 1", "message 2", "message 3"])
         h.expectAnswered(asker, afterTerminalOf: stopsSpeaking ? 1 : nil)
@@ -431,7 +431,7 @@ struct MessagePriorityTests {
         h.post(3, .message, from: 2)
         h.control(.cancel, scope, from: asker)
         let endsSpeaking = outcomes[0] == "cancelled"
-        #expect(h.sink(asker).all.contains(.answer(Array("done".utf8))) == !endsSpeaking)
+        #expect(h.sink(asker).all.contains(.control(.done(.cancel))) == !endsSpeaking)
         _ = h.playToTheEnd()
         h.expectAnswered(asker, afterTerminalOf: endsSpeaking ? 1 : nil)
         #expect([h.outcome(1), h.outcome(2), h.outcome(3, of: 2)] == outcomes)
@@ -443,7 +443,7 @@ struct MessagePriorityTests {
     func unknownClient(control: SpeechControl) {
         let h = threeMessages()
         h.control(control, .client(99))
-        #expect(h.sink(1).all.last == .answer(Array("unknown client".utf8)))
+        #expect(h.sink(1).all.last == .control(.unknownClient(control)))
         #expect(h.backend.aborted.isEmpty)
         #expect(h.backend.holds.withLock { $0 }.isEmpty)
         #expect(h.playToTheEnd() == ["message 1", "message 2", "message 3"])

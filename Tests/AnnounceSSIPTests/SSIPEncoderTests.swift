@@ -33,7 +33,7 @@ struct SSIPEncoderTests {
     @Test("queued is the 225 reply with the message's sequence number; answers are written as they are, replies of a turn in one write")
     func queuedIs225() {
         let writes = encode(
-            [.answer(SSIPReply.receivingData.bytes), .event(.queued(id: id, seq: 17)), .answer(SSIPReply.rateSet.bytes)],
+            [.reply(SSIPReply.receivingData), .event(.queued(id: id, seq: 17)), .reply(SSIPReply.rateSet)],
             with: encoder()
         )
         #expect(writes.map(text) == ["230 OK RECEIVING DATA|225-17|225 OK MESSAGE QUEUED|203 OK RATE SET|"])
@@ -45,14 +45,18 @@ struct SSIPEncoderTests {
         let encoder = encoder("SET self NOTIFICATION all on")
         _ = encode([.event(.queued(id: id, seq: 8))], with: encoder)
         let writes = encode(
-            [.event(.finished(id: id, seq: 8, termination: .failure(reason: .cancelled, spokenChars: 0))), .answer(SSIPReply.canceled.bytes),
-             .answer(SSIPReply.rateSet.bytes)],
+            [.event(.finished(id: id, seq: 8, termination: .failure(reason: .cancelled, spokenChars: 0))), .control(.done(.cancel)),
+             .reply(SSIPReply.rateSet)],
             with: encoder
         )
         #expect(writes.map(text) == ["703-8|703-4|703 CANCELED|", "213 OK CANCELED|", "203 OK RATE SET|"])
         #expect(writes.map(\.isEvent) == [true, true, false])
-        for reply in [SSIPReply.stopped, .paused, .resumed, .canceled] { #expect(SSIPEncoder.isControlReply(reply.bytes)) }
-        for reply in [SSIPReply.clientNameSet, .rateSet, .messageQueued(210), .bye] { #expect(!SSIPEncoder.isControlReply(reply.bytes)) }
+        let answers = SpeechControl.allCases.map { encode([.control(.done($0)), .control(.unknownClient($0))], with: encoder) }
+        #expect(answers.map { $0.map(text) } == [
+            ["210 OK STOPPED|", "406 ERR ID DOESNT EXIST|"], ["213 OK CANCELED|", "406 ERR ID DOESNT EXIST|"],
+            ["211 OK PAUSED|", "406 ERR ID DOESNT EXIST|"], ["212 OK RESUMED|", "406 ERR ID DOESNT EXIST|"],
+        ])
+        #expect(answers.allSatisfy { $0.map(\.isEvent) == [true, false] }, "done waits behind events; an unknown client is a plain reply")
     }
 
     @Test("only the event types the connection enabled are written")

@@ -139,15 +139,13 @@ struct DecoderProbe {
 /// A readable form of a decoded input, to compare with what a test expects.
 func describe(_ input: ClientInput) -> String {
     switch input {
-    case .answered(let bytes):
-        return String(decoding: bytes, as: UTF8.self).replacingOccurrences("\r\n", with: "|")
+    case .answered(let reply):
+        return (reply as? SSIPReply).map { $0.description.replacingOccurrences("\r\n", with: "|") } ?? "not an SSIP reply: \(reply)"
     case .message(let message):
         let sound = message.sound.map { " sound=\($0)" } ?? ""
         return "message \(message.id) \(message.priority.rawValue) \"\(message.text)\"\(sound)"
-    case .control(let control, let scope, let done, let unknownClient):
-        let done = String(decoding: done, as: UTF8.self).replacingOccurrences("\r\n", with: "")
-        let unknown = String(decoding: unknownClient, as: UTF8.self).replacingOccurrences("\r\n", with: "")
-        return "control \(control.rawValue) \(scope) done=\(done) unknown=\(unknown)"
+    case .control(let control, let scope):
+        return "control \(control.rawValue) \(scope)"
     case .name(let name):
         return "name \(name)"
     case .request, .postOffMain, .invalid:

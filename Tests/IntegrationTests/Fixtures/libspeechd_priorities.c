@@ -7,7 +7,7 @@
  * message id in its callbacks, and walks through SSIP's five priorities, one step waiting for the
  * event the step before must cause (no sleeps). It prints one line per thing it did or saw:
  *
- *   SAID <label> <msg_id>           spd_say returned this id for the message labelled <label>
+ *   SAID <label> <msg_id>           spd_say (or the raw SPEAK) returned this id for <label>
  *   SENT <label>                    spd_char / spd_key / spd_sound_icon / spd_cancel_all returned 0
  *   EVENT <BEGIN|END|CANCEL> <id>   a callback ran
  *   FAIL <what>                     a call failed or an awaited event did not come (exit 2)
