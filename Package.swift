@@ -233,7 +233,7 @@ let package = Package(
         .testTarget(
             name: "AnnounceSSIPTests",
             dependencies: [
-                "AnnounceSSIP", "AnnounceServer", "AnnounceCore", "AnnounceProtocol", "SSIPProtocol",
+                "AnnounceSSIP", "AnnounceServer", "AnnounceCore", "AnnounceProtocol", "SSIPProtocol", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

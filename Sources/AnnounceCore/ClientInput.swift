@@ -29,6 +29,17 @@ public enum ClientInput: Sendable {
     /// show the name.
     case name(String)
 
+    /// How many lines the dispatcher answers this input with that are not events: one for a
+    /// front-end's reply (``answered(_:)``), a message (`queued`, `dropped` or `error`) and a
+    /// control (``ClientLine/control(_:)``), none for a name. The JSON protocol's inputs count
+    /// none: its front-end writes nothing from the event loop, so nothing counts its answers.
+    public var answerLines: Int {
+        switch self {
+        case .answered, .message, .control: return 1
+        case .name, .request, .postOffMain, .invalid: return 0
+        }
+    }
+
     /// The input for one decoded line of the JSON protocol. The main-thread rule is decided here,
     /// where the line is decoded, so its `dropped` line keeps its place among the answers.
     public init(decoded line: Result<RequestLine, RequestError>) {

@@ -38,11 +38,11 @@ public struct SSIPEncoder: FrontEndEncoder {
                 // STOP, CANCEL, PAUSE, RESUME: the reply keeps its place behind the events the
                 // control caused (the 703s of what it cancelled come first, as from
                 // speech-dispatcher), even when one of them is held.
-                output.appendEvent(SSIPReply(done: control).bytes)
+                output.appendEvent(SSIPReply(done: control).bytes, answers: 1)
             case .control(.unknownClient):
-                output.appendReply(SSIPReply.idDoesNotExist.bytes)
+                output.appendReply(SSIPReply.idDoesNotExist.bytes, answers: 1)
             case .reply(let reply):
-                output.appendReply(Self.bytes(of: reply))
+                output.appendReply(Self.bytes(of: reply), answers: 1)
             case .event(let event):
                 encode(event, notifications: notifications, clientID: clientID, into: &output)
             }
@@ -69,7 +69,7 @@ public struct SSIPEncoder: FrontEndEncoder {
         }
         switch event {
         case .queued(_, let seq, _):
-            output.appendReply(SSIPReply.messageQueued(Int(seq)).bytes)
+            output.appendReply(SSIPReply.messageQueued(Int(seq)).bytes, answers: 1)
             let deadline = NIODeadline.now() + firstEventHold
             connection.firstEventDeadlines.withLockedValue { $0[seq] = deadline }
         case .started(_, let seq, _, _):
@@ -83,9 +83,9 @@ public struct SSIPEncoder: FrontEndEncoder {
         case .finished(_, let seq, let termination):
             emit(termination.success ? .end : .canceled, seq: seq, last: true)
         case .dropped(_, let reason):
-            output.appendReply(SSIPReply.dropped(reason).bytes)
+            output.appendReply(SSIPReply.dropped(reason).bytes, answers: 1)
         case .error(_, _, let message):
-            output.appendReply(SSIPReply(300, "ERR " + message.uppercased()).bytes)
+            output.appendReply(SSIPReply(300, "ERR " + message.uppercased()).bytes, answers: 1)
         case .word, .ok, .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint:
             // Not SSIP's: an SSIP connection neither asks for words nor subscribes.
             break

@@ -59,11 +59,40 @@ final class ConnectionHandler<Decoder: FrontEndDecoder, Encoder: FrontEndEncoder
     }
 
     private func hand(_ decoded: DecodedInput) {
-        if !decoded.inputs.isEmpty { dispatcher.submit(decoded.inputs, from: id) }
+        if decoded.inputs.contains(where: { $0.answerLines > 0 }) {
+            handCountingAnswers(decoded.inputs)
+        } else if !decoded.inputs.isEmpty {
+            dispatcher.submit(decoded.inputs, from: id)
+        }
         if decoded.framingLost {
             done = true
             dispatcher.hangUp(id)
         }
+    }
+}
+
+extension ConnectionHandler {
+    /// Hands `inputs` to the dispatcher, except a front-end's own replies that have nothing ahead
+    /// of them, which the sink writes at once (clients such as Orca and python3-speechd wait for
+    /// each reply before they send the next command). Once an input that the dispatcher answers
+    /// is handed over, every later one follows it, and the sink counts the answers owed.
+    private func handCountingAnswers(_ inputs: [ClientInput]) {
+        let direct = sink.mayWriteDirectly
+        var replies: [ClientLine] = []
+        var handed: [ClientInput] = []
+        var owed = 0
+        for input in inputs {
+            if direct, owed == 0, case .answered(let reply) = input {
+                replies.append(.reply(reply))
+            } else {
+                owed += input.answerLines
+                handed.append(input)
+            }
+        }
+        // The replies come before anything handed over that is answered (a name is not).
+        if !replies.isEmpty { sink.writeDirectly(replies) }
+        if owed > 0 { sink.owe(owed) }
+        if !handed.isEmpty { dispatcher.submit(handed, from: id) }
     }
 }
 

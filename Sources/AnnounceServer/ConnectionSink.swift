@@ -18,6 +18,15 @@ import NIOCore
 /// after them wait behind them, replies do not. Deadlines are read on the event loop's clock, the
 /// one its scheduled flush runs on (the monotonic clock on a real loop; an `EmbeddedEventLoop`'s
 /// own time in tests).
+///
+/// The sink is the one owner of the order of the connection's writes. Everything it writes, it
+/// writes on the event loop: the dispatcher's lines (handed over on its turn, written in an
+/// `execute` block) and a front-end's own replies, which the connection's handler asks it to
+/// write straight from the loop (``writeDirectly(_:)``) so that a `SET` or `GET` costs no trip
+/// through the dispatcher's turn. It counts the answers the dispatcher owes the connection (the
+/// handler adds what it hands over, ``owe(_:)``; each write of the dispatcher's lines takes off
+/// what it answers) and writes a reply directly only when nothing is owed and no event is held:
+/// a reply never overtakes the `225` of a message, a control's answer or an event held before it.
 final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     let channel: any Channel
     let encoder: Encoder
@@ -34,6 +43,9 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
         var flushScheduled = false
         /// Close once the held events are written.
         var closeWhenWritten = false
+        /// Answers the dispatcher owes the connection: inputs handed to it whose answer has not
+        /// been written (or held) yet.
+        var owedAnswers = 0
     }
     private let state: NIOLoopBoundBox<State>
 
@@ -51,6 +63,7 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
         channel.eventLoop.execute { [self] in
             guard !state.value.closed else { return }
             for write in writes {
+                state.value.owedAnswers -= write.answers
                 // The clock is read only for a write that has a deadline (never a JSON line's).
                 if write.isEvent, !state.value.held.isEmpty || (write.notBefore.map { $0 > channel.eventLoop.now } ?? false) {
                     state.value.held.append(write)
@@ -60,6 +73,26 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
             }
             scheduleHeldFlush()
         }
+    }
+
+    /// Counts `count` more answers the dispatcher owes the connection, for inputs about to be
+    /// handed to it. Call on the event loop, before handing them over.
+    func owe(_ count: Int) {
+        state.value.owedAnswers += count
+    }
+
+    /// True when nothing is ahead of a reply the connection's handler would write now: the
+    /// dispatcher owes the connection no answer and no event is held. Call on the event loop.
+    var mayWriteDirectly: Bool {
+        state.value.owedAnswers == 0 && state.value.held.isEmpty && !state.value.closed
+    }
+
+    /// Writes `lines`, a front-end's own replies, now, in one write. Call on the event loop, only
+    /// when ``mayWriteDirectly``.
+    func writeDirectly(_ lines: [ClientLine]) {
+        var output = FrontEndOutput()
+        encoder.encode(lines, into: &output)
+        for write in output.writes { send(write.bytes) }
     }
 
     /// Writes `bytes`, unless the client has left too much unread: then closes the connection.

@@ -60,7 +60,9 @@ public struct DecodedInput: Sendable {
 }
 
 /// Writes the dispatcher's lines in a front-end's protocol. Called on the dispatcher's turn
-/// (the main actor), so it must be quick and must not block.
+/// (the main actor), so it must be quick and must not block; a reply (``ClientLine/reply(_:)``)
+/// is also encoded on the connection's event loop when it is written there directly
+/// (``ConnectionSink``), so encoding one must touch nothing but the encoder's own locked state.
 public protocol FrontEndEncoder: Sendable {
     /// Appends `lines`, in order, to `output`.
     func encode(_ lines: [ClientLine], into output: inout FrontEndOutput)
@@ -72,6 +74,10 @@ public protocol FrontEndEncoder: Sendable {
 /// first event a moment after its `225` reply, for clients that register their callback only
 /// once they have read the reply); an event behind a held one waits behind it, so events keep
 /// their order, while replies, which clients wait for, are never held.
+///
+/// Each write says how many of the connection's inputs it answers (``ClientInput/answerLines``):
+/// the sink counts them off against what the connection handed the dispatcher, and writes a
+/// front-end's own reply straight from the event loop only when nothing is owed.
 public struct FrontEndOutput: Sendable {
     /// One write.
     public struct Write: Sendable, Hashable {
@@ -81,6 +87,8 @@ public struct FrontEndOutput: Sendable {
         public var isEvent: Bool
         /// Not written before this moment (events only).
         public var notBefore: NIODeadline?
+        /// How many of the connection's inputs the write answers.
+        public var answers: Int = 0
     }
 
     /// The writes, in order.
@@ -89,17 +97,21 @@ public struct FrontEndOutput: Sendable {
     /// No writes yet.
     public init() {}
 
-    /// Appends a reply's bytes (joined to the previous reply, one write).
-    public mutating func appendReply(_ bytes: [UInt8]) {
+    /// Appends a reply's bytes (joined to the previous reply, one write); `answers` of the
+    /// connection's inputs it answers.
+    public mutating func appendReply(_ bytes: [UInt8], answers: Int = 0) {
         if let last = writes.indices.last, !writes[last].isEvent {
             writes[last].bytes += bytes
+            writes[last].answers += answers
         } else {
-            writes.append(Write(bytes: bytes, isEvent: false))
+            writes.append(Write(bytes: bytes, isEvent: false, answers: answers))
         }
     }
 
-    /// Appends an event's bytes, a write of its own, held until `notBefore` when given.
-    public mutating func appendEvent(_ bytes: [UInt8], notBefore: NIODeadline? = nil) {
-        writes.append(Write(bytes: bytes, isEvent: true, notBefore: notBefore))
+    /// Appends an event's bytes, a write of its own, held until `notBefore` when given (or behind
+    /// a held event); `answers` of the connection's inputs it answers (a control's reply, which
+    /// keeps its place among events).
+    public mutating func appendEvent(_ bytes: [UInt8], notBefore: NIODeadline? = nil, answers: Int = 0) {
+        writes.append(Write(bytes: bytes, isEvent: true, notBefore: notBefore, answers: answers))
     }
 }

@@ -26,7 +26,7 @@ struct SSIPConnectionTests {
         let channel = try h.connect()
         try channel.receive("SET self NOTIFICATION all on\r\nSPEAK\r\nHello\r\n.\r\n")
         h.settle(channel)
-        #expect(try channel.writes() == ["220 OK NOTIFICATION SET\r\n230 OK RECEIVING DATA\r\n225-1\r\n225 OK MESSAGE QUEUED\r\n"])
+        #expect(try channel.writtenLines() == ["220 OK NOTIFICATION SET", "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED"])
         #expect(h.backend.spoken.map(\.text) == ["Hello"])
 
         h.engineStarts()

@@ -7,6 +7,7 @@ import Glibc
 import Logging
 import NIOCore
 import NIOEmbedded
+import SSIPProtocol
 import Synchronization
 
 /// Runs dispatcher turns only when the test says so.
