@@ -66,7 +66,9 @@ rm "$outdir/man/name.roff" "$outdir/man/see-also.roff"
 # ("cannot adjust line" on every view at 80 columns).
 sed -i '/^\.hy$/a .na' "$outdir/man/man7/announced-protocol.7"
 
-"$bindir/announcectl" --generate-completion-script bash > "$outdir/completions/announcectl.bash"
+# Without its #! line: bash-completion sources the file, it is never run (lintian's
+# bash-completion-with-hashbang).
+"$bindir/announcectl" --generate-completion-script bash | sed '1{/^#!/d}' > "$outdir/completions/announcectl.bash"
 "$bindir/announcectl" --generate-completion-script zsh > "$outdir/completions/_announcectl"
 "$bindir/announcectl" --generate-completion-script fish > "$outdir/completions/announcectl.fish"
 # Each output must be non-empty and a page must have its title line; a tool that printed nothing
