@@ -18,8 +18,8 @@ arch=$(dpkg --print-architecture)
 maintainer=$(git log -1 --format='%an <%ae>' 2>/dev/null || echo "announced maintainers <announced@localhost>")
 
 # Debian's layout: binaries without their symbol tables and debug information (as dh_strip
-# does), man pages compressed, and a changelog beside the
-# documentation.
+# does), man pages compressed, and a changelog beside the documentation (changelog.gz: the
+# version has no Debian revision, so this is a native package).
 strip --strip-unneeded --remove-section=.comment --remove-section=.note \
     "$root/usr/bin/announced" "$root/usr/bin/announcectl" "$root/usr/libexec/announced/announced-espeak"
 find "$root/usr/share/man" -type f ! -name '*.gz' -exec gzip -9n {} +
@@ -30,8 +30,8 @@ changelog="$work/changelog"
 printf 'announced (%s) unstable; urgency=medium\n\n  * Built from commit %s.\n\n -- %s  %s\n' \
     "$version" "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" "$maintainer" \
     "$(date -R -d "@${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/null || date +%s)}")" > "$changelog"
-gzip -9n < "$changelog" > "$doc/changelog.Debian.gz"
-chmod 0644 "$doc/changelog.Debian.gz"
+gzip -9n < "$changelog" > "$doc/changelog.gz"
+chmod 0644 "$doc/changelog.gz"
 
 # Every Swift package the binaries link needs its paragraph in the copyright file: the packages
 # are read from the sources of the modules whose objects the links took (a Swift module's
