@@ -3,8 +3,8 @@ import BlockingThreads
 import Foundation
 import Testing
 
-/// The C programs in Fixtures (libspeechd_priorities.c, libspeechd_long_message.c), built
-/// against Debian's libspeechd.
+/// The C programs in Fixtures (libspeechd_priorities.c, libspeechd_long_message.c), each built
+/// with the part they share (libspeechd_client.c) against Debian's libspeechd.
 enum LibspeechdProgram {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
 
@@ -14,12 +14,12 @@ enum LibspeechdProgram {
             && FileManager.default.fileExists(atPath: "/usr/include/speech-dispatcher/libspeechd.h")
     }
 
-    /// Compiles Fixtures/`name`.c into `directory`; its path.
+    /// Compiles Fixtures/`name`.c with Fixtures/libspeechd_client.c into `directory`; its path.
     static func build(in directory: URL, _ name: String = "libspeechd_priorities") throws -> String {
         let flags = try run(try #require(installedTool("pkg-config")), ["--cflags", "--libs", "speech-dispatcher"])
         let output = directory.appendingPathComponent(name).path
-        let source = fixtures.appendingPathComponent(name + ".c")
-        let arguments = ["-Wall", "-Werror", "-o", output, source.path] + flags.split(separator: " ").map(String.init) + ["-lpthread"]
+        let sources = [name, "libspeechd_client"].map { fixtures.appendingPathComponent($0 + ".c").path }
+        let arguments = ["-Wall", "-Werror", "-o", output] + sources + flags.split(separator: " ").map(String.init) + ["-lpthread"]
         _ = try run(try #require(installedTool("cc")), arguments)
         return output
     }

@@ -16,74 +16,19 @@
  *   FAIL <what>                     a call failed or an awaited event did not come (exit 2)
  *   CLOSED                          spd_close returned
  *
+ * The connection, the callbacks and the waits are libspeechd_client.c's.
+ *
  * Usage: libspeechd_long_message (SPEECHD_ADDRESS names the server; SPEECHD_CMD=/bin/false keeps
  * libspeechd from starting speech-dispatcher).
  */
-#include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <libspeechd.h>
+#include "libspeechd_client.h"
 
 /* The length of the long message in speech-dispatcher's test suite. */
 #define LONG_LENGTH 11435
-/* A guard against a hang, not a synchronization: every wait ends on an event. */
-#define WAIT_SECONDS 60
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
-/* The last event of each kind: message ids. */
-static size_t last_begin, last_end, last_cancel;
-
-static void on_event(size_t msg_id, size_t client_id, SPDNotificationType type)
-{
-	(void)client_id;
-	pthread_mutex_lock(&lock);
-	const char *name = "?";
-	switch (type) {
-	case SPD_EVENT_BEGIN: last_begin = msg_id; name = "BEGIN"; break;
-	case SPD_EVENT_END: last_end = msg_id; name = "END"; break;
-	case SPD_EVENT_CANCEL: last_cancel = msg_id; name = "CANCEL"; break;
-	default: break;
-	}
-	printf("EVENT %s %zu\n", name, msg_id);
-	fflush(stdout);
-	pthread_cond_broadcast(&changed);
-	pthread_mutex_unlock(&lock);
-}
-
-/* Waits until message `id` began (`terminal` 0) or ended or was cancelled (`terminal` 1). */
-static void wait_for(int id, int terminal, const char *label)
-{
-	struct timespec deadline;
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += WAIT_SECONDS;
-	pthread_mutex_lock(&lock);
-	while (terminal ? (last_end != (size_t)id && last_cancel != (size_t)id) : last_begin != (size_t)id) {
-		if (pthread_cond_timedwait(&changed, &lock, &deadline) == ETIMEDOUT) {
-			printf("FAIL no %s for %s (%d)\n", terminal ? "END or CANCEL" : "BEGIN", label, id);
-			exit(2);
-		}
-	}
-	pthread_mutex_unlock(&lock);
-}
-
-static SPDConnection *connection;
-
-static int say(SPDPriority priority, const char *label, const char *text)
-{
-	int id = spd_say(connection, priority, text);
-	if (id <= 0) {
-		printf("FAIL spd_say %s returned %d\n", label, id);
-		exit(2);
-	}
-	printf("SAID %s %d\n", label, id);
-	fflush(stdout);
-	return id;
-}
 
 /* Sentences repeated up to LONG_LENGTH characters, with a line break now and then. */
 static char *long_text(void)
@@ -111,32 +56,17 @@ static char *long_text(void)
 
 int main(void)
 {
-	connection = spd_open("libspeechd-long", "main", NULL, SPD_MODE_THREADED);
-	if (connection == NULL) {
-		printf("FAIL spd_open\n");
-		return 2;
-	}
-	connection->callback_begin = on_event;
-	connection->callback_end = on_event;
-	connection->callback_cancel = on_event;
-	if (spd_set_notification_on(connection, SPD_ALL)) {
-		printf("FAIL spd_set_notification_on\n");
-		return 2;
-	}
+	client_open("libspeechd-long");
 
 	char *text = long_text();
 	printf("LENGTH %zu\n", strlen(text));
 	int long_id = say(SPD_MESSAGE, "long", text);
 	wait_for(long_id, 0, "long");
 	char line[16];
-	if (fgets(line, sizeof line, stdin) == NULL) {
-		printf("FAIL no line on standard input\n");
-		return 2;
-	}
-	if (spd_stop(connection)) {
-		printf("FAIL spd_stop\n");
-		return 2;
-	}
+	if (fgets(line, sizeof line, stdin) == NULL)
+		fail("no line on standard input");
+	if (spd_stop(connection))
+		fail("spd_stop");
 	wait_for(long_id, 1, "long");
 
 	int short_id = say(SPD_MESSAGE, "short", "After the long one");

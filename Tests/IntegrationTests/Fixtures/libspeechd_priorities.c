@@ -13,102 +13,18 @@
  *   FAIL <what>                     a call failed or an awaited event did not come (exit 2)
  *   CLOSED                          spd_close returned
  *
+ * The connection, the callbacks and the waits are libspeechd_client.c's.
+ *
  * Usage: libspeechd_priorities [default] (SPEECHD_ADDRESS names the server; SPEECHD_CMD=/bin/false
  * keeps libspeechd from starting speech-dispatcher). With `default`, it sends two messages with
  * libspeechd's raw commands and never sets a priority (a connection's default priority is
  * `message`, so both are spoken to their end), instead of walking through the priorities.
  */
-#include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <libspeechd.h>
-
-#define MAX_MESSAGES 256
-/* A guard against a hang, not a synchronization: every wait ends on an event. */
-#define WAIT_SECONDS 60
-
-/* What arrived for one message id. */
-struct seen {
-	size_t id;
-	int begin, end, cancel;
-};
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
-static struct seen seen[MAX_MESSAGES];
-static int seen_count;
-
-/* The record for `id`, made on first use. Called with `lock` held. */
-static struct seen *record(size_t id)
-{
-	for (int i = 0; i < seen_count; i++)
-		if (seen[i].id == id)
-			return &seen[i];
-	if (seen_count == MAX_MESSAGES) {
-		printf("FAIL more than %d message ids\n", MAX_MESSAGES);
-		exit(2);
-	}
-	seen[seen_count].id = id;
-	return &seen[seen_count++];
-}
-
-static void on_event(size_t msg_id, SPDNotificationType type)
-{
-	pthread_mutex_lock(&lock);
-	struct seen *entry = record(msg_id);
-	const char *name = "?";
-	switch (type) {
-	case SPD_EVENT_BEGIN: entry->begin++; name = "BEGIN"; break;
-	case SPD_EVENT_END: entry->end++; name = "END"; break;
-	case SPD_EVENT_CANCEL: entry->cancel++; name = "CANCEL"; break;
-	default: break;
-	}
-	printf("EVENT %s %zu\n", name, msg_id);
-	fflush(stdout);
-	pthread_cond_broadcast(&changed);
-	pthread_mutex_unlock(&lock);
-}
-
-static void on_begin(size_t msg_id, size_t client_id, SPDNotificationType type) { (void)client_id; on_event(msg_id, type); }
-static void on_end(size_t msg_id, size_t client_id, SPDNotificationType type) { (void)client_id; on_event(msg_id, type); }
-static void on_cancel(size_t msg_id, size_t client_id, SPDNotificationType type) { (void)client_id; on_event(msg_id, type); }
-
-/* Waits until message `id` began (`terminal` 0) or ended or was cancelled (`terminal` 1). */
-static void wait_for(int id, int terminal, const char *label)
-{
-	struct timespec deadline;
-	clock_gettime(CLOCK_REALTIME, &deadline);
-	deadline.tv_sec += WAIT_SECONDS;
-	pthread_mutex_lock(&lock);
-	for (;;) {
-		struct seen *entry = record((size_t)id);
-		if (terminal ? entry->end + entry->cancel > 0 : entry->begin > 0)
-			break;
-		if (pthread_cond_timedwait(&changed, &lock, &deadline) == ETIMEDOUT) {
-			printf("FAIL no %s for %s (%d)\n", terminal ? "END or CANCEL" : "BEGIN", label, id);
-			exit(2);
-		}
-	}
-	pthread_mutex_unlock(&lock);
-}
-
-static SPDConnection *connection;
-
-static int say(SPDPriority priority, const char *label, const char *text)
-{
-	int id = spd_say(connection, priority, text);
-	if (id <= 0) {
-		printf("FAIL spd_say %s returned %d\n", label, id);
-		exit(2);
-	}
-	printf("SAID %s %d\n", label, id);
-	fflush(stdout);
-	return id;
-}
+#include "libspeechd_client.h"
 
 static void sent(int result, const char *label)
 {
@@ -162,18 +78,7 @@ static int default_priority(void)
 
 int main(int argc, char **argv)
 {
-	connection = spd_open("libspeechd-test", "main", NULL, SPD_MODE_THREADED);
-	if (connection == NULL) {
-		printf("FAIL spd_open\n");
-		return 2;
-	}
-	connection->callback_begin = on_begin;
-	connection->callback_end = on_end;
-	connection->callback_cancel = on_cancel;
-	if (spd_set_notification_on(connection, SPD_ALL)) {
-		printf("FAIL spd_set_notification_on\n");
-		return 2;
-	}
+	client_open("libspeechd-test");
 	if (argc > 1 && strcmp(argv[1], "default") == 0)
 		return default_priority();
 
