@@ -50,6 +50,22 @@ final class BenchDaemon {
     }
 }
 
+extension Figures {
+    /// Runs `body` with a fresh daemon (`--audio pulse`) on a private headless PulseAudio whose
+    /// null sink is recorded, once the sink has settled; stops both after it.
+    func withHeardDaemon<T>(_ body: (BenchDaemon, MonitorRecorder) throws -> T) throws -> T {
+        let pulse = try HeadlessPulseAudio()
+        defer { pulse.kill() }
+        let recorder = try pulse.record()
+        let daemon = try BenchDaemon(executable: executable, audio: "pulse", environment: pulse.clientEnvironment)
+        defer { daemon.stop() }
+        // The null sink renders 2 s blocks until a low-latency client has settled it (the shared
+        // notes on headless audio); nothing reports when it has.
+        usleep(3_000_000)
+        return try body(daemon, recorder)
+    }
+}
+
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }

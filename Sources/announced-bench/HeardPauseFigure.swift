@@ -26,14 +26,10 @@ extension Figures {
         guard HeadlessPulseAudio.canRecord else {
             throw BenchError("the heard figures need pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
         }
-        let pulse = try HeadlessPulseAudio()
-        defer { pulse.kill() }
-        let recorder = try pulse.record()
-        let daemon = try BenchDaemon(executable: executable, audio: "pulse", environment: pulse.clientEnvironment)
-        defer { daemon.stop() }
-        // The null sink renders 2 s blocks until a low-latency client has settled it (the shared
-        // notes on headless audio); nothing reports when it has.
-        usleep(3_000_000)
+        return try withHeardDaemon { daemon, recorder in try heardPause(daemon, recorder) }
+    }
+
+    private func heardPause(_ daemon: BenchDaemon, _ recorder: MonitorRecorder) throws -> HeardPauseFigures {
         let client = try daemon.connect()
         var figures = HeardPauseFigures()
         let text = "A long sentence that keeps speaking while it is paused, resumed and cancelled, again and again."

@@ -101,11 +101,7 @@ extension Figures {
         client.send(#"{"op":"announce","id":0,"text":"Saved"}"#)
         guard client.waitFor(#""event":"finished""#) != nil else { throw BenchError("lost the connection") }
         usleep(2_000_000)
-        let pair = { () throws -> MemoryRollup in
-            let helpers = childProcesses(of: daemon.process.processIdentifier)
-            guard helpers.count == 1 else { throw BenchError("expected one espeak-ng helper, found \(helpers)") }
-            return MemoryRollup(pid: daemon.process.processIdentifier) + MemoryRollup(pid: helpers[0])
-        }
+        let pair = { try daemon.memoryOfPair().sum }
         figures.idle = try pair()
         client.send(#"{"op":"announce","id":1,"text":"\#(LongTexts.plain(1_048_576))"}"#)
         guard client.waitFor(#""event":"started""#) != nil else { throw BenchError("lost the connection") }
@@ -119,13 +115,11 @@ extension Figures {
 
     /// Write → the first audible sample at the sink, for the short text and the 1 MiB ones.
     private func measureHeardLongTexts(_ figures: inout LongTextFigures, rounds: Int) throws {
-        let pulse = try HeadlessPulseAudio()
-        defer { pulse.kill() }
-        let recorder = try pulse.record()
-        let daemon = try BenchDaemon(executable: executable, audio: "pulse", environment: pulse.clientEnvironment)
-        defer { daemon.stop() }
-        // The null sink renders 2 s blocks until a low-latency client has settled it.
-        usleep(3_000_000)
+        figures.heard = try withHeardDaemon { daemon, recorder in try heardLongTexts(daemon, recorder, rounds: rounds) }
+    }
+
+    private func heardLongTexts(_ daemon: BenchDaemon, _ recorder: MonitorRecorder, rounds: Int) throws -> [Figure] {
+        var heard: [Figure] = []
         let client = try daemon.connect()
         var id = 0
         for text in LongTexts.all where text.name.hasPrefix("short") || text.name.hasPrefix("1 MiB") {
@@ -143,8 +137,9 @@ extension Figures {
                 guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
                 usleep(300_000)
             }
-            figures.heard.append(figure)
+            heard.append(figure)
         }
+        return heard
     }
 
     /// The first audible sample recorded after `start`, looking every 2 ms for up to 10 s.

@@ -101,10 +101,20 @@ extension Figures {
         }
         usleep(2_000_000)
         var figure = PairMemory(audio: audio, posts: posts)
-        figure.daemon = MemoryRollup(pid: daemon.process.processIdentifier)
-        let helpers = childProcesses(of: daemon.process.processIdentifier)
-        guard helpers.count == 1 else { throw BenchError("expected one espeak-ng helper, found \(helpers)") }
-        figure.helper = MemoryRollup(pid: helpers[0])
+        let memory = try daemon.memoryOfPair()
+        figure.daemon = memory.daemon
+        figure.helper = memory.helper
         return figure
+    }
+}
+
+extension BenchDaemon {
+    /// The memory of the daemon and of its one espeak-ng helper, and of the two together.
+    func memoryOfPair() throws -> (daemon: MemoryRollup, helper: MemoryRollup, sum: MemoryRollup) {
+        let helpers = childProcesses(of: process.processIdentifier)
+        guard helpers.count == 1 else { throw BenchError("expected one espeak-ng helper, found \(helpers)") }
+        let daemon = MemoryRollup(pid: process.processIdentifier)
+        let helper = MemoryRollup(pid: helpers[0])
+        return (daemon, helper, daemon + helper)
     }
 }
