@@ -5,10 +5,17 @@
 /// buffer, so a two-second utterance takes two seconds and interruptions and pauses behave as on
 /// a real device. If the writer falls behind, playback resumes when it writes again.
 public final class NullAudioOutput: AudioOutput {
-    private var clock = VirtualPlaybackClock()
+    private var clock: VirtualPlaybackClock
 
     /// Creates a null output.
-    public init() {}
+    public init() {
+        clock = VirtualPlaybackClock()
+    }
+
+    /// A null output that plays by `time` (tests: a time that moves only while it sleeps).
+    init(time: PlaybackTime) {
+        clock = VirtualPlaybackClock(time: time)
+    }
 
     /// `null`.
     public var description: String { "null" }

@@ -7,11 +7,14 @@
 /// written has been played, the next write re-anchors the clock at its own time, so playback
 /// resumes from there instead of catching up at once. While paused the played frames stand still;
 /// `resume` re-anchors the clock, so playback continues from the same frame.
+///
+/// Its time is ``PlaybackTime/monotonic``; tests give it a time that moves only while the device
+/// sleeps, so what a write leaves unplayed does not depend on how busy the machine is.
 struct VirtualPlaybackClock {
     /// How much unplayed audio the device holds before `write` blocks: 20 ms.
     static let bufferDuration: Duration = .milliseconds(20)
 
-    private let clock = ContinuousClock()
+    private let time: PlaybackTime
     /// Ends the waits when the utterance is aborted.
     let abortSignal: UtteranceAbortSignal
     private(set) var sampleRate = 22_050
@@ -22,8 +25,9 @@ struct VirtualPlaybackClock {
     /// Set by `pause`: the frames played when the device was paused.
     private var pausedFrames: Int?
 
-    init(abortSignal: UtteranceAbortSignal = .shared) {
+    init(abortSignal: UtteranceAbortSignal = .shared, time: PlaybackTime = .monotonic) {
         self.abortSignal = abortSignal
+        self.time = time
     }
 
     /// The frames the device holds before `write` blocks.
@@ -40,11 +44,11 @@ struct VirtualPlaybackClock {
     }
 
     /// The frames played by now.
-    var playedFrames: Int { played(at: clock.now) }
+    var playedFrames: Int { played(at: time.now()) }
 
     /// Records `count` frames written now, re-anchoring after starvation.
     mutating func recordWrite(_ count: Int) {
-        let now = clock.now
+        let now = time.now()
         if stoppedFrames != nil {
             stoppedFrames = nil
             anchor = nil
@@ -61,7 +65,7 @@ struct VirtualPlaybackClock {
     func waitForBufferSpace() {
         while pausedFrames == nil {
             let target = writtenFrames - bufferFrames
-            guard played(at: clock.now) < target else { return }
+            guard played(at: time.now()) < target else { return }
             guard sleep(until: instant(whenPlayed: target)) else { return }
         }
     }
@@ -69,14 +73,14 @@ struct VirtualPlaybackClock {
     /// Blocks until everything written has played, `timeout` has passed or the utterance is
     /// aborted; true if all played.
     func waitForPlayout(timeout: Duration) -> Bool {
-        let deadline = clock.now + timeout
-        if pausedFrames != nil, played(at: clock.now) < writtenFrames {
+        let deadline = time.now() + timeout
+        if pausedFrames != nil, played(at: time.now()) < writtenFrames {
             // Nothing plays until `resume`.
             _ = sleep(until: deadline)
             return false
         }
-        while played(at: clock.now) < writtenFrames {
-            let now = clock.now
+        while played(at: time.now()) < writtenFrames {
+            let now = time.now()
             guard now < deadline, sleep(until: min(deadline, instant(whenPlayed: writtenFrames))) else { return false }
         }
         return true
@@ -92,7 +96,7 @@ struct VirtualPlaybackClock {
     mutating func resume() {
         guard let paused = pausedFrames else { return }
         pausedFrames = nil
-        anchor = clock.now
+        anchor = time.now()
         anchorFrames = paused
     }
 
@@ -115,16 +119,14 @@ struct VirtualPlaybackClock {
     }
 
     private func instant(whenPlayed frames: Int) -> ContinuousClock.Instant {
-        let anchor = anchor ?? clock.now
+        let anchor = anchor ?? time.now()
         let seconds = Double(frames - anchorFrames) / Double(sampleRate)
         return anchor + .nanoseconds(Int64((seconds * 1e9).rounded(.up)))
     }
 
     /// Sleeps until `instant`; false when the utterance was aborted (see `UtteranceAbortSignal`).
     private func sleep(until instant: ContinuousClock.Instant) -> Bool {
-        let interval = clock.now.duration(to: instant)
-        guard interval > .zero else { return !abortSignal.isRaised }
-        return abortSignal.sleep(for: interval)
+        time.sleep(instant, abortSignal)
     }
 
     static func seconds(_ duration: Duration) -> Double {
@@ -135,4 +137,21 @@ struct VirtualPlaybackClock {
     static func frames(in duration: Duration, rate: Int) -> Int {
         Int(seconds(duration) * Double(rate))
     }
+}
+
+/// The time a ``VirtualPlaybackClock`` plays by: what time it is, and a sleep until an instant
+/// that the utterance's abort signal ends early (false when it did).
+struct PlaybackTime: Sendable {
+    let now: @Sendable () -> ContinuousClock.Instant
+    let sleep: @Sendable (_ until: ContinuousClock.Instant, _ abortSignal: UtteranceAbortSignal) -> Bool
+
+    /// The monotonic clock, as a real device plays.
+    static let monotonic = PlaybackTime(
+        now: { ContinuousClock.now },
+        sleep: { instant, abortSignal in
+            let interval = ContinuousClock.now.duration(to: instant)
+            guard interval > .zero else { return !abortSignal.isRaised }
+            return abortSignal.sleep(for: interval)
+        }
+    )
 }

@@ -11,15 +11,21 @@ import Glibc
 public final class WAVAudioOutput: AudioOutput {
     /// The directory the files go to.
     public let directory: String
-    private let device = NullAudioOutput()
+    private let device: NullAudioOutput
     private var seq: UInt64 = 0
     private var sampleRate = 22_050
     private var file: WAVFileWriter?
 
     /// Creates the output, creating `directory` (and its parents) if it does not exist.
     /// - Throws: `SpeechSynthesisError` when the directory cannot be created or is not writable.
-    public init(directory: String) throws {
+    public convenience init(directory: String) throws {
+        try self.init(directory: directory, time: .monotonic)
+    }
+
+    /// The output, playing by `time` (tests: a time that moves only while it sleeps).
+    init(directory: String, time: PlaybackTime) throws {
         self.directory = directory
+        device = NullAudioOutput(time: time)
         if let problem = Self.makeDirectory(directory) {
             throw SpeechSynthesisError.unusableDirectory(directory, reason: problem)
         }
