@@ -236,7 +236,7 @@ struct SpawnTests {
     }
 
     @Test(
-        "python3-speechd with SPEECHD_CMD=announced: the client autospawns announced, speaks, gets BEGIN and END, and the audio is in the WAV output",
+        "python3-speechd with SPEECHD_CMD=announced: the client autospawns announced, speaks, its connection gets BEGIN and END, and the audio is in the WAV output",
         .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/speechd/client.py"), "needs python3-speechd (apt-get install python3-speechd)")
     )
     func pythonClientAutospawns() throws {
@@ -244,17 +244,23 @@ struct SpawnTests {
         let wav = home.directory.appendingPathComponent("wav").path
         try FileManager.default.createDirectory(atPath: home.directory.appendingPathComponent("config/announced").path, withIntermediateDirectories: true)
         try Data(#"{"audio": {"output": "wav:\#(wav)"}}"#.utf8).write(to: home.directory.appendingPathComponent("config/announced/announced.json"))
+        // The events are taken from the connection before python3-speechd routes them to a
+        // speak() callback: speak() registers its callback only after the reply, so a BEGIN that
+        // comes first is dropped (python3-speechd's own TODO in client.py says so), the more
+        // often the busier the machine (speechd_driver.py taps the same place).
         let script = """
             import speechd, threading
             client = speechd.SSIPClient("spawn-test")
             done = threading.Event()
             events = []
-            def callback(kind, index_mark=None):
+            routed = client._conn._callback
+            def on_wire(msg_id, client_id, kind, **kwargs):
                 events.append(kind)
                 if kind in (speechd.CallbackType.END, speechd.CallbackType.CANCEL):
                     done.set()
-            client.speak("Started by its client", callback=callback,
-                         event_types=(speechd.CallbackType.BEGIN, speechd.CallbackType.END, speechd.CallbackType.CANCEL))
+                routed(msg_id, client_id, kind, **kwargs)
+            client._conn.set_callback(on_wire)
+            client.speak("Started by its client")
             print("finished" if done.wait(30) else "no end", " ".join(events))
             client.close()
             """
