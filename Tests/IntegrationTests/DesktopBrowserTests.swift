@@ -58,7 +58,7 @@ final class WebSpeechRun {
     let watcher: LineClient
     let session: DesktopSession
     let tap: SSIPWireTap
-    private let output: OutputLines
+    private let output: LineCollector
 
     /// Starts the daemon and opens the page with `scenario` in `browser`.
     init(_ browser: WebSpeechBrowser, scenario: String) throws {
@@ -74,7 +74,7 @@ final class WebSpeechRun {
             browser.rawValue, try #require(browser.path), try browser.arguments(profile: profile, url: url),
             extra: ["SPEECHD_ADDRESS": "unix_socket:\(tap.path)"], output: .pipe
         )
-        output = OutputLines(try #require(process.output))
+        output = LineCollector(reading: try #require(process.output))
     }
 
     deinit {
@@ -84,7 +84,7 @@ final class WebSpeechRun {
 
     /// The page's reports so far ("start first", "error long interrupted", "done"), in order.
     var reports: [String] {
-        output.lines.compactMap { line in
+        output.completeLines().compactMap { line in
             guard let marker = line.range(of: "ANNOUNCED-TEST ") else { return nil }
             // Firefox: console.log: "ANNOUNCED-TEST ...", Chromium: "ANNOUNCED-TEST ...", source: ...
             let report = line[marker.upperBound...].prefix { $0 != "\"" }
@@ -96,7 +96,7 @@ final class WebSpeechRun {
     /// machine is slow); its reports. Fails the test with the browser's output if it never came.
     func waitForDone(timeout: Double = 240) throws -> [String] {
         let done = output.waitForLine(timeout: timeout) { $0.contains("ANNOUNCED-TEST done") }
-        try #require(done != nil, "the page never reported done; \(browser.rawValue)'s output:\n\(output.currentText.suffix(4000))")
+        try #require(done != nil, "the page never reported done; \(browser.rawValue)'s output:\n\(output.currentText().suffix(4000))")
         return reports
     }
 

@@ -5,31 +5,37 @@ import TestSupport
 import Glibc
 import Testing
 
-/// The built `announcectl`, run as a separate process against a test daemon.
+/// The built `announcectl`, or another client program (`executable`), run as a separate process
+/// against a test daemon: its standard input a pipe the test writes, its standard output and
+/// standard error each read to the end on a thread of its own.
 final class AnnouncectlProcess: @unchecked Sendable {
     static var executable: URL { DaemonProcess.binDirectory.appendingPathComponent("announcectl") }
 
     let process = Process()
-    private let output = LineCollector()
-    private let errors = LineCollector()
+    /// Standard output, line by line.
+    let output: LineCollector
+    /// Standard error, line by line.
+    let errors: LineCollector
     private let input = Pipe()
 
-    /// Starts `announcectl ARGUMENTS` with `environment` added to the test's own (without
-    /// ANNOUNCED_SOCKET and XDG_RUNTIME_DIR, so only what the test gives counts).
-    init(_ arguments: [String], environment: [String: String] = [:], executable: URL? = nil) throws {
+    /// Starts `announcectl ARGUMENTS` (or `executable ARGUMENTS`) with `environment` added to the
+    /// test's own, without ANNOUNCED_SOCKET, XDG_RUNTIME_DIR and the variables in `unsetting`, so
+    /// only what the test gives counts.
+    init(_ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [], executable: URL? = nil) throws {
         process.executableURL = executable ?? Self.executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        env["ANNOUNCED_SOCKET"] = nil
-        env["XDG_RUNTIME_DIR"] = nil
+        for key in ["ANNOUNCED_SOCKET", "XDG_RUNTIME_DIR"] + unsetting { env[key] = nil }
         for (key, value) in environment { env[key] = value }
         process.environment = env
+        let outputPipe = Pipe()
+        let errorPipe = Pipe()
         process.standardInput = input
-        process.standardOutput = output.pipe
-        process.standardError = errors.pipe
+        process.standardOutput = outputPipe
+        process.standardError = errorPipe
         try process.run()
-        output.startReading()
-        errors.startReading()
+        output = LineCollector(reading: outputPipe.fileHandleForReading)
+        errors = LineCollector(reading: errorPipe.fileHandleForReading)
     }
 
     deinit {
@@ -53,12 +59,7 @@ final class AnnouncectlProcess: @unchecked Sendable {
     /// Waits for the process to exit (killing it after `timeout` seconds, a failure guard).
     func finish(timeout: Double = 60) -> (status: Int32, stdout: String, stderr: String) {
         expectBlockingAllowed("Waiting for \(process.executableURL?.lastPathComponent ?? "a client") to exit")
-        let exited = DispatchSemaphore(value: 0)
-        Thread.detachNewThread { [self] in
-            process.waitForExit()
-            exited.signal()
-        }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
+        if !returns(within: timeout, { [self] in process.waitForExit() }) {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitForExit()
@@ -75,76 +76,6 @@ final class AnnouncectlProcess: @unchecked Sendable {
         let tool = try AnnouncectlProcess(arguments, environment: environment)
         tool.finishInput(stdin)
         return tool.finish()
-    }
-}
-
-/// Reads a pipe on its own thread and keeps what came, line by line.
-final class LineCollector: @unchecked Sendable {
-    let pipe = Pipe()
-    private let condition = NSCondition()
-    private var text = ""
-    private var ended = false
-
-    func startReading() {
-        let handle = pipe.fileHandleForReading
-        Thread.detachNewThread { [self] in
-            while true {
-                let data = handle.availableData
-                condition.lock()
-                if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
-                condition.broadcast()
-                condition.unlock()
-                if data.isEmpty { return }
-            }
-        }
-    }
-
-    /// Everything, once the writer closed the pipe.
-    func waitForEnd() -> String {
-        expectBlockingAllowed("Waiting for a child's output to end")
-        condition.lock()
-        defer { condition.unlock() }
-        while !ended { condition.wait() }
-        return text
-    }
-
-    /// What came so far.
-    func currentText() -> String {
-        condition.lock()
-        defer { condition.unlock() }
-        return text
-    }
-
-    /// The complete lines so far (a line still being written is left out).
-    func completeLines() -> [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
-    }
-
-    /// Waits until there are more than `count` complete lines; false at `deadline` or the end.
-    func waitForMoreLines(than count: Int, until deadline: Date) -> Bool {
-        expectBlockingAllowed("Waiting for a child's next output line")
-        condition.lock()
-        defer { condition.unlock() }
-        while text.count(where: { $0 == "\n" }) <= count {
-            if ended || !condition.wait(until: deadline) { return false }
-        }
-        return true
-    }
-
-    func waitForLine(timeout: Double, _ predicate: (String) -> Bool) -> String? {
-        expectBlockingAllowed("Waiting for a child's output line")
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            // "\r\n" (a terminal's line end) is one Character in Swift, so it is split on too.
-            let complete = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-                .dropLast(text.last == "\n" || text.last == "\r\n" ? 0 : 1)
-            if let line = complete.first(where: { predicate(String($0)) }) { return String(line) }
-            if ended || !condition.wait(until: deadline) { return nil }
-        }
     }
 }
 

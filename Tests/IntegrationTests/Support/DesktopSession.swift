@@ -161,12 +161,7 @@ final class DesktopSession {
 
     /// Waits for `process` to exit; whether it did within `timeout` seconds.
     private static func waitForExit(_ process: SpawnedProcess, timeout: Double) -> Bool {
-        let exited = DispatchSemaphore(value: 0)
-        Thread.detachNewThread {
-            process.waitForExit()
-            exited.signal()
-        }
-        return exited.wait(timeout: .now() + timeout) == .success
+        returns(within: timeout) { process.waitForExit() }
     }
 
     /// Waits until none of `pids` exists (they are not this process's children: a pidfd tells
@@ -187,58 +182,6 @@ final class DesktopSession {
     /// output is read on, so the program never blocks on a full pipe).
     private static func firstLine(of process: SpawnedProcess, timeout: Double, where predicate: @escaping (String) -> Bool) -> String? {
         guard let output = process.output else { return nil }
-        return OutputLines(output).waitForLine(timeout: timeout, predicate)
-    }
-}
-
-/// What a program writes to a pipe, read on a thread of its own to the end and kept, line by line.
-final class OutputLines: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var text = ""
-    private var ended = false
-
-    /// Starts reading `handle`.
-    init(_ handle: FileHandle) {
-        Thread.detachNewThread { [self] in
-            while true {
-                let data = handle.availableData
-                condition.lock()
-                if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
-                condition.broadcast()
-                condition.unlock()
-                if data.isEmpty { return }
-            }
-        }
-    }
-
-    /// Everything read so far.
-    var currentText: String {
-        condition.lock()
-        defer { condition.unlock() }
-        return text
-    }
-
-    /// The complete lines read so far.
-    var lines: [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        return Self.complete(text)
-    }
-
-    /// Waits until a complete line for which `predicate` holds has come; nil after `timeout`
-    /// seconds or at the end of the output.
-    func waitForLine(timeout: Double, _ predicate: (String) -> Bool) -> String? {
-        expectBlockingAllowed("Waiting for a desktop program's output")
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            if let line = Self.complete(text).first(where: predicate) { return line }
-            if ended || !condition.wait(until: deadline) { return nil }
-        }
-    }
-
-    private static func complete(_ text: String) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        return LineCollector(reading: output).waitForLine(timeout: timeout, predicate)
     }
 }

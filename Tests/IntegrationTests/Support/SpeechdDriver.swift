@@ -12,38 +12,23 @@ final class SpeechdDriver {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("SSIPClients/speechd_driver.py")
 
-    let process = Process()
     /// The daemon, kept running while the driver talks to it.
     let daemon: SSIPDaemon
-    private let input = Pipe()
-    private let output = LineCollector()
-    private let errors = LineCollector()
+    /// The driver's process (killed, if still running, when the driver goes).
+    private let driver: AnnouncectlProcess
+    private var output: LineCollector { driver.output }
+    private var errors: LineCollector { driver.errors }
     /// Indices of output lines already returned by a `waitFor`.
     private var matched = Set<Int>()
 
     /// Starts the driver against `daemon`'s SSIP socket; autospawn can only run `/bin/false`.
     init(_ daemon: SSIPDaemon) throws {
         self.daemon = daemon
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.script.path]
-        var environment = ProcessInfo.processInfo.environment
-        for key in ["SPEECHD_SOCKET", "SPEECHD_HOST", "SPEECHD_PORT", "PYTHONPATH", "PYTHONHOME"] { environment[key] = nil }
-        for (key, value) in daemon.clientEnvironment { environment[key] = value }
-        process.environment = environment
-        process.standardInput = input
-        process.standardOutput = output.pipe
-        process.standardError = errors.pipe
-        try process.run()
-        output.startReading()
-        errors.startReading()
-    }
-
-    deinit {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-        }
-        process.waitForExit()
+        driver = try AnnouncectlProcess(
+            [Self.script.path], environment: daemon.clientEnvironment,
+            unsetting: ["SPEECHD_SOCKET", "SPEECHD_HOST", "SPEECHD_PORT", "PYTHONPATH", "PYTHONHOME"],
+            executable: URL(fileURLWithPath: "/usr/bin/python3")
+        )
     }
 
     /// Every JSON line the driver printed so far.
@@ -73,7 +58,7 @@ final class SpeechdDriver {
         var object = fields
         object["op"] = .string(op)
         object["client"] = .string(client)
-        input.fileHandleForWriting.write(Data((JSONValue.object(object).jsonText + "\n").utf8))
+        driver.write(JSONValue.object(object).jsonText + "\n")
         guard let reply = waitFor(timeout: timeout, { $0["reply"]?.stringValue == op && $0["client"]?.stringValue == client }) else {
             throw DriverError(what: "no reply to \(op) from python3-speechd", stderr: errors.currentText())
         }
@@ -114,7 +99,7 @@ final class SpeechdDriver {
         var object = fields
         object["op"] = .string(op)
         object["client"] = .string(client)
-        input.fileHandleForWriting.write(Data((JSONValue.object(object).jsonText + "\n").utf8))
+        driver.write(JSONValue.object(object).jsonText + "\n")
         return waitFor { $0["reply"]?.stringValue == op && $0["client"]?.stringValue == client }
     }
 
@@ -155,9 +140,8 @@ final class SpeechdDriver {
 
     /// Closes standard input (the driver closes its clients and exits); its exit status.
     func finish() -> Int32 {
-        try? input.fileHandleForWriting.close()
-        process.waitForExit()
-        return process.terminationStatus
+        driver.finishInput()
+        return driver.finish().status
     }
 
     /// What the driver wrote to stderr so far (tracebacks).
