@@ -8,69 +8,43 @@ import Testing
 /// Ducking against the daemon process, heard where the user hears it: another application's tone
 /// in a recorded null sink drops by the configured level while a post speaks and comes back
 /// after; the user's change wins; a crashed daemon's successor restores; `duck: off` touches
-/// nothing.
+/// nothing. The checks of ``DuckingCheck`` run on both sound servers, each suite skipped with the
+/// packages it needs.
 @Suite(
     "Daemon: ducking other applications on a headless PulseAudio", .onBlockingThreads, .serialized,
     .enabled(if: HeadlessPulseAudio.canRecord && ToneRig.canPlay, "needs pulseaudio, pulseaudio-utils and sox")
 )
 struct PulseAudioDuckingTests {
-    private func rig() throws -> ToneRig {
-        let server = try HeadlessPulseAudio()
-        return try ToneRig(
-            label: "pulse", server: server, serverEnvironment: server.serverEnvironment, clientEnvironment: server.clientEnvironment,
-            recorderLatency: 5
-        )
-    }
-
-    @Test("the tone drops by about 12 dB while a post speaks, stays down through the hold, and comes back")
-    func ducksAndRestores() throws { try checkDucksAndRestores(try rig()) }
-
-    @Test("a ducked stream whose volume the user changes is left at the user's volume")
-    func userChangeWins() throws { try checkUserChangeWins(try rig()) }
-
-    @Test("a stream that starts while ducking is lowered too, and restored with the others")
-    func lateStream() throws { try checkLateStreamLowered(try rig()) }
-
-    @Test("after kill -9 while ducked, the next start restores the tone and removes the state file")
-    func crashRestore() throws { try checkCrashRestore(try rig()) }
+    @Test(arguments: DuckingCheck.all)
+    func check(_ check: DuckingCheck) throws { try check.run(try .pulseAudio()) }
 
     @Test("SIGTERM while ducked: the tone is restored before the daemon exits, and the state file removed")
     func shutdownRestores() throws {
-        let rig = try rig()
-        let daemon = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
-        let stateFile = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
-        let baseline = rig.levelNow(seconds: 0.5)
-        let client = try daemon.connect()
-        client.send(announce(1, longText))
-        try #require(client.waitFor("started", id: 1) != nil)
-        try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "the tone was not lowered")
-        #expect(daemon.stop() == 0)
-        #expect(access(stateFile, F_OK) != 0, "the state file is still there after a clean exit")
+        let rig = try ToneRig.pulseAudio()
+        let run = try DuckingRun(rig)
+        try run.waitUntilLowered()
+        #expect(run.daemon.stop() == 0)
+        #expect(access(run.stateFile, F_OK) != 0, "the state file is still there after a clean exit")
         // Restored before the exit: back at once, not only after the next start.
-        let back = try #require(rig.waitForLevel(timeout: 1) { abs($0 - baseline) < 1 }, "the tone stayed lowered after the exit")
+        let back = try #require(rig.waitForLevel(timeout: 1) { abs($0 - run.baseline) < 1 }, "the tone stayed lowered after the exit")
         let after = rig.level(from: back, seconds: 0.5)
-        print("ducking [pulse] SIGTERM: baseline \(dB(baseline)), after the exit \(dB(after))")
-        #expect(abs(after - baseline) < 1)
+        print("ducking [pulse] SIGTERM: baseline \(dB(run.baseline)), after the exit \(dB(after))")
+        #expect(abs(after - run.baseline) < 1)
     }
 
     @Test("duck: off (the default) leaves the tone's level alone while a post speaks")
     func offTouchesNothing() throws {
-        let rig = try rig()
-        let daemon = try DaemonProcess(audio: "pulse", environment: rig.daemonEnvironment)
-        let stateFile = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
-        let baseline = rig.levelNow(seconds: 0.5)
-        let client = try daemon.connect()
-        client.send(announce(1, longText))
-        try #require(client.waitFor("started", id: 1) != nil)
+        let rig = try ToneRig.pulseAudio()
+        let run = try DuckingRun(rig, duck: false)
         let start = rig.recorder.sampleCount
-        let terminal = try #require(client.waitForTerminal(id: 1))
+        let terminal = try #require(run.client.waitForTerminal(id: 1))
         #expect(terminal["success"] == .bool(true))
         let speaking = rig.level(from: start, seconds: Double(rig.recorder.sampleCount - start) / Double(rig.rate))
-        print("ducking [pulse] off: baseline \(dB(baseline)), while speaking \(dB(speaking))")
-        #expect(abs(speaking - baseline) < 0.5)
-        #expect(access(stateFile, F_OK) != 0)
-        #expect(daemon.stop() == 0)
-        #expect(!daemon.stderrText().contains("ducking"))
+        print("ducking [pulse] off: baseline \(dB(run.baseline)), while speaking \(dB(speaking))")
+        #expect(abs(speaking - run.baseline) < 0.5)
+        #expect(access(run.stateFile, F_OK) != 0)
+        #expect(run.daemon.stop() == 0)
+        #expect(!run.daemon.stderrText().contains("ducking"))
     }
 }
 
@@ -79,25 +53,71 @@ struct PulseAudioDuckingTests {
     .enabled(if: HeadlessPipeWire.canRecord && ToneRig.canPlay, "needs pipewire, wireplumber, pipewire-pulse, dbus, pulseaudio-utils and sox")
 )
 struct PipeWireDuckingTests {
-    private func rig() throws -> ToneRig {
+    @Test(arguments: DuckingCheck.all)
+    func check(_ check: DuckingCheck) throws { try check.run(try .pipeWire()) }
+}
+
+extension ToneRig {
+    /// A rig on a fresh private PulseAudio.
+    static func pulseAudio() throws -> ToneRig {
+        let server = try HeadlessPulseAudio()
+        return try ToneRig(
+            label: "pulse", server: server, serverEnvironment: server.serverEnvironment, clientEnvironment: server.clientEnvironment,
+            recorderLatency: 5
+        )
+    }
+
+    /// A rig on a fresh private PipeWire session.
+    static func pipeWire() throws -> ToneRig {
         let session = try HeadlessPipeWire()
         return try ToneRig(
             label: "pipewire", server: session, serverEnvironment: session.serverEnvironment,
             clientEnvironment: session.clientEnvironment, recorderLatency: 20
         )
     }
+}
 
-    @Test("the tone drops by about 12 dB while a post speaks, stays down through the hold, and comes back")
-    func ducksAndRestores() throws { try checkDucksAndRestores(try rig()) }
+/// A check both sound servers go through.
+struct DuckingCheck: Sendable, CustomTestStringConvertible {
+    /// What the check shows, as the test reports it.
+    let testDescription: String
+    /// Runs the check on a rig.
+    let run: @Sendable (ToneRig) throws -> Void
 
-    @Test("a ducked stream whose volume the user changes is left at the user's volume")
-    func userChangeWins() throws { try checkUserChangeWins(try rig()) }
+    /// Every check, in the order they run.
+    static let all = [
+        DuckingCheck(testDescription: "the tone drops by about 12 dB while a post speaks, stays down through the hold, and comes back", run: checkDucksAndRestores),
+        DuckingCheck(testDescription: "a ducked stream whose volume the user changes is left at the user's volume", run: checkUserChangeWins),
+        DuckingCheck(testDescription: "a stream that starts while ducking is lowered too, and restored with the others", run: checkLateStreamLowered),
+        DuckingCheck(testDescription: "after kill -9 while ducked, the next start restores the tone and removes the state file", run: checkCrashRestore),
+    ]
+}
 
-    @Test("a stream that starts while ducking is lowered too, and restored with the others")
-    func lateStream() throws { try checkLateStreamLowered(try rig()) }
+/// How every check begins: a daemon (with `--duck -12`, or with ducking off) on the rig's server,
+/// the tone's level before it speaks, and a client whose long post (id 1) has started.
+struct DuckingRun {
+    let daemon: DaemonProcess
+    let client: LineClient
+    /// The tone's level before the post.
+    let baseline: Double
+    /// Where the daemon keeps what it lowered (beside its socket).
+    let stateFile: String
+    private let rig: ToneRig
 
-    @Test("after kill -9 while ducked, the next start restores the tone and removes the state file")
-    func crashRestore() throws { try checkCrashRestore(try rig()) }
+    init(_ rig: ToneRig, duck: Bool = true) throws {
+        self.rig = rig
+        daemon = try DaemonProcess(arguments: duck ? ["--duck", "-12"] : [], audio: "pulse", environment: rig.daemonEnvironment)
+        stateFile = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
+        baseline = rig.levelNow(seconds: 0.5)
+        client = try daemon.connect()
+        client.send(announce(1, longText))
+        try #require(client.waitFor("started", id: 1) != nil)
+    }
+
+    /// Waits until the tone is heard lowered (by more than 9 dB).
+    func waitUntilLowered() throws {
+        try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "\(rig.label): the tone was not lowered")
+    }
 }
 
 // MARK: - The checks
@@ -109,11 +129,8 @@ private let longText =
 /// With `--duck -12`: the tone's level drops by 12 dB (within 1.5) while a post speaks, is still
 /// down just after the post (the hold), and returns to where it was (within 1 dB).
 func checkDucksAndRestores(_ rig: ToneRig) throws {
-    let daemon = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
-    let baseline = rig.levelNow(seconds: 0.5)
-    let client = try daemon.connect()
-    client.send(announce(1, longText))
-    try #require(client.waitFor("started", id: 1) != nil)
+    let run = try DuckingRun(rig)
+    let (daemon, client, baseline) = (run.daemon, run.client, run.baseline)
     let started = rig.recorder.sampleCount
     let terminal = try #require(client.waitForTerminal(id: 1))
     #expect(terminal["success"] == .bool(true))
@@ -141,12 +158,9 @@ func checkDucksAndRestores(_ rig: ToneRig) throws {
 /// With `--duck -12`: while a post speaks the user sets the tone to 50% (-18 dB); when ducking
 /// ends the tone stays at the user's level instead of being restored over it.
 func checkUserChangeWins(_ rig: ToneRig) throws {
-    let daemon = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
-    let baseline = rig.levelNow(seconds: 0.5)
-    let client = try daemon.connect()
-    client.send(announce(1, longText))
-    try #require(client.waitFor("started", id: 1) != nil)
-    try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "\(rig.label): the tone was not lowered")
+    let run = try DuckingRun(rig)
+    let (daemon, client, baseline) = (run.daemon, run.client, run.baseline)
+    try run.waitUntilLowered()
     try ToneRig.pactl(["set-sink-input-volume", try rig.toneSinkInput(), "50%"], rig.serverEnvironment)
     #expect(daemon.waitForStderr(containing: "a lowered stream's volume was changed meanwhile", timeout: 5))
     let terminal = try #require(client.waitForTerminal(id: 1))
@@ -163,13 +177,9 @@ func checkUserChangeWins(_ rig: ToneRig) throws {
 /// lowered, the state file (0600, the user's) names it, and the next start restores it and
 /// removes the file.
 func checkCrashRestore(_ rig: ToneRig) throws {
-    let first = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
-    let stateFile = URL(fileURLWithPath: first.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
-    let baseline = rig.levelNow(seconds: 0.5)
-    let client = try first.connect()
-    client.send(announce(1, longText))
-    try #require(client.waitFor("started", id: 1) != nil)
-    try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "the tone was not lowered")
+    let run = try DuckingRun(rig)
+    let (first, stateFile, baseline) = (run.daemon, run.stateFile, run.baseline)
+    try run.waitUntilLowered()
 
     var status = stat()
     #expect(stat(stateFile, &status) == 0, "no state file at \(stateFile) while ducked")
@@ -220,12 +230,9 @@ struct DuckingWithoutPulseTests {
 /// uncorrelated tones are 3 dB above one: lowered together they are 9 dB below the first tone's
 /// level (the second one unlowered would leave them near it), and restored together 3 dB above.
 func checkLateStreamLowered(_ rig: ToneRig) throws {
-    let daemon = try DaemonProcess(arguments: ["--duck", "-12"], audio: "pulse", environment: rig.daemonEnvironment)
-    let baseline = rig.levelNow(seconds: 0.5)
-    let client = try daemon.connect()
-    client.send(announce(1, longText))
-    try #require(client.waitFor("started", id: 1) != nil)
-    try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "\(rig.label): the tone was not lowered")
+    let run = try DuckingRun(rig)
+    let (daemon, client, baseline) = (run.daemon, run.client, run.baseline)
+    try run.waitUntilLowered()
     try rig.playAnotherTone(frequency: 660, name: "late")
     guard let arrived = rig.waitForLevel(timeout: 5, { $0 > baseline - 10.5 }) else {
         Issue.record("\(rig.label): the second tone is not heard (now \(dB(rig.levelNow(seconds: 0.5)))); \((try? ToneRig.pactl(["list", "sink-inputs"], rig.serverEnvironment)) ?? "")")
