@@ -46,16 +46,25 @@ enum LongText {
 
 extension DaemonProcess {
     /// Waits until the wav output of post `seq` holds at least `samples` samples, looking at the
-    /// file's size every 20 ms (the output writes as it plays, and tells no one); false after
-    /// `timeout` seconds.
+    /// file's size whenever inotify reports a file of the wav directory created or written (the
+    /// output writes as it plays); false after `timeout` seconds.
     func waitForAudio(seq: Int, samples: Int, timeout: Double = 30) -> Bool {
         let path = URL(fileURLWithPath: wavDirectory).appendingPathComponent("\(seq).wav").path
+        let watch = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard watch >= 0 else { return false }
+        defer { close(watch) }
+        // Watched before the first look at the size, so no write between the two goes unseen.
+        guard inotify_add_watch(watch, wavDirectory, UInt32(IN_CREATE | IN_MODIFY)) >= 0 else { return false }
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        var events = [UInt8](repeating: 0, count: 4096)
+        while true {
             var info = stat()
             if stat(path, &info) == 0, Int(info.st_size) >= 44 + 2 * samples { return true }
-            usleep(20_000)
+            let remaining = Int32(deadline.timeIntervalSinceNow * 1000)
+            guard remaining > 0 else { return false }
+            var ready = pollfd(fd: watch, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, remaining) >= 0 || errno == EINTR else { return false }
+            while read(watch, &events, events.count) > 0 {}
         }
-        return false
     }
 }
