@@ -22,11 +22,10 @@ struct LongTextFigures {
 
     /// The memory rows, MiB.
     var memoryTable: String {
-        "12. daemon + helper memory around a 1 MiB text (--audio null; MiB, from /proc/PID/smaps_rollup):\n"
-            + "  " + MemoryRollup.header + "\n"
-            + "  " + idle.row("idle, before") + "\n"
-            + "  " + speaking.row("speaking it, 1 s in") + "\n"
-            + "  " + after.row("2.5 s after stop")
+        MemoryRollup.table(
+            "12. daemon + helper memory around a 1 MiB text (--audio null; MiB, from /proc/PID/smaps_rollup):",
+            [("idle, before", idle), ("speaking it, 1 s in", speaking), ("2.5 s after stop", after)]
+        )
     }
 }
 

@@ -56,6 +56,11 @@ struct MemoryRollup {
     }
 
     static let header = pad("", 22) + ["RSS", "anon", "file", "PSS", "PSS anon", "PSS file"].map { pad($0, 10) }.joined()
+
+    /// A table: `title`, then the header and one row a rollup, each indented by two spaces.
+    static func table(_ title: String, _ rows: [(name: String, memory: MemoryRollup)]) -> String {
+        ([title, "  " + header] + rows.map { "  " + $0.memory.row($0.name) }).joined(separator: "\n")
+    }
 }
 
 /// Figure 5b: the daemon and its espeak-ng helper together, idle after speaking, with one
@@ -69,11 +74,10 @@ struct PairMemory {
 
     /// The figure as a small table, MiB.
     var described: String {
-        "--audio \(audio), idle 2 s after \(posts) posts spoken one after another (MiB, from /proc/PID/smaps_rollup):\n"
-            + "  " + MemoryRollup.header + "\n"
-            + "  " + daemon.row("daemon") + "\n"
-            + "  " + helper.row("espeak-ng helper") + "\n"
-            + "  " + sum.row("daemon + helper")
+        MemoryRollup.table(
+            "--audio \(audio), idle 2 s after \(posts) posts spoken one after another (MiB, from /proc/PID/smaps_rollup):",
+            [("daemon", daemon), ("espeak-ng helper", helper), ("daemon + helper", sum)]
+        )
     }
 }
 
