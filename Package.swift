@@ -25,8 +25,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // No traits: the JSON trait's JSONSnapshot links full Foundation (see SettingsFileSnapshot).
-        .package(url: "https://github.com/apple/swift-configuration.git", from: "1.4.0", traits: []),
     ],
     targets: [
         // Wire types: JSON lines in both directions, and what the daemon and its clients both
@@ -102,14 +100,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         // The daemon's configuration: file, environment and flags, layered.
-        .target(
-            name: "DaemonConfiguration",
-            dependencies: [
-                "AnnounceProtocol",
-                .product(name: "Configuration", package: "swift-configuration"),
-            ],
-            swiftSettings: strictSwift
-        ),
+        .target(name: "DaemonConfiguration", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         // The Swift client library: `await announcer.announce("Saved")`.
         .target(
             name: "AnnounceClient",

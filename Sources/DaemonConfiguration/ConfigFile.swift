@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
-import Configuration
 import Glibc
 
 /// Reads a configuration file's bytes.
@@ -31,29 +30,19 @@ enum ConfigFileReader {
     }
 }
 
-/// A configuration file as swift-configuration's file snapshot, parsed by the protocol's own
-/// ``JSONParser`` (not the library's `JSONSnapshot`, whose JSON trait links full Foundation and
-/// adds megabytes to the daemon's resident memory).
+/// A configuration file, parsed by the protocol's own ``JSONParser`` (Foundation's JSON would
+/// add megabytes to the daemon's resident memory).
 ///
 /// The file must be one JSON object; `audio` must be an object. Unknown keys become warnings.
 /// A value is checked when it is read: ``SettingsLayer`` turns a value of the wrong JSON type
 /// into a ``SettingsError`` naming the file and the key.
-struct SettingsFileSnapshot: FileConfigSnapshot {
-    /// No options: the file is always JSON in UTF-8.
-    struct ParsingOptions: FileParsingOptions {
-        static let `default` = ParsingOptions()
-    }
-
+struct SettingsFileSnapshot: Sendable {
     /// The file's path.
     let providerName: String
     /// The known keys' values (nulls left out), by dotted key (`rate`, `audio.output`).
     let values: [String: JSONValue]
     /// One message for each unknown key.
     let warnings: [String]
-
-    init(data: RawSpan, providerName: String, parsingOptions: ParsingOptions) throws {
-        try self.init(path: providerName, bytes: data.withUnsafeBytes { Array($0) })
-    }
 
     /// Parses the file at `path`, whose contents are `bytes`.
     init(path: String, bytes: [UInt8]) throws(SettingsError) {
@@ -96,35 +85,20 @@ struct SettingsFileSnapshot: FileConfigSnapshot {
         self.warnings = warnings
     }
 
-    /// The value at `key` when it has the JSON type `type` asks for; throws when it has another.
-    func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-        let name = key.components.joined(separator: ".")
-        guard let value = values[name] else { return LookupResult(encodedKey: name, value: nil) }
-        // `duck` is a string (`"off"`) or a number of decibels (`-12`); the key reads it as text.
-        let written = name == SettingsKey.duck.rawValue ? value.integerValue.map { JSONValue.string(String($0)) } ?? value : value
-        guard let content = Self.content(of: written, as: type) else { throw WrongJSONType() }
-        return LookupResult(encodedKey: name, value: ConfigValue(content, isSecret: false))
-    }
-
-    /// A value whose JSON type is not the one asked for.
-    struct WrongJSONType: Error {}
-
-    /// `value` as configuration content of `type`, or nil when it is of another JSON type.
-    static func content(of value: JSONValue, as type: ConfigType) -> ConfigContent? {
-        switch type {
-        case .string: return value.stringValue.map { .string($0) }
-        case .int: return value.integerValue.flatMap { Int(exactly: $0) }.map { .int($0) }
-        case .bool: return value.boolValue.map { .bool($0) }
+    /// `json` as a value of `key`'s type, or nil when it has another JSON type. `duck` is a string
+    /// (`"off"`) or a number of decibels (`-12`); the key reads it as text.
+    static func value(of json: JSONValue, for key: SettingsKey) -> SettingValue? {
+        let written = key == .duck ? json.integerValue.map { JSONValue.string(String($0)) } ?? json : json
+        switch key.type {
+        case .string: return written.stringValue.map { .string($0) }
+        case .int: return written.integerValue.flatMap { Int(exactly: $0) }.map { .int($0) }
+        case .bool: return written.boolValue.map { .bool($0) }
         case .intArray:
-            guard let array = value.arrayValue else { return nil }
+            guard let array = written.arrayValue else { return nil }
             let integers = array.compactMap { $0.integerValue.flatMap { Int(exactly: $0) } }
             return integers.count == array.count ? .intArray(integers) : nil
-        default: return nil
         }
     }
-
-    var description: String { providerName }
-    var debugDescription: String { "\(providerName): \(values.keys.sorted().joined(separator: ", "))" }
 
     /// The 1-based line and column of byte `offset`.
     static func position(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import Configuration
 import AnnounceProtocol
 
 /// A configuration key, as the file spells it (`audio.output` is `"audio": {"output": ...}`).
@@ -39,8 +38,8 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     /// `log_level`.
     case logLevel = "log_level"
 
-    /// The configuration type a value of this key has.
-    var type: ConfigType {
+    /// The type a value of this key has.
+    var type: SettingType {
         switch self {
         case .socket, .ssipSocket, .audioOutput, .audioDevice, .voice, .punctuation, .logLevel, .duck: return .string
         case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes: return .int
@@ -81,9 +80,9 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// Whether `content` is a value this key accepts: of its type, in its range, one of its words.
-    func accepts(_ content: ConfigContent) -> Bool {
-        switch content {
+    /// Whether `value` is a value this key accepts: of its type, in its range, one of its words.
+    func accepts(_ value: SettingValue) -> Bool {
+        switch value {
         case .string(let text):
             switch self {
             case .audioOutput: return AudioOutputSetting(text) != nil
@@ -97,22 +96,14 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         case .int(let number): return type == .int && range.contains(number)
         case .bool: return type == .bool
         case .intArray(let numbers): return type == .intArray && numbers.allSatisfy(range.contains)
-        default: return false
         }
     }
 
     /// The environment variable that sets this key: `ANNOUNCED_` and the key in upper case, with
     /// `audio.output` as `ANNOUNCED_AUDIO` and `audio.device` as `ANNOUNCED_AUDIO_DEVICE`.
     public var environmentVariable: String {
-        "ANNOUNCED_" + environmentComponents.dropFirst().map { $0.uppercased() }.joined(separator: "_")
-    }
-
-    /// The key components the environment provider encodes into ``environmentVariable``.
-    var environmentComponents: [String] {
-        switch self {
-        case .audioOutput: return ["announced", "audio"]
-        default: return ["announced"] + rawValue.split(separator: ".").map(String.init)
-        }
+        let words = self == .audioOutput ? ["audio"] : rawValue.split(separator: ".").map(String.init)
+        return "ANNOUNCED_" + words.map { $0.uppercased() }.joined(separator: "_")
     }
 
     /// The command-line flag that sets this key, if there is one.

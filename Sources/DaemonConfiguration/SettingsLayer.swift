@@ -1,78 +1,58 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
-import Configuration
 
-/// One layer of the settings (the flags, the `ANNOUNCED_*` variables or the file) as a
-/// configuration provider that hands on only values their key accepts.
+/// One layer of the settings: the flags, the `ANNOUNCED_*` variables or the file. It hands on
+/// only values their key accepts.
 ///
 /// A value of the wrong type, out of range or not one of the key's words throws a
-/// ``SettingsError`` naming the layer, the key and the value as the user wrote it, so a
-/// `ConfigReader` over the layers (which stops at the first provider that throws) reports it.
-struct SettingsLayer: ConfigProvider, ConfigSnapshot {
-    /// Where a layer's values come from, and how the user wrote each.
+/// ``SettingsError`` naming the layer, the key and the value as the user wrote it.
+struct SettingsLayer: Sendable {
+    /// Where a layer's values come from.
     enum Origin: Sendable {
-        /// The flags, with each value as it was given (`5`, `"x"`).
-        case commandLine([SettingsKey: String])
-        /// The `ANNOUNCED_*` variables, by name.
+        /// The flags given, by key.
+        case commandLine([SettingsKey: SettingValue])
+        /// The `ANNOUNCED_*` variables, by name (empty ones left out).
         case environment([String: String])
         /// The configuration file.
         case file(SettingsFileSnapshot)
     }
 
     let origin: Origin
-    let upstream: any ConfigSnapshot
-
-    var providerName: String {
-        switch origin {
-        case .commandLine: return "command line"
-        case .environment: return "environment"
-        case .file(let file): return file.providerName
-        }
-    }
 
     /// The flags layer.
-    static func commandLine(_ values: [SettingsKey: ConfigContent]) -> SettingsLayer {
-        var contents: [AbsoluteConfigKey: ConfigValue] = [:]
-        var written: [SettingsKey: String] = [:]
-        for (key, content) in values {
-            contents[AbsoluteConfigKey(ConfigKey(key.rawValue))] = ConfigValue(content, isSecret: false)
-            switch content {
-            case .string(let text): written[key] = "\"\(text)\""
-            case .int(let number): written[key] = "\(number)"
-            default: break
-            }
-        }
-        return SettingsLayer(origin: .commandLine(written), upstream: InMemoryProvider(name: "command line", values: contents).snapshot())
+    static func commandLine(_ values: [SettingsKey: SettingValue]) -> SettingsLayer {
+        SettingsLayer(origin: .commandLine(values))
     }
 
-    /// The `ANNOUNCED_*` variables of `environment` (empty ones count as unset), read by the
-    /// library's environment provider with `audio.output` as `ANNOUNCED_AUDIO`.
+    /// The `ANNOUNCED_*` variables of `environment`; empty ones count as unset.
     static func environment(_ environment: [String: String]) -> SettingsLayer {
-        let variables = environment.filter { $0.key.hasPrefix("ANNOUNCED_") && !$0.value.isEmpty }
-        let provider = EnvironmentVariablesProvider(environmentVariables: variables).mapKeys { key in
-            guard let known = SettingsKey(rawValue: key.components.joined(separator: ".")) else { return key }
-            return AbsoluteConfigKey(known.environmentComponents)
-        }
-        return SettingsLayer(origin: .environment(variables), upstream: provider.snapshot())
+        SettingsLayer(origin: .environment(environment.filter { $0.key.hasPrefix("ANNOUNCED_") && !$0.value.isEmpty }))
     }
 
     /// The file layer.
     static func file(_ file: SettingsFileSnapshot) -> SettingsLayer {
-        SettingsLayer(origin: .file(file), upstream: file)
+        SettingsLayer(origin: .file(file))
     }
 
-    func value(forKey key: AbsoluteConfigKey, type: ConfigType) throws -> LookupResult {
-        guard let setting = SettingsKey(rawValue: key.components.joined(separator: ".")) else {
-            return try upstream.value(forKey: key, type: type)
+    /// The value this layer gives `key`, or nil when it does not set it.
+    ///
+    /// - Throws: ``SettingsError`` when the value is not one `key` accepts.
+    func value(_ key: SettingsKey) throws(SettingsError) -> SettingValue? {
+        let value: SettingValue?
+        switch origin {
+        case .commandLine(let values):
+            value = values[key]
+        case .environment(let variables):
+            guard let text = variables[key.environmentVariable] else { return nil }
+            guard let parsed = SettingValue(environmentText: text, as: key.type) else { throw failure(key) }
+            value = parsed
+        case .file(let file):
+            guard let json = file.values[key.rawValue] else { return nil }
+            guard let parsed = SettingsFileSnapshot.value(of: json, for: key) else { throw failure(key) }
+            value = parsed
         }
-        let result: LookupResult
-        do {
-            result = try upstream.value(forKey: key, type: type)
-        } catch {
-            throw failure(setting)
-        }
-        if let content = result.value?.content, !setting.accepts(content) { throw failure(setting) }
-        return result
+        if let value, !key.accepts(value) { throw failure(key) }
+        return value
     }
 
     /// The error for `key`'s value in this layer: the requirement, the value and what to do.
@@ -83,7 +63,7 @@ struct SettingsLayer: ConfigProvider, ConfigSnapshot {
         switch origin {
         case .commandLine(let values):
             source = .flag(key.flag ?? "--" + key.rawValue)
-            written = values[key]
+            written = values[key]?.written
             advice = ""
         case .environment(let variables):
             source = .environment(key.environmentVariable)
@@ -95,24 +75,5 @@ struct SettingsLayer: ConfigProvider, ConfigSnapshot {
             advice = "; correct it, or remove the key to use the default"
         }
         return SettingsError(source: source, key: key.rawValue, problem: key.requirement + (written.map { ", not " + $0 } ?? "") + advice)
-    }
-
-    func fetchValue(forKey key: AbsoluteConfigKey, type: ConfigType) async throws -> LookupResult {
-        try value(forKey: key, type: type)
-    }
-
-    nonisolated(nonsending) func watchValue<Return: ~Copyable>(
-        forKey key: AbsoluteConfigKey, type: ConfigType,
-        updatesHandler: nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<Result<LookupResult, any Error>, Never>) async throws -> Return
-    ) async throws -> Return {
-        try await watchValueFromValue(forKey: key, type: type, updatesHandler: updatesHandler)
-    }
-
-    func snapshot() -> any ConfigSnapshot { self }
-
-    nonisolated(nonsending) func watchSnapshot<Return: ~Copyable>(
-        updatesHandler: nonisolated(nonsending) (_ updates: ConfigUpdatesAsyncSequence<any ConfigSnapshot, Never>) async throws -> Return
-    ) async throws -> Return {
-        try await watchSnapshotFromSnapshot(updatesHandler: updatesHandler)
     }
 }

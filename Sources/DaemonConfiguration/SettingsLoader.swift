@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
-import Configuration
 
 /// The values given on the command line; nil where a flag was not given.
 public struct CommandLineSettings: Sendable, Hashable {
@@ -47,8 +46,8 @@ public struct CommandLineSettings: Sendable, Hashable {
     }
 
     /// The values given, by key.
-    var values: [SettingsKey: ConfigContent] {
-        var values: [SettingsKey: ConfigContent] = [:]
+    var values: [SettingsKey: SettingValue] {
+        var values: [SettingsKey: SettingValue] = [:]
         values[.socket] = socket.map { .string($0) }
         values[.ssipSocket] = ssipSocket.map { .string($0) }
         values[.audioOutput] = audio.map { .string($0) }
@@ -87,7 +86,7 @@ public struct ConfigFileCandidate: Sendable, Hashable {
     }
 }
 
-/// Reads the settings in layers with swift-configuration: command-line flags over `ANNOUNCED_*`
+/// Reads the settings in layers: command-line flags over `ANNOUNCED_*`
 /// environment variables over the configuration file over the defaults.
 ///
 /// The one exception is `socket`, which follows the wire protocol: `--socket`, then the file's
@@ -154,51 +153,45 @@ public struct SettingsLoader: Sendable {
         let layers = [SettingsLayer.commandLine(commandLine.values), .environment(variables)] + (file.map { [.file($0)] } ?? [])
         // Each layer is read on its own first, so a bad value is reported even where a higher
         // layer overrides it (the file would fail the next time it is read without that flag).
-        for layer in layers.dropFirst() { _ = try Self.resolve(ConfigReader(provider: layer)) }
-        let settings = try Self.resolve(ConfigReader(providers: layers))
+        for layer in layers.dropFirst() { _ = try Self.resolve([layer]) }
+        let settings = try Self.resolve(layers)
         return LoadedSettings(settings: settings, file: file?.providerName, warnings: file?.warnings ?? [])
     }
 
-    /// Every key as `reader` gives it, over the defaults.
-    static func resolve(_ reader: ConfigReader) throws(SettingsError) -> DaemonSettings {
-        /// The value of `key`, or nil when no layer sets it. The layers throw a `SettingsError`
-        /// for every value their key does not accept, so the only other error a `required…`
-        /// read throws is the library's "no provider has this key".
-        func read<Value>(_ key: SettingsKey, _ get: (ConfigKey) throws -> Value) throws(SettingsError) -> Value? {
-            do {
-                return try get(ConfigKey(key.rawValue))
-            } catch let error as SettingsError {
-                throw error
-            } catch {
-                return nil
+    /// Every key as the first of `layers` that sets it gives it, over the defaults.
+    static func resolve(_ layers: [SettingsLayer]) throws(SettingsError) -> DaemonSettings {
+        func read(_ key: SettingsKey) throws(SettingsError) -> SettingValue? {
+            for layer in layers {
+                if let value = try layer.value(key) { return value }
             }
+            return nil
+        }
+        func string(_ key: SettingsKey) throws(SettingsError) -> String? {
+            if case .string(let text) = try read(key) { return text }
+            return nil
+        }
+        func int(_ key: SettingsKey) throws(SettingsError) -> Int? {
+            if case .int(let number) = try read(key) { return number }
+            return nil
         }
         var settings = DaemonSettings()
-        settings.socket = try read(.socket) { try reader.requiredString(forKey: $0) }
-        if let ssip = try read(.ssipSocket, { try reader.requiredString(forKey: $0) }).flatMap(SSIPSocketSetting.init) {
-            settings.ssipSocket = ssip
-        }
-        if let output = try read(.audioOutput, { try reader.requiredString(forKey: $0) }).flatMap(AudioOutputSetting.init) {
-            settings.audioOutput = output
-        }
-        settings.audioDevice = try read(.audioDevice) { try reader.requiredString(forKey: $0) }
-        settings.voice = try read(.voice) { try reader.requiredString(forKey: $0) } ?? settings.voice
-        settings.rate = try read(.rate) { try reader.requiredInt(forKey: $0) } ?? settings.rate
-        settings.pitch = try read(.pitch) { try reader.requiredInt(forKey: $0) } ?? settings.pitch
-        settings.volume = try read(.volume) { try reader.requiredInt(forKey: $0) } ?? settings.volume
-        settings.punctuation = try read(.punctuation) { try reader.requiredString(forKey: $0, as: Punctuation.self) } ?? settings.punctuation
-        settings.earcons = try read(.earcons) { try reader.requiredBool(forKey: $0) } ?? settings.earcons
-        if let duck = try read(.duck, { try reader.requiredString(forKey: $0) }).flatMap(DuckSetting.init) {
-            settings.duck = duck
-        }
-        settings.maxLineBytes = try read(.maxLineBytes) { try reader.requiredInt(forKey: $0) } ?? settings.maxLineBytes
-        settings.maxTextChars = try read(.maxTextChars) { try reader.requiredInt(forKey: $0) } ?? settings.maxTextChars
-        settings.maxPendingPerClient = try read(.maxPendingPerClient) { try reader.requiredInt(forKey: $0) } ?? settings.maxPendingPerClient
-        settings.maxOutboundBytes = try read(.maxOutboundBytes) { try reader.requiredInt(forKey: $0) } ?? settings.maxOutboundBytes
-        if let uids = try read(.allowUIDs, { try reader.requiredIntArray(forKey: $0) }) {
-            settings.allowUIDs = uids.map { UInt32($0) }
-        }
-        settings.logLevel = try read(.logLevel) { try reader.requiredString(forKey: $0, as: LogLevel.self) } ?? settings.logLevel
+        settings.socket = try string(.socket)
+        if let ssip = try string(.ssipSocket).flatMap(SSIPSocketSetting.init) { settings.ssipSocket = ssip }
+        if let output = try string(.audioOutput).flatMap(AudioOutputSetting.init) { settings.audioOutput = output }
+        settings.audioDevice = try string(.audioDevice)
+        settings.voice = try string(.voice) ?? settings.voice
+        settings.rate = try int(.rate) ?? settings.rate
+        settings.pitch = try int(.pitch) ?? settings.pitch
+        settings.volume = try int(.volume) ?? settings.volume
+        settings.punctuation = try string(.punctuation).flatMap { Punctuation(rawValue: $0) } ?? settings.punctuation
+        if case .bool(let earcons) = try read(.earcons) { settings.earcons = earcons }
+        if let duck = try string(.duck).flatMap(DuckSetting.init) { settings.duck = duck }
+        settings.maxLineBytes = try int(.maxLineBytes) ?? settings.maxLineBytes
+        settings.maxTextChars = try int(.maxTextChars) ?? settings.maxTextChars
+        settings.maxPendingPerClient = try int(.maxPendingPerClient) ?? settings.maxPendingPerClient
+        settings.maxOutboundBytes = try int(.maxOutboundBytes) ?? settings.maxOutboundBytes
+        if case .intArray(let uids) = try read(.allowUIDs) { settings.allowUIDs = uids.map { UInt32($0) } }
+        settings.logLevel = try string(.logLevel).flatMap { LogLevel(rawValue: $0) } ?? settings.logLevel
         return settings
     }
 }

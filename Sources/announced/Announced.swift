@@ -4,7 +4,6 @@ import AnnounceProtocol
 import AnnounceServer
 import ArgumentParser
 import DaemonConfiguration
-import FoundationEssentials
 import Glibc
 import Logging
 import ServiceLifecycle
@@ -216,7 +215,7 @@ struct Announced: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         if spawnOptions.spawn {
             let spawn = SSIPSpawn(
                 options: spawnOptions, commandLine: commandLineSettings, daemonArguments: daemonArguments, environment: environment
