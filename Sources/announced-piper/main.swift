@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CAnnounceLinux
+import CEspeakNG
+import EngineSandbox
+import EspeakHelperWire
+import Glibc
+
+// announced-piper: Piper voices (VITS models on ONNX Runtime, through sherpa-onnx's C API), in a
+// sandboxed process of its own, on the same wire as announced-espeak (EspeakHelperWire).
+//
+// Start-up: the engine's library is loaded (PiperEngine: ANNOUNCED_PIPER_LIBRARY_DIR, beside the
+// executable, or /usr/lib/announced/piper), espeak-ng is initialized for phonemes only, the
+// sandbox is entered (PiperSandbox), and `ready` announces 22,050 Hz and no voices. Voices are
+// named by path: `prepare` loads one ahead of use, `synthesize` loads it when it is not the
+// current one (`voiceFailed` and `done` when it cannot be).
+//
+// Text is phonemized in-process by espeak-ng (IPA, the voice's espeak voice), a clause at a time,
+// and synthesized a sentence at a time (UtteranceSynthesis); `abort` stops it before the next
+// sentence, or inside the engine's progress callback.
+//
+// Exit statuses: 0 when the daemon closed the pipe; 1 when the engine or espeak-ng cannot be
+// loaded (after `initializationFailed`: 1 for the engine, 2 for espeak-ng; the reason is on
+// standard error); 2 on a malformed request; 3 when the sandbox cannot be entered.
+
+signal(SIGPIPE, SIG_IGN)
+_ = CAnnounceLinux_set_malloc_mmap_threshold(128 << 10)
+nonisolated(unsafe) let input = FrameChannel(fd: STDIN_FILENO)
+nonisolated(unsafe) let output = FrameChannel(fd: STDOUT_FILENO)
+
+/// Writes a line to standard error (the daemon's log).
+func say(_ line: String) {
+    let bytes = Array(("announced-piper: " + line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
+let engine: PiperEngine
+do {
+    engine = try PiperEngine.load()
+} catch {
+    say(error.message)
+    output.write(HelperMessage.initializationFailed(code: 1).frame)
+    exit(1)
+}
+guard espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, espeakINITIALIZE_DONT_EXIT) > 0 else {
+    say("espeak-ng, which phonemizes for Piper voices, cannot be initialized (is espeak-ng-data installed?)")
+    output.write(HelperMessage.initializationFailed(code: 2).frame)
+    exit(1)
+}
+
+// From here on the helper reads only the engine, espeak-ng's data and the voice directories.
+PiperSandbox.enter(engineDirectory: engine.directory, reportingTo: output)
+guard output.write(HelperMessage.ready(sampleRate: Int32(UtteranceSynthesis.outputRate), voices: []).frame) else { exit(0) }
+
+/// ONNX Runtime's threads for one synthesis (`ANNOUNCED_PIPER_THREADS`, default 2).
+let threads: Int32 = getenv("ANNOUNCED_PIPER_THREADS").flatMap { Int32(String(cString: $0)) }.map { min(max($0, 1), 8) } ?? 2
+nonisolated(unsafe) var currentVoice: LoadedVoice?
+
+/// The voice `path`, loaded if it is not the current one.
+func voice(_ path: String) -> Result<LoadedVoice, LoadedVoice.Problem> {
+    if let currentVoice, currentVoice.path == path { return .success(currentVoice) }
+    currentVoice = nil  // one model in memory at a time
+    do {
+        let loaded = try LoadedVoice(path: path, engine: engine, threads: threads)
+        guard espeak_SetVoiceByName(loaded.file.espeakVoice) == EE_OK else {
+            return .failure(LoadedVoice.Problem(message: "espeak-ng has no voice \(loaded.file.espeakVoice), which \(path) is phonemized with"))
+        }
+        currentVoice = loaded
+        return .success(loaded)
+    } catch {
+        return .failure(error)
+    }
+}
+
+/// Set once the daemon asked to stop the utterance.
+nonisolated(unsafe) var stopRequested = false
+
+/// Whether the daemon asked to stop: reads its `abort` when one has come.
+func shouldStop() -> Bool {
+    if !stopRequested, input.hasInput {
+        // During an utterance the daemon sends nothing but `abort`.
+        stopRequested = true
+        guard let frame = input.readFrame() else { exit(0) }
+        if (try? HelperRequest(tag: frame.tag, payload: frame.payload)) != .abort { exit(2) }
+    }
+    return stopRequested
+}
+
+while let frame = input.readFrame() {
+    let request: HelperRequest
+    do {
+        request = try HelperRequest(tag: frame.tag, payload: frame.payload)
+    } catch {
+        exit(2)
+    }
+    switch request {
+    case .abort:
+        continue
+    case .prepare(let path):
+        let answer: HelperMessage
+        switch voice(path) {
+        case .success: answer = .voicePrepared(status: 0, message: "")
+        case .failure(let problem):
+            say(problem.message)
+            answer = .voicePrepared(status: 1, message: problem.message)
+        }
+        guard output.write(answer.frame) else { exit(0) }
+    case .synthesize(let utterance):
+        #if DEBUG
+        if let answer = SandboxProbe.answer(to: utterance.text) {
+            output.write(HelperMessage.voiceSelected.frame)
+            output.write(HelperMessage.mark(sample: 0, name: answer).frame)
+            output.write(HelperMessage.done(status: 0).frame)
+            continue
+        }
+        #endif
+        let loaded: LoadedVoice
+        switch voice(utterance.voice) {
+        case .success(let voice): loaded = voice
+        case .failure(let problem):
+            say(problem.message)
+            output.write(HelperMessage.voiceFailed(message: problem.message).frame)
+            guard output.write(HelperMessage.done(status: 0).frame) else { exit(0) }
+            continue
+        }
+        guard output.write(HelperMessage.voiceSelected.frame) else { exit(0) }
+        stopRequested = false
+        var synthesis = UtteranceSynthesis(
+            voice: loaded, output: output, rate: utterance.rate, volume: utterance.volume, shouldStop: shouldStop
+        )
+        let spoken = synthesis.speak(SpeechText(utterance.text, ssml: utterance.ssml))
+        guard output.write(HelperMessage.done(status: spoken || stopRequested ? 0 : 1).frame) else { exit(0) }
+    }
+}
+exit(0)
