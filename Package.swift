@@ -233,7 +233,7 @@ let package = Package(
         // without them), its wire messages, its sandbox, and CSherpaOnnx's layout against the real header.
         .testTarget(
             name: "PiperEngineTests",
-            dependencies: ["EspeakHelperWire", "EngineSandbox", "TestSupport", "BlockingThreads"],
+            dependencies: ["EspeakHelperWire", "EngineSandbox", "CAnnounceLinux", "TestSupport", "BlockingThreads"],
             // The C file the layout test compiles against the fetched header.
             exclude: ["Fixtures"],
             swiftSettings: strictSwift

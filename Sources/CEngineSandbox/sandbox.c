@@ -64,6 +64,12 @@ uint64_t CEngineSandbox_namespace_clone_flags(void) {
 
 int CEngineSandbox_set_name_option(void) { return PR_SET_NAME; }
 
+int CEngineSandbox_fork_and_exit(void) {
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    return (int)child;
+}
+
 int CEngineSandbox_landlock_abi_version(void) {
     return (int)syscall(SYS_landlock_create_ruleset, NULL, 0, landlock_create_ruleset_version);
 }

@@ -108,8 +108,12 @@ struct UtteranceSynthesis {
         while index < last.end {
             while index < last.end, !Self.isWordScalar(text[index]) { index += 1 }
             let start = index
-            while index < last.end, !text[index].properties.isWhitespace { index += 1 }
-            if index > start { words.append((start, index)) }
+            var end = index
+            while index < last.end, !text[index].properties.isWhitespace {
+                if Self.isWordScalar(text[index]) { end = index + 1 }
+                index += 1
+            }
+            if end > start { words.append((start, end)) }
         }
         let letters = max(1, words.reduce(0) { $0 + $1.end - $1.start })
         var lettersBefore = 0

@@ -34,6 +34,9 @@ uint64_t CEngineSandbox_namespace_clone_flags(void);
 /// `PR_SET_NAME`, for the rule that lets a thread name itself.
 int CEngineSandbox_set_name_option(void);
 
+/// Debug probes only: fork(), the child exiting at once with _exit(0). The child's pid, or -1 and errno.
+int CEngineSandbox_fork_and_exit(void);
+
 /// The Landlock ABI version the running kernel offers (1 or more), or -1 and errno (ENOSYS:
 /// built without Landlock; EOPNOTSUPP: Landlock not enabled at boot).
 int CEngineSandbox_landlock_abi_version(void);

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import BlockingThreads
+import EspeakHelperWire
+import Foundation
+import Glibc
+import Testing
+
+/// The real `announced-piper` with the real engine (sherpa-onnx 2.0.1's wheel) and the real
+/// voice (en_US-joe-medium), driven through its pipes as the daemon drives it.
+@Suite(
+    "announced-piper with the real engine and voice", .onBlockingThreads,
+    .enabled(if: PiperTestFiles.isFetched, "\(PiperTestFiles.missing)")
+)
+struct PiperHelperTests {
+    /// A helper that has answered `ready` and loaded the test voice.
+    static func preparedHelper(environment: [String: String] = [:]) throws -> PiperHelper {
+        let helper = try PiperHelper(environment: environment)
+        let ready = helper.next()
+        try #require(ready == .ready(sampleRate: 22_050, voices: []), "stderr: \(helper.errors)")
+        helper.send(.prepare(voice: PiperTestFiles.voice))
+        let prepared = helper.next(timeout: 120)
+        try #require(prepared == .voicePrepared(status: 0, message: ""), "stderr: \(helper.errors)")
+        return helper
+    }
+
+    /// The loudest sample's magnitude.
+    static func peak(_ samples: [Int16]) -> Int { samples.map { abs(Int($0)) }.max() ?? 0 }
+
+    @Test("ready at 22,050 Hz with no voice list; prepare loads the voice; the helper ends 0 when its input closes")
+    func readyAndPrepare() throws {
+        let helper = try Self.preparedHelper()
+        #expect(helper.stop() == 0)
+    }
+
+    @Test("\"Download complete.\" is about a second of audible speech, with its two words, between voiceSelected and done")
+    func downloadComplete() throws {
+        let helper = try Self.preparedHelper()
+        helper.send(PiperHelper.request("Download complete."))
+        let messages = helper.utterance()
+        #expect(messages.first == .voiceSelected)
+        #expect(messages.last == .done(status: 0))
+        let samples = messages.samples
+        let seconds = Double(samples.count) / 22_050
+        print("Download complete.: \(samples.count) samples (\(seconds) s), peak \(Self.peak(samples))")
+        #expect((0.6...1.8).contains(seconds))
+        #expect(Self.peak(samples) > 3_000, "speech, not silence")
+        let words = messages.words
+        #expect(words.map(\.textPosition) == [1, 10])
+        #expect(words.map(\.length) == [8, 8], "the words, without the full stop")
+        #expect(words.count == 2 && words[0].sample < words[1].sample && Int(words[1].sample) < samples.count)
+    }
+
+    @Test("SSML marks come in order, each at the sample where the text after it begins; tags are not spoken; word positions count in the SSML text")
+    func marks() throws {
+        let helper = try Self.preparedHelper()
+        let text = "<speak>First <mark name=\"one\"/>second, <mark name='two'/>third &amp; last.</speak>"
+        helper.send(PiperHelper.request(text, ssml: true))
+        let messages = helper.utterance()
+        #expect(messages.last == .done(status: 0))
+        let marks = messages.marks
+        #expect(marks.map(\.name) == ["one", "two"])
+        for mark in marks {
+            #expect(Int(mark.sample) == mark.samplesBefore, "\(mark.name) is reported where the audio after it starts")
+            #expect(mark.samplesBefore > 0)
+        }
+        #expect(marks.count == 2 && marks[0].sample < marks[1].sample)
+        let scalars = Array(text.unicodeScalars)
+        let spoken = messages.words.map { word in
+            String(String.UnicodeScalarView(scalars[Int(word.textPosition - 1)..<Int(word.textPosition - 1 + word.length)]))
+        }
+        #expect(spoken == ["First", "second", "third", "last"], "an entity alone is no word; punctuation is left out")
+    }
+
+    @Test("abort stops a long text within a sentence: done comes soon, after a fraction of its audio")
+    func abort() throws {
+        let helper = try Self.preparedHelper()
+        let sentence = "This sentence is one of forty in a long text that would take minutes to speak. "
+        helper.send(PiperHelper.request(String(repeating: sentence, count: 40)))
+        #expect(helper.next() == .voiceSelected)
+        var before = 0
+        while before == 0, let message = helper.next() {
+            if case .samples(let samples) = message { before += samples.count }
+        }
+        let asked = ContinuousClock.now
+        helper.send(.abort)
+        let rest = helper.utterance()
+        let waited = ContinuousClock.now - asked
+        let total = before + rest.samples.count
+        print("abort: done \(waited) after the request, \(Double(total) / 22_050) s of audio in all")
+        #expect(rest.last == .done(status: 0))
+        #expect(total < 22_050 * 20, "far less than the text's minutes of audio")
+        #expect(waited < .seconds(5), "at most one sentence's synthesis, with a wide margin for a loaded machine")
+        // The helper speaks the next utterance normally.
+        helper.send(PiperHelper.request("Next."))
+        let next = helper.utterance()
+        #expect(next.last == .done(status: 0) && Self.peak(next.samples) > 1_000)
+    }
+
+    @Test("a voice that cannot be loaded: voiceFailed and done for synthesize, voicePrepared 1 for prepare; the helper goes on")
+    func badVoice() throws {
+        let helper = try Self.preparedHelper()
+        let missing = PiperTestFiles.voiceDirectory + "/no-such-voice.onnx"
+        helper.send(PiperHelper.request("Hello.", voice: missing))
+        let messages = helper.utterance()
+        #expect(messages.count == 2)
+        if case .voiceFailed(let message)? = messages.first {
+            #expect(message.contains("no-such-voice.onnx.json cannot be read"))
+        } else {
+            Issue.record("expected voiceFailed, got \(messages)")
+        }
+        #expect(messages.last == .done(status: 0))
+        helper.send(.prepare(voice: "relative.onnx"))
+        if case .voicePrepared(let status, let message)? = helper.next() {
+            #expect(status == 1 && message.contains("not the absolute path"))
+        } else {
+            Issue.record("expected voicePrepared")
+        }
+        helper.send(PiperHelper.request("Still here."))
+        #expect(Self.peak(helper.utterance().samples) > 1_000)
+    }
+
+    @Test("rate shortens the audio; volume 0 silences it (pitch is not supported and changes nothing)")
+    func rateAndVolume() throws {
+        let helper = try Self.preparedHelper()
+        let text = "The quick brown fox jumps over the lazy dog."
+        helper.send(PiperHelper.request(text))
+        let normal = helper.utterance().samples.count
+        helper.send(PiperHelper.request(text, rate: 350))
+        let fast = helper.utterance().samples.count
+        helper.send(PiperHelper.request(text, volume: 0))
+        let muted = helper.utterance().samples
+        print("rate 175: \(normal) samples, rate 350: \(fast)")
+        #expect(Double(fast) < Double(normal) * 0.75)
+        #expect(!muted.isEmpty && Self.peak(muted) == 0)
+    }
+
+    @Test("a text that crashes espeak-ng 1.51 costs only that helper: it dies by SIGABRT (not its sandbox), and a new one speaks")
+    func crashText() throws {
+        let crash = try String(contentsOfFile: PiperTestFiles.repository + "/Tests/FuzzCorpus/espeak-crashes/stacked-suffixes", encoding: .utf8)
+            .drop { $0 == "\0" || $0.asciiValue.map { $0 < 32 } == true }
+        let helper = try Self.preparedHelper()
+        helper.send(PiperHelper.request(String(crash)))
+        let messages = helper.utterance()
+        if messages.last == .done(status: 0) {
+            // A fixed espeak-ng phonemizes it: nothing to recover from.
+            print("this espeak-ng phonemizes the crash text")
+        } else {
+            #expect(!messages.contains { if case .sandboxViolation = $0 { true } else { false } })
+            #expect(helper.waitForExit() == 128 + SIGABRT)
+        }
+        let next = try Self.preparedHelper()
+        next.send(PiperHelper.request("Recovered."))
+        #expect(Self.peak(next.utterance().samples) > 1_000)
+    }
+}
