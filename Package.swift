@@ -193,7 +193,7 @@ let package = Package(
         // `make bench`: latency, throughput and memory figures against the daemon process.
         .executableTarget(
             name: "announced-bench",
-            dependencies: ["CEspeakNG", "ProcessHarness"],
+            dependencies: ["CEspeakNG", "ProcessHarness", "EspeakHelperWire"],
             swiftSettings: strictSwift
         ),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those
