@@ -20,8 +20,6 @@ struct PhonemizedClause {
 final class ClauseReader {
     private let buffer: UnsafeMutableBufferPointer<CChar>
     private var cursor: UnsafeRawPointer?
-    /// Scalars of the text before `cursor`.
-    private var scalarsRead = 0
 
     /// Reads `text`; espeak-ng's voice must already be selected.
     init(_ text: [Unicode.Scalar]) {
@@ -37,25 +35,39 @@ final class ClauseReader {
     }
 
     /// The next clause; nil at the end of the text.
+    ///
+    /// espeak-ng reads a scalar ahead to find where a clause ends: `Download complete. The`
+    /// comes back as one step whose phonemes stop at "complete", with the cursor after the `T`.
+    /// A non-space scalar right after a space at the end of a step is that look-ahead: it
+    /// belongs to the next clause (a closing quote right after the full stop belongs to this one).
     func next() -> PhonemizedClause? {
         while let start = cursor {
             var pointer: UnsafeRawPointer? = start
             let result = espeak_TextToPhonemes(&pointer, espeakCHARS_UTF8, espeakPHONEMES_IPA)
             let end = pointer ?? UnsafeRawPointer(endOfText)
             cursor = pointer
-            let consumed = UnsafeBufferPointer(start: start.assumingMemoryBound(to: CChar.self), count: end - start)
-            let firstScalar = scalarsRead
-            scalarsRead += consumed.reduce(0) { $1 & -64 == -128 ? $0 : $0 + 1 }  // not a continuation byte
+            let consumed = UnsafeRawBufferPointer(start: start, count: end - start)
+            var scalars = Array(String(decoding: consumed, as: UTF8.self).unicodeScalars)
+            if pointer != nil, scalars.count >= 2, !scalars[scalars.count - 1].properties.isWhitespace,
+                scalars[scalars.count - 2].properties.isWhitespace
+            {
+                scalars.removeLast()
+            }
+            let firstScalar = clauseStart
+            clauseStart += scalars.count
             var phonemes = Self.cleaned(result.map { String(cString: $0) } ?? "")
-            let punctuation = Self.terminator(consumed)
+            let punctuation = Self.terminator(scalars)
             let endsSentence = pointer == nil || punctuation.map { ".?!".unicodeScalars.contains($0) } ?? false
             if phonemes.isEmpty { continue }
             if let punctuation { phonemes.append(punctuation) }
             if !endsSentence { phonemes.append(" ") }
-            return PhonemizedClause(phonemes: phonemes, start: firstScalar, end: scalarsRead, endsSentence: endsSentence)
+            return PhonemizedClause(phonemes: phonemes, start: firstScalar, end: firstScalar + scalars.count, endsSentence: endsSentence)
         }
         return nil
     }
+
+    /// Where the next clause starts, in scalars of the text (the look-ahead scalar of the last step).
+    private var clauseStart = 0
 
     private var endOfText: UnsafeMutablePointer<CChar> {
         buffer.baseAddress! + strlen(buffer.baseAddress!)
@@ -63,15 +75,15 @@ final class ClauseReader {
 
     /// The clause's closing punctuation (the last of `.,?!;:` before trailing spaces and
     /// closing quotes or brackets), if any.
-    static func terminator(_ bytes: UnsafeBufferPointer<CChar>) -> Unicode.Scalar? {
-        for byte in bytes.reversed() {
-            switch UInt8(bitPattern: byte) {
-            case UInt8(ascii: "."), UInt8(ascii: ","), UInt8(ascii: "?"), UInt8(ascii: "!"), UInt8(ascii: ";"), UInt8(ascii: ":"):
-                return Unicode.Scalar(UInt8(bitPattern: byte))
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\""),
-                UInt8(ascii: "'"), UInt8(ascii: ")"), UInt8(ascii: "]"), 0:
+    static func terminator(_ scalars: [Unicode.Scalar]) -> Unicode.Scalar? {
+        for scalar in scalars.reversed() {
+            switch scalar {
+            case ".", ",", "?", "!", ";", ":":
+                return scalar
+            case "\"", "'", ")", "]", "}", "\u{201D}", "\u{2019}", "\u{BB}":
                 continue
             default:
+                if scalar.properties.isWhitespace { continue }
                 return nil
             }
         }

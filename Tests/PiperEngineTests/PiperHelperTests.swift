@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
+import EngineSandbox
 import EspeakHelperWire
 import Foundation
 import Glibc
@@ -117,6 +118,63 @@ struct PiperHelperTests {
         }
         helper.send(PiperHelper.request("Still here."))
         #expect(Self.peak(helper.utterance().samples) > 1_000)
+    }
+
+    @Test(
+        "voices that are not Piper pairs are refused with a reason, and the helper goes on: bad JSON, a damaged model, a voice outside the voice directories",
+        .enabled(if: EngineSandbox.kernelLandlockABI != nil, "this kernel has no Landlock")
+    )
+    func damagedVoices() throws {
+        let directory = NSTemporaryDirectory() + "piper-voices-\(UUID().uuidString)"
+        let outside = NSTemporaryDirectory() + "piper-outside-\(UUID().uuidString)"
+        for path in [directory, outside] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        defer { for path in [directory, outside] { try? FileManager.default.removeItem(atPath: path) } }
+        let json = try String(contentsOfFile: PiperTestFiles.voice + ".json", encoding: .utf8)
+        let modelStart = try FileHandle(forReadingFrom: URL(fileURLWithPath: PiperTestFiles.voice)).read(upToCount: 4096) ?? Data()
+        try "{\"audio\": ".write(toFile: directory + "/nojson.onnx.json", atomically: true, encoding: .utf8)
+        try modelStart.write(to: URL(fileURLWithPath: directory + "/nojson.onnx"))
+        try json.write(toFile: directory + "/cut.onnx.json", atomically: true, encoding: .utf8)
+        try modelStart.write(to: URL(fileURLWithPath: directory + "/cut.onnx"))
+        try json.write(toFile: outside + "/elsewhere.onnx.json", atomically: true, encoding: .utf8)
+        let helper = try Self.preparedHelper(environment: ["ANNOUNCED_PIPER_VOICE_DIRS": PiperTestFiles.voiceDirectory + ":" + directory])
+        for (voice, reason) in [
+            (directory + "/nojson.onnx", "is not JSON"), (directory + "/cut.onnx", "sherpa-onnx cannot load the voice"),
+            (outside + "/elsewhere.onnx", "cannot be read: Permission denied"),
+        ] {
+            helper.send(PiperHelper.request("Hello.", voice: voice))
+            let messages = helper.utterance()
+            if case .voiceFailed(let message)? = messages.first {
+                #expect(message.contains(reason), "\(message)")
+            } else {
+                Issue.record("\(voice): expected voiceFailed, got \(messages)")
+            }
+            #expect(messages.last == .done(status: 0))
+        }
+        helper.send(PiperHelper.request("Still here."))
+        #expect(Self.peak(helper.utterance().samples) > 1_000)
+    }
+
+    @Test("a long text streams: its first audio is sent before the second sentence is synthesized")
+    func streams() throws {
+        let helper = try Self.preparedHelper()
+        let first = "Download complete. "
+        let text = first + String(repeating: "The next sentence of a long text waits until the first has been sent, clause by clause. ", count: 60)
+        #expect(text.count > 5_000)
+        let asked = ContinuousClock.now
+        helper.send(PiperHelper.request(text))
+        var messages: [HelperMessage] = []
+        var firstAudio: Duration?
+        while let message = helper.next() {
+            if firstAudio == nil, case .samples = message { firstAudio = ContinuousClock.now - asked }
+            messages.append(message)
+            if case .word(_, let position, _) = message, position > first.count { break }
+        }
+        helper.send(.abort)
+        _ = helper.utterance()
+        print("\(text.count) characters: first samples after \(firstAudio.map { "\($0)" } ?? "none")")
+        let firstSamples = messages.firstIndex { if case .samples = $0 { true } else { false } }
+        let secondSentence = messages.firstIndex { if case .word(_, let position, _) = $0 { position > first.count } else { false } }
+        #expect(firstSamples != nil && secondSentence != nil && firstSamples! < secondSentence!)
     }
 
     @Test("rate shortens the audio; volume 0 silences it (pitch is not supported and changes nothing)")
