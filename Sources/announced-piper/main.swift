@@ -18,6 +18,10 @@ import Glibc
 // and synthesized a sentence at a time (UtteranceSynthesis); `abort` stops it before the next
 // sentence, or inside the engine's progress callback.
 //
+// Rate is a speed factor (words per minute / 175, as espeak-ng's normal rate), volume a gain
+// (volume / 100). Pitch is not supported by Piper voices: the request's pitch is ignored.
+// Punctuation modes are not spoken (the voice hears punctuation as pauses and intonation).
+//
 // Exit statuses: 0 when the daemon closed the pipe; 1 when the engine or espeak-ng cannot be
 // loaded (after `initializationFailed`: 1 for the engine, 2 for espeak-ng; the reason is on
 // standard error); 2 on a malformed request; 3 when the sandbox cannot be entered.
@@ -51,8 +55,8 @@ guard espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, espeakINITIALIZE_DONT_
 PiperSandbox.enter(engineDirectory: engine.directory, reportingTo: output)
 guard output.write(HelperMessage.ready(sampleRate: Int32(UtteranceSynthesis.outputRate), voices: []).frame) else { exit(0) }
 
-/// ONNX Runtime's threads for one synthesis (`ANNOUNCED_PIPER_THREADS`, default 2).
-let threads: Int32 = getenv("ANNOUNCED_PIPER_THREADS").flatMap { Int32(String(cString: $0)) }.map { min(max($0, 1), 8) } ?? 2
+/// ONNX Runtime's threads for one synthesis (`ANNOUNCED_PIPER_THREADS`, default 1: on two cores, one thread gave the first samples sooner than two, announced-bench --only piper).
+let threads: Int32 = getenv("ANNOUNCED_PIPER_THREADS").flatMap { Int32(String(cString: $0)) }.map { min(max($0, 1), 8) } ?? 1
 nonisolated(unsafe) var currentVoice: LoadedVoice?
 
 /// The voice `path`, loaded if it is not the current one.
