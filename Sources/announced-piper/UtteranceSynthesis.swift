@@ -10,10 +10,12 @@ struct UtteranceSynthesis {
     static let outputRate = 22_050
     /// The pause between sentences (Piper's own default), in seconds.
     static let sentencePause = 0.2
-    /// Phoneme scalars a chunk may reach before it is cut at a clause: small for the first chunk
-    /// (the time to the first sample), larger after it (the engine runs ahead of playback).
-    static let firstChunkLimit = 120
-    static let chunkLimit = 400
+    /// Phoneme scalars a chunk of several clauses may have: few for the first chunk (the time to
+    /// the first sample; "Download complete." has 21), more after it, when the engine runs ahead of
+    /// playback and longer chunks keep a sentence's intonation whole. One clause longer than the
+    /// limit is still one chunk.
+    static let firstChunkLimit = 60
+    static let chunkLimit = 300
     /// Samples per `samples` frame: 100 ms.
     static let frameSamples = 2_205
 
@@ -52,10 +54,17 @@ struct UtteranceSynthesis {
             var pending: [PhonemizedClause] = []
             var phonemeCount = 0
             while let clause = reader.next() {
+                // A chunk is cut at a clause before it grows past the limit (the first one sooner).
+                let limit = chunksSent == 0 ? Self.firstChunkLimit : Self.chunkLimit
+                if !pending.isEmpty, phonemeCount + clause.phonemes.count > limit {
+                    guard send(pending, of: segment) else { return false }
+                    pending = []
+                    phonemeCount = 0
+                    if shouldStop() { return true }
+                }
                 pending.append(clause)
                 phonemeCount += clause.phonemes.count
-                let limit = chunksSent == 0 ? Self.firstChunkLimit : Self.chunkLimit
-                if clause.endsSentence || phonemeCount >= limit {
+                if clause.endsSentence {
                     guard send(pending, of: segment) else { return false }
                     pending = []
                     phonemeCount = 0
