@@ -4,15 +4,18 @@
 /// SSML mark before it (if any), with every scalar's position in the text as the daemon sent it.
 ///
 /// Piper has no SSML of its own. Marks split the text, so each segment is synthesized on its own
-/// and a mark is reported at the first sample of the audio after it; every other tag is dropped
-/// (block tags, `<break>`, `<p>`, `<s>`, leave a space so words on each side stay apart) and
-/// entities are decoded. Positions count Unicode scalars of the text sent, tags included, as
+/// and a mark is reported at the first sample of the audio after it; a `<break>` splits it too,
+/// with its silence (`time`, or `strength` as SSML's table suggests); every other tag is dropped
+/// (block tags, `<p>`, `<s>`, leave a space so words on each side stay apart) and entities are
+/// decoded. Positions count Unicode scalars of the text sent, tags included, as
 /// espeak-ng's do, so the daemon maps words back the same way for both engines.
 struct SpeechText {
     /// A run of plain text.
     struct Segment {
         /// The mark reached where this segment begins.
         var mark: String?
+        /// Silence before the text, in seconds (an SSML `<break>`).
+        var pause: Double = 0
         /// The plain text.
         var text: [Unicode.Scalar] = []
         /// For each scalar of `text`, its 0-based position in the text sent.
@@ -38,6 +41,8 @@ struct SpeechText {
                 let name = Self.tagName(tag)
                 if name == "mark" {
                     segments.append(Segment(mark: Self.attribute("name", in: tag) ?? ""))
+                } else if name == "break", !tag.hasPrefix("/") {
+                    segments.append(Segment(mark: nil, pause: Self.breakSeconds(tag)))
                 } else if Self.blockTags.contains(name), let last = segments[segments.count - 1].text.last,
                     !last.properties.isWhitespace
                 {
@@ -60,6 +65,23 @@ struct SpeechText {
             index += 1
         }
         self.segments = segments
+    }
+
+    /// A `<break>`'s silence in seconds: its `time` (`500ms`, `1.5s`, at most 10 s), else its
+    /// `strength` (none 0, x-weak 0.1, weak 0.2, medium 0.4, strong 0.6, x-strong 1), else medium.
+    static func breakSeconds(_ tag: String) -> Double {
+        if let time = attribute("time", in: tag) {
+            let value = time.hasSuffix("ms") ? Double(time.dropLast(2)).map { $0 / 1000 } : time.hasSuffix("s") ? Double(time.dropLast()) : nil
+            if let value, value.isFinite { return min(max(value, 0), 10) }
+        }
+        switch attribute("strength", in: tag) {
+        case "none": return 0
+        case "x-weak": return 0.1
+        case "weak": return 0.2
+        case "strong": return 0.6
+        case "x-strong": return 1
+        default: return 0.4
+        }
     }
 
     /// Tags whose ends separate words.

@@ -50,6 +50,9 @@ struct UtteranceSynthesis {
             if let mark = segment.mark {
                 guard output.write(HelperMessage.mark(sample: UInt32(clamping: samplesSent), name: mark).frame) else { return false }
             }
+            if segment.pause > 0 {
+                guard sendSilence(seconds: segment.pause) else { return false }
+            }
             let reader = ClauseReader(segment.text)
             var pending: [PhonemizedClause] = []
             var phonemeCount = 0
@@ -107,6 +110,20 @@ struct UtteranceSynthesis {
     }
 
     private var previousEndedSentence = false
+
+    /// A pause: zeros, in frames like the audio's.
+    private mutating func sendSilence(seconds: Double) -> Bool {
+        var left = Int(seconds * Double(Self.outputRate))
+        let zeros = [Int16](repeating: 0, count: Self.frameSamples)
+        while left > 0 {
+            let count = min(left, Self.frameSamples)
+            let sent = zeros.withUnsafeBufferPointer { output.write(HelperMessage.samplesFrame(UnsafeBufferPointer(rebasing: $0[..<count]))) }
+            guard sent else { return false }
+            samplesSent += count
+            left -= count
+        }
+        return true
+    }
 
     /// One `word` per word of the clauses, at its share of the audio by letters.
     private func sendWords(in clauses: [PhonemizedClause], of segment: SpeechText.Segment, sampleCount: Int) -> Bool {

@@ -72,6 +72,22 @@ struct PiperHelperTests {
         #expect(spoken == ["First", "second", "third", "last"], "an entity alone is no word; punctuation is left out")
     }
 
+    @Test("an SSML break is that much silence between the words")
+    func breaks() throws {
+        let helper = try Self.preparedHelper()
+        helper.send(PiperHelper.request("<speak>Hello <break time=\"2s\"/> world, <break strength='x-strong'/>again.</speak>", ssml: true))
+        let messages = helper.utterance()
+        let samples = messages.samples
+        let words = messages.words
+        try #require(words.count == 3)
+        // From the end of "Hello" (where its audio is last audible) to "world": at least 2 s of zeros.
+        let between = samples[..<Int(words[1].sample)]
+        let silentTail = between.reversed().prefix { $0 == 0 }.count
+        print("break: \(silentTail) silent samples before \"world\"")
+        #expect(silentTail >= 2 * 22_050)
+        #expect(Double(samples.count) / 22_050 >= 3.5, "both breaks, 3 s, and three words")
+    }
+
     @Test("abort stops a long text within a sentence: done comes soon, after a fraction of its audio")
     func abort() throws {
         let helper = try Self.preparedHelper()
