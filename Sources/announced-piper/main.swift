@@ -15,8 +15,10 @@ import Glibc
 // current one (`voiceFailed` and `done` when it cannot be).
 //
 // Text is phonemized in-process by espeak-ng (IPA, the voice's espeak voice), a clause at a time,
-// and synthesized a sentence at a time (UtteranceSynthesis); `abort` stops it before the next
-// sentence, or inside the engine's progress callback.
+// and synthesized a sentence at a time (UtteranceSynthesis); `abort` is read between chunks and in
+// the engine's progress callback, which sherpa-onnx calls once a chunk's audio is made (ONNX
+// Runtime's run itself cannot be interrupted): the helper stops within one chunk's synthesis, at
+// most a few hundred milliseconds, while the daemon has already dropped the audio.
 //
 // Rate is a speed factor (words per minute / 175, as espeak-ng's normal rate), volume a gain
 // (volume / 100). Pitch is not supported by Piper voices: the request's pitch is ignored.
