@@ -70,6 +70,8 @@ func voice(_ path: String) -> Result<LoadedVoice, LoadedVoice.Problem> {
         guard espeak_SetVoiceByName(loaded.file.espeakVoice) == EE_OK else {
             return .failure(LoadedVoice.Problem(message: "espeak-ng has no voice \(loaded.file.espeakVoice), which \(path) is phonemized with"))
         }
+        // ONNX Runtime's first run allocates its buffers: done here, the first post is warm.
+        _ = loaded.synthesize(phonemes: "həlˈoʊ.".unicodeScalars.map { Int32(bitPattern: $0.value) }, speed: 1) { true }
         currentVoice = loaded
         return .success(loaded)
     } catch {
