@@ -43,8 +43,8 @@ final class LoadedVoice {
                 "cpu".withCString { provider in
                     config.model.vits.model = model
                     config.model.vits.tokens = tokens
-                    config.model.vits.noise_scale = file.noiseScale
-                    config.model.vits.noise_scale_w = file.noiseWidth
+                    config.model.vits.noise_scale = Self.noiseless ? Self.noNoise : file.noiseScale
+                    config.model.vits.noise_scale_w = Self.noiseless ? Self.noNoise : file.noiseWidth
                     config.model.vits.length_scale = file.lengthScale
                     config.model.num_threads = threads
                     config.model.provider = provider
@@ -66,6 +66,15 @@ final class LoadedVoice {
     deinit {
         engine.api.destroyOfflineTts(tts)
     }
+
+    /// The noise scale that stands for none: with 0 sherpa-onnx's audio still varied from run to
+    /// run (0 does not reach the model), with 1e-6 it does not.
+    static let noNoise: Float = 1e-6
+
+    /// `ANNOUNCED_PIPER_NOISE=0`: VITS's noise scales are 0 instead of the voice's, so the same
+    /// phonemes always give the same samples (for tests that compare audio sample for sample;
+    /// the voice sounds flatter).
+    static let noiseless = getenv("ANNOUNCED_PIPER_NOISE").map { String(cString: $0) == "0" } ?? false
 
     /// Synthesizes one sentence's phonemes (IPA scalars) at `speed` (1 is the voice's own rate).
     /// `keepGoing` is asked when the engine reports progress; false stops it. Returns the audio

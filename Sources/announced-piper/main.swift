@@ -24,6 +24,10 @@ import Glibc
 // (volume / 100). Pitch is not supported by Piper voices: the request's pitch is ignored.
 // Punctuation modes are not spoken (the voice hears punctuation as pauses and intonation).
 //
+// Environment: ANNOUNCED_PIPER_LIBRARY_DIR (PiperEngine), ANNOUNCED_PIPER_VOICE_DIRS (PiperSandbox),
+// ANNOUNCED_PIPER_THREADS (below), ANNOUNCED_PIPER_NOISE=0 (LoadedVoice: repeatable audio, for
+// tests), and in debug builds ANNOUNCED_PIPER_UNSANDBOXED (PiperSandbox).
+//
 // Exit statuses: 0 when the daemon closed the pipe; 1 when the engine or espeak-ng cannot be
 // loaded (after `initializationFailed`: 1 for the engine, 2 for espeak-ng; the reason is on
 // standard error); 2 on a malformed request; 3 when the sandbox cannot be entered.

@@ -193,6 +193,22 @@ struct PiperHelperTests {
         #expect(firstSamples != nil && secondSentence != nil && firstSamples! < secondSentence!)
     }
 
+    @Test("ANNOUNCED_PIPER_NOISE=0 makes the audio repeatable sample for sample; the voice's own noise does not")
+    func repeatable() throws {
+        let text = "Build finished, all tests passed."
+        let noiseless = try Self.preparedHelper(environment: ["ANNOUNCED_PIPER_NOISE": "0"])
+        noiseless.send(PiperHelper.request(text))
+        let first = noiseless.utterance().samples
+        noiseless.send(PiperHelper.request(text))
+        let second = noiseless.utterance().samples
+        #expect(!first.isEmpty && first == second)
+        let noisy = try Self.preparedHelper()
+        noisy.send(PiperHelper.request(text))
+        let third = noisy.utterance().samples
+        noisy.send(PiperHelper.request(text))
+        #expect(third != noisy.utterance().samples, "VITS's noise varies each rendering")
+    }
+
     @Test("rate shortens the audio; volume 0 silences it (pitch is not supported and changes nothing)")
     func rateAndVolume() throws {
         let helper = try Self.preparedHelper()
