@@ -68,12 +68,13 @@ final class LoadedVoice {
     }
 
     /// The noise scale that stands for none: with 0 sherpa-onnx's audio still varied from run to
-    /// run (0 does not reach the model), with 1e-6 it does not.
+    /// run as with the voice's noise (0 does not reach the model); with 1e-6 the lengths are the
+    /// same and the samples differ by a step or two.
     static let noNoise: Float = 1e-6
 
-    /// `ANNOUNCED_PIPER_NOISE=0`: VITS's noise scales are 0 instead of the voice's, so the same
-    /// phonemes always give the same samples (for tests that compare audio sample for sample;
-    /// the voice sounds flatter).
+    /// `ANNOUNCED_PIPER_NOISE=0`: VITS's noise scales are (almost) 0 instead of the voice's, so
+    /// the same phonemes give the same durations and samples within a step or two of each other
+    /// (for tests that compare audio; the voice sounds flatter).
     static let noiseless = getenv("ANNOUNCED_PIPER_NOISE").map { String(cString: $0) == "0" } ?? false
 
     /// Synthesizes one sentence's phonemes (IPA scalars) at `speed` (1 is the voice's own rate).

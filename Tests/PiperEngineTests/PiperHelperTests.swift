@@ -193,7 +193,7 @@ struct PiperHelperTests {
         #expect(firstSamples != nil && secondSentence != nil && firstSamples! < secondSentence!)
     }
 
-    @Test("ANNOUNCED_PIPER_NOISE=0 makes the audio repeatable sample for sample; the voice's own noise does not")
+    @Test("ANNOUNCED_PIPER_NOISE=0 makes the audio repeatable: the same length, each sample within a few steps; the voice's own noise does not")
     func repeatable() throws {
         let text = "Build finished, all tests passed."
         let noiseless = try Self.preparedHelper(environment: ["ANNOUNCED_PIPER_NOISE": "0"])
@@ -201,12 +201,17 @@ struct PiperHelperTests {
         let first = noiseless.utterance().samples
         noiseless.send(PiperHelper.request(text))
         let second = noiseless.utterance().samples
-        #expect(!first.isEmpty && first == second)
+        // The engine takes no noise of exactly 0 (LoadedVoice.noNoise): what is left moves a sample by a step or two.
+        let difference = zip(first, second).map { abs(Int($0) - Int($1)) }.max() ?? .max
+        print("noiseless renderings: \(first.count) and \(second.count) samples, largest difference \(difference)")
+        #expect(!first.isEmpty && first.count == second.count && difference <= 8)
         let noisy = try Self.preparedHelper()
         noisy.send(PiperHelper.request(text))
         let third = noisy.utterance().samples
         noisy.send(PiperHelper.request(text))
-        #expect(third != noisy.utterance().samples, "VITS's noise varies each rendering")
+        let fourth = noisy.utterance().samples
+        let noisyDifference = zip(third, fourth).map { abs(Int($0) - Int($1)) }.max() ?? .max
+        #expect(third.count != fourth.count || noisyDifference > 1_000, "VITS's noise varies each rendering")
     }
 
     @Test("rate shortens the audio; volume 0 silences it (pitch is not supported and changes nothing)")
