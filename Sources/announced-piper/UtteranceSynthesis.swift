@@ -16,8 +16,9 @@ struct UtteranceSynthesis {
     /// limit is still one chunk.
     static let firstChunkLimit = 60
     static let chunkLimit = 300
-    /// Samples per `samples` frame: 100 ms.
-    static let frameSamples = 2_205
+    /// Samples per `samples` frame: 60 ms, as announced-espeak's buffers, so a frame fits the
+    /// daemon's 4 KiB pipe.
+    static let frameSamples = 1_323
 
     let voice: LoadedVoice
     let output: FrameChannel
