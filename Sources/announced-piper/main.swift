@@ -20,6 +20,15 @@ import Glibc
 // Runtime's run itself cannot be interrupted): the helper stops within one chunk's synthesis, at
 // most a few hundred milliseconds, while the daemon has already dropped the audio.
 //
+// How the daemon starts it: no arguments; standard input and output are its two pipes (frames of
+// EspeakHelperWire), standard error the daemon's log; no other descriptor. Its environment as
+// announced-espeak's (SWIFT_BACKTRACE=enable=no), with HOME or XDG_DATA_HOME for the user's voice
+// directory. A voice is named by the absolute path of its .onnx, which must lie in a voice
+// directory (PiperSandbox), else it fails with "Permission denied". Loading a voice (`prepare`, or
+// the first `synthesize` naming it) sends nothing for 1.5-6 s on two cores: the daemon's "silent
+// for 5 s" rule must wait longer for `voicePrepared` (30 s is safe). Unloading a voice is ending
+// the helper (its memory goes back to the system whole).
+//
 // Rate is a speed factor (words per minute / 175, as espeak-ng's normal rate), volume a gain
 // (volume / 100). Pitch is not supported by Piper voices: the request's pitch is ignored.
 // Punctuation modes are not spoken (the voice hears punctuation as pauses and intonation).
