@@ -179,7 +179,7 @@ typedef void (*CSherpaOnnx_DestroyOfflineTts)(const CSherpaOnnx_RealTts *tts);
 typedef int32_t (*CSherpaOnnx_OfflineTtsSampleRate)(const CSherpaOnnx_RealTts *tts);
 typedef const CSherpaOnnx_RealGeneratedAudio *(*CSherpaOnnx_OfflineTtsGenerateWithConfig)(
     const CSherpaOnnx_RealTts *tts, const char *text, const CSherpaOnnx_RealGenerationConfig *config,
-    int32_t (*callback)(const float *samples, int32_t n, float progress, void *arg), void *arg);
+    CSherpaOnnx_ProgressCallback callback, void *arg);
 typedef void (*CSherpaOnnx_DestroyOfflineTtsGeneratedAudio)(const CSherpaOnnx_RealGeneratedAudio *audio);
 
 /// The loaded library's functions.
