@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import CEspeakNG
 import EngineSandbox
 import EspeakHelperWire
 import Glibc
 
 /// The helper's sandbox (EngineSandbox), entered once the engine's library is loaded and before
-/// the first voice: ONNX Runtime starts its threads when a voice loads, and Landlock binds only
-/// the threads that exist when it is applied and those they start.
+/// any thread exists: Landlock binds only the thread that applies it and the threads it starts
+/// later, so espeak-ng (whose initialization starts a thread) is initialized after it, and ONNX
+/// Runtime starts its threads when a voice loads.
 ///
 /// Readable: the engine's library directory, espeak-ng's data, and the voice directories
 /// (`$XDG_DATA_HOME/announced/voices`, default `~/.local/share/announced/voices`;
@@ -45,14 +45,12 @@ enum PiperSandbox {
 
     /// Enters the sandbox; when it cannot be set up, says why on standard error and exits with
     /// status 3 rather than read a text unconfined.
-    static func enter(engineDirectory: String, reportingTo output: FrameChannel) {
+    static func enter(engineDirectory: String, espeakData: String?, reportingTo output: FrameChannel) {
         #if DEBUG
         if getenv(switchedOffVariable) != nil { return }
         #endif
-        var dataPath: UnsafePointer<CChar>?
-        _ = espeak_Info(&dataPath)
         let sandbox = EngineSandbox(
-            readablePaths: [engineDirectory] + (dataPath.map { [String(cString: $0)] } ?? []) + voiceDirectories()
+            readablePaths: [engineDirectory] + (espeakData.map { [$0] } ?? []) + voiceDirectories()
                 + processorDescription,
             violationReport: ViolationReport(fd: output.fd) { HelperMessage.sandboxViolation(systemCall: $0).frame },
             allowances: [.threads, .memoryFiles, .runtimeQueries]

@@ -9,8 +9,8 @@ import Glibc
 // sandboxed process of its own, on the same wire as announced-espeak (EspeakHelperWire).
 //
 // Start-up: the engine's library is loaded (PiperEngine: ANNOUNCED_PIPER_LIBRARY_DIR, beside the
-// executable, or /usr/lib/announced/piper), espeak-ng is initialized for phonemes only, the
-// sandbox is entered (PiperSandbox), and `ready` announces 22,050 Hz and no voices. Voices are
+// executable, or /usr/lib/announced/piper), the sandbox is entered (PiperSandbox), espeak-ng is
+// initialized for phonemes only, and `ready` announces 22,050 Hz and no voices. Voices are
 // named by path: `prepare` loads one ahead of use, `synthesize` loads it when it is not the
 // current one (`voiceFailed` and `done` when it cannot be).
 //
@@ -60,14 +60,21 @@ do {
     output.write(HelperMessage.initializationFailed(code: 1).frame)
     exit(1)
 }
-guard espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, nil, espeakINITIALIZE_DONT_EXIT) > 0 else {
+// espeak-ng's data directory is known before espeak-ng starts: its initialization starts a
+// thread, which must be born inside the sandbox (Landlock binds the threads that exist when it is
+// applied and their children, not threads started before).
+espeak_ng_InitializePath(nil)
+var espeakData: UnsafePointer<CChar>?
+_ = espeak_Info(&espeakData)
+
+// From here on the helper reads only the engine, espeak-ng's data and the voice directories.
+PiperSandbox.enter(engineDirectory: engine.directory, espeakData: espeakData.map { String(cString: $0) }, reportingTo: output)
+// Only the phonemizer: espeak_Initialize would also set up audio output (libpulse's configuration).
+guard espeak_ng_Initialize(nil) == ENS_OK else {
     say("espeak-ng, which phonemizes for Piper voices, cannot be initialized (is espeak-ng-data installed?)")
     output.write(HelperMessage.initializationFailed(code: 2).frame)
     exit(1)
 }
-
-// From here on the helper reads only the engine, espeak-ng's data and the voice directories.
-PiperSandbox.enter(engineDirectory: engine.directory, reportingTo: output)
 guard output.write(HelperMessage.ready(sampleRate: Int32(UtteranceSynthesis.outputRate), voices: []).frame) else { exit(0) }
 
 /// ONNX Runtime's threads for one synthesis (`ANNOUNCED_PIPER_THREADS`, default 1: on two cores, one thread gave the first samples sooner than two, announced-bench --only piper).
