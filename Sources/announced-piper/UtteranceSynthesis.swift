@@ -48,6 +48,11 @@ struct UtteranceSynthesis {
     mutating func speak(_ text: SpeechText) -> Bool {
         for segment in text.segments {
             if shouldStop() { return true }
+            if pausePending, segment.mark != nil || segment.pause > 0 {
+                // The pause after a sentence comes before a mark, so the mark is where the text after it starts.
+                pausePending = false
+                guard sendSilence(seconds: Self.sentencePause) else { return false }
+            }
             if let mark = segment.mark {
                 guard output.write(HelperMessage.mark(sample: UInt32(clamping: samplesSent), name: mark).frame) else { return false }
             }
@@ -89,11 +94,14 @@ struct UtteranceSynthesis {
             return shouldStop()
         }
         var samples = resampler.resample(audio)
-        if chunksSent > 0, previousEndedSentence {
-            samples = [Float](repeating: 0, count: Int(Self.sentencePause * Double(Self.outputRate))) + samples
+        var lead = 0
+        if pausePending {
+            lead = Int(Self.sentencePause * Double(Self.outputRate))
+            samples = [Float](repeating: 0, count: lead) + samples
         }
-        previousEndedSentence = clauses.last?.endsSentence ?? false
-        guard sendWords(in: clauses, of: segment, sampleCount: samples.count) else { return false }
+        // Sent before the next chunk or mark, never after the utterance's last sentence.
+        pausePending = clauses.last?.endsSentence ?? false
+        guard sendWords(in: clauses, of: segment, from: samplesSent + lead, sampleCount: samples.count - lead) else { return false }
         var start = 0
         var pcm = [Int16](repeating: 0, count: Self.frameSamples)
         while start < samples.count {
@@ -110,7 +118,8 @@ struct UtteranceSynthesis {
         return true
     }
 
-    private var previousEndedSentence = false
+    /// Whether the last chunk ended a sentence, so a pause is owed before what comes next.
+    private var pausePending = false
 
     /// A pause: zeros, in frames like the audio's.
     private mutating func sendSilence(seconds: Double) -> Bool {
@@ -126,8 +135,9 @@ struct UtteranceSynthesis {
         return true
     }
 
-    /// One `word` per word of the clauses, at its share of the audio by letters.
-    private func sendWords(in clauses: [PhonemizedClause], of segment: SpeechText.Segment, sampleCount: Int) -> Bool {
+    /// One `word` per word of the clauses, at its share of their audio (`sampleCount` samples from
+    /// `firstSample`) by letters.
+    private func sendWords(in clauses: [PhonemizedClause], of segment: SpeechText.Segment, from firstSample: Int, sampleCount: Int) -> Bool {
         guard let first = clauses.first, let last = clauses.last else { return true }
         let text = segment.text
         var words: [(start: Int, end: Int)] = []
@@ -145,7 +155,7 @@ struct UtteranceSynthesis {
         let letters = max(1, words.reduce(0) { $0 + $1.end - $1.start })
         var lettersBefore = 0
         for word in words {
-            let sample = samplesSent + sampleCount * lettersBefore / letters
+            let sample = firstSample + sampleCount * lettersBefore / letters
             lettersBefore += word.end - word.start
             let position = segment.positions[word.start]
             let length = segment.positions[word.end - 1] + 1 - position

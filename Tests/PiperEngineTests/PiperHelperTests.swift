@@ -54,7 +54,7 @@ struct PiperHelperTests {
     @Test("SSML marks come in order, each at the sample where the text after it begins; tags are not spoken; word positions count in the SSML text")
     func marks() throws {
         let helper = try Self.preparedHelper()
-        let text = "<speak>First <mark name=\"one\"/>second, <mark name='two'/>third &amp; last.</speak>"
+        let text = "<speak>First. <mark name=\"one\"/>second, <mark name='two'/>third &amp; last.</speak>"
         helper.send(PiperHelper.request(text, ssml: true))
         let messages = helper.utterance()
         #expect(messages.last == .done(status: 0))
@@ -70,6 +70,13 @@ struct PiperHelperTests {
             String(String.UnicodeScalarView(scalars[Int(word.textPosition - 1)..<Int(word.textPosition - 1 + word.length)]))
         }
         #expect(spoken == ["First", "second", "third", "last"], "an entity alone is no word; punctuation is left out")
+        // "second" starts where mark one is: the pause after "First." comes before the mark.
+        let words = messages.words
+        #expect(words.count == 4 && marks.count == 2 && words[1].sample == marks[0].sample && words[2].sample == marks[1].sample)
+        let samples = messages.samples
+        let zerosAfterMark = samples[Int(marks[0].sample)...].prefix { $0 == 0 }.count
+        let zerosBeforeMark = samples[..<Int(marks[0].sample)].reversed().prefix { $0 == 0 }.count
+        #expect(zerosAfterMark < 2_205 && zerosBeforeMark >= 4_410, "the sentence's 0.2 s pause is before the mark (\(zerosBeforeMark) zeros), not after (\(zerosAfterMark))")
     }
 
     @Test("an SSML break is that much silence between the words")
