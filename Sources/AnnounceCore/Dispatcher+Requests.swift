@@ -132,6 +132,7 @@ extension Dispatcher {
             if case .sound(let name) = speech { sound = name == "boundary" ? .boundary : .screenChange }
             _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: sound)
         case .voices(let language):
+            refreshVoices()
             reply(id, to: client, ["voices": .array(voiceIndex.voices(speaking: language).map { .object($0.jsonObject) })])
         }
     }

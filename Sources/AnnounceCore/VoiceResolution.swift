@@ -14,8 +14,12 @@ struct ResolvedVoice {
 }
 
 extension VoiceIndex {
-    /// The voice a post speaks with: its `voice`, else one for its `lang`, else `defaultVoice`.
-    func resolve(_ options: SpeechOptions, defaultVoice: String) throws(RequestError) -> ResolvedVoice {
+    /// The voice a post speaks with: its `voice`, else one for its `lang` (the one `preferences`
+    /// names for it, when that voice is installed, else the voice that lists the language
+    /// earliest), else `defaultVoice`.
+    func resolve(
+        _ options: SpeechOptions, defaultVoice: String, preferences: VoicePreferences = VoicePreferences()
+    ) throws(RequestError) -> ResolvedVoice {
         if let voice = options.voice {
             guard let resolved = resolve(voiceName: voice) else {
                 throw RequestError(.invalid, Self.unknownVoiceMessage(voice, field: "voice"))
@@ -28,7 +32,9 @@ extension VoiceIndex {
         let fallback = resolve(voiceName: defaultVoice)
             ?? ResolvedVoice(name: defaultVoice, synthesizerName: defaultVoice, language: defaultVoice)
         if let lang = options.lang {
-            if let match = voice(forLanguage: lang), let resolved = resolve(voiceName: match) {
+            if let match = preferredVoice(forLanguage: lang, preferences) ?? voice(forLanguage: lang),
+                let resolved = resolve(voiceName: match)
+            {
                 return ResolvedVoice(name: resolved.name, synthesizerName: resolved.synthesizerName, language: lang)
             }
             var chosen = fallback
@@ -46,9 +52,11 @@ extension VoiceIndex {
     func resolve(voiceName name: String) -> ResolvedVoice? {
         let parts = name.split(separator: "+", maxSplits: 1, omittingEmptySubsequences: false)
         let base = parts.first.map(String.init) ?? name
-        let variant = parts.count > 1 ? "+" + parts[1] : ""
+        let asked = parts.count > 1 ? "+" + parts[1] : ""
         guard !isEmpty else { return ResolvedVoice(name: name, synthesizerName: name, language: base) }
         guard !base.isEmpty, let voice = voice(named: base) else { return nil }
+        // A variant (`+f3`) is espeak-ng's; another engine's voice is spoken as it is.
+        let variant = voice.engine == VoiceDescription.espeakEngine ? asked : ""
         return ResolvedVoice(
             name: voice.name + variant, synthesizerName: voice.identifier + variant, language: voice.languages.first ?? voice.name
         )
@@ -57,6 +65,17 @@ extension VoiceIndex {
     /// The best language of the voice `name` selects, else `name` itself.
     func language(ofVoice name: String) -> String {
         resolve(voiceName: name)?.language ?? name
+    }
+
+    /// The installed voice `preferences` names for the BCP 47 tag `tag` or, failing that, for its
+    /// primary subtag (`en-gb`, then `en`); nil when it names none, or one not installed.
+    func preferredVoice(forLanguage tag: String, _ preferences: VoicePreferences) -> String? {
+        guard !preferences.isEmpty else { return nil }
+        let lower = tag.lowercased().replacingUnderscores()
+        for candidate in [lower, TraitNames.primarySubtag(lower)] {
+            if let name = preferences.voice(forExactLanguage: candidate), let voice = voice(named: name) { return voice.name }
+        }
+        return nil
     }
 
     /// A voice for a BCP 47 tag: one that lists it, else one for its primary subtag.
@@ -84,7 +103,8 @@ extension VoiceIndex {
     /// Why `voice` was refused, and what to use instead.
     static func unknownVoiceMessage(_ voice: String, field: String) -> String {
         "`\(field)` names the unknown voice \"\(voice)\"; give a language or file name from `espeak-ng --voices` "
-            + "(e.g. \"en-us\", \"en-gb\", \"gmw/en\", \"fr-fr\", \"de\", \"cmn\"), or run `announcectl voices`"
+            + "(e.g. \"en-us\", \"en-gb\", \"gmw/en\", \"fr-fr\", \"de\", \"cmn\") or an installed Piper voice's name "
+            + "(e.g. \"en_us-joe-medium\"; `announcectl voices install` installs one); `announcectl voices` lists them all"
     }
 }
 

@@ -7,6 +7,7 @@ import DaemonConfiguration
 import Dispatch
 import Glibc
 import Logging
+import PiperVoices
 import ServiceLifecycle
 import SpeechSynthesis
 
@@ -73,15 +74,17 @@ struct Daemon {
         // Other applications are turned back up however the daemon ends (but a crash: then the
         // next start does it).
         defer { ducker?.restoreBeforeExit() }
-        let engine: EspeakBackend
+        let espeak: EspeakBackend
         do {
-            engine = try EspeakBackend(
+            espeak = try EspeakBackend(
                 output: output, logger: Logger(label: "announced.speech"), eventHandler: dispatcher.backendEventHandler,
                 activity: ducker
             )
         } catch {
             throw StartupError(description: "\(error)")
         }
+        let piperVoices = PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: Logger(label: "announced.voices"))
+        let engine = PiperListingBackend(espeak: espeak, piper: piperVoices, eventHandler: dispatcher.backendEventHandler)
         await dispatcher.attach(engine)
         let trimmer = await MainActor.run { MemoryTrimmer(dispatcher: dispatcher, logger: logger) }
         await trimmer.install()
