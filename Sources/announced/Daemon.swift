@@ -29,6 +29,7 @@ struct Daemon {
         var dispatcherConfiguration = DispatcherConfiguration()
         dispatcherConfiguration.version = Announced.version
         dispatcherConfiguration.voice = settings.voice
+        dispatcherConfiguration.voicePreferences = VoicePreferences(settings.voiceForLanguage)
         dispatcherConfiguration.rate = settings.rate
         dispatcherConfiguration.pitch = settings.pitch
         dispatcherConfiguration.volume = settings.volume
@@ -91,6 +92,7 @@ struct Daemon {
         if await !dispatcher.knowsVoice(dispatcherConfiguration.voice) {
             throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice))
         }
+        await dispatcher.warnAboutMissingPreferredVoices(settings.voiceForLanguage, logger: logger)
 
         // SIGHUP reloads the file; installed before READY=1 so a reload right after it is handled.
         let environment = self.environment
@@ -131,7 +133,27 @@ extension Daemon {
     /// Why the voice setting `name` is refused, and what to give instead.
     static func unknownVoice(_ name: String) -> String {
         "the voice \"\(name)\" is not one of espeak-ng's; give a language or file name that `espeak-ng --voices` lists "
-            + "(e.g. en-us, en-gb, gmw/en, fr-fr, de, cmn) with --voice, ANNOUNCED_VOICE or the file's \"voice\""
+            + "(e.g. en-us, en-gb, gmw/en, fr-fr, de, cmn) or an installed Piper voice's name (`announcectl voices` lists them) "
+            + "with --voice, ANNOUNCED_VOICE or the file's \"voice\""
+    }
+}
+
+extension VoicePreferences {
+    /// The preferences `voice_for_language` gives.
+    init(_ entries: [LanguageVoice]) {
+        self.init(entries.map { (language: $0.language, voice: $0.voice) })
+    }
+}
+
+extension Dispatcher {
+    /// Logs a warning for each voice `voice_for_language` names that is not installed (its
+    /// language keeps its usual voice until it is).
+    func warnAboutMissingPreferredVoices(_ entries: [LanguageVoice], logger: Logger) {
+        for entry in entries where !knowsVoice(entry.voice) {
+            logger.warning(
+                "voice_for_language names the voice \"\(entry.voice)\" for \(entry.language), which is not installed; \(entry.language) speaks with its usual voice until it is (`announcectl voices` lists the voices, `announcectl voices install` installs a Piper voice)"
+            )
+        }
     }
 }
 
@@ -191,6 +213,8 @@ final class Reloader {
             return "reload failed, previous settings kept: no voice \(new.voice)"
         }
         let speech = new.reloadable
+        dispatcher.updateVoicePreferences(VoicePreferences(speech.voiceForLanguage))
+        dispatcher.warnAboutMissingPreferredVoices(speech.voiceForLanguage, logger: logger)
         dispatcher.updateDefaults(
             voice: speech.voice, rate: speech.rate, pitch: speech.pitch, volume: speech.volume,
             punctuation: speech.punctuation, earcons: speech.earcons
