@@ -100,6 +100,25 @@ extension VoiceIndex {
         }
     }
 
+    /// The voice a message bound to `engine` speaks with: the options' voice when it is that
+    /// engine's; else, for the options' language (or the default voice's), the voice
+    /// `preferences` names when it is that engine's, else the first of the engine's voices that
+    /// speaks the language or its primary subtag, else the engine's first voice. The options'
+    /// voice as it was when the engine has no voices.
+    func voiceName(of engine: String, for options: SpeechOptions, defaultVoice: String, preferences: VoicePreferences) -> String? {
+        if let asked = options.voice, let voice = voice(named: String(asked.split(separator: "+").first ?? ""))?.engine, voice == engine {
+            return asked
+        }
+        let ofEngine = all.filter { $0.engine == engine }
+        guard let first = ofEngine.first else { return options.voice }
+        let language = (options.lang ?? self.language(ofVoice: defaultVoice)).lowercased().replacingUnderscores()
+        if let preferred = preferredVoice(forLanguage: language, preferences), voice(named: preferred)?.engine == engine { return preferred }
+        let primary = TraitNames.primarySubtag(language)
+        let speaking = ofEngine.first { $0.languages.contains(language) }
+            ?? ofEngine.first { $0.languages.contains(primary) || $0.languages.contains { TraitNames.primarySubtag($0) == primary } }
+        return (speaking ?? first).name
+    }
+
     /// Why `voice` was refused, and what to use instead.
     static func unknownVoiceMessage(_ voice: String, field: String) -> String {
         "`\(field)` names the unknown voice \"\(voice)\"; give a language or file name from `espeak-ng --voices` "

@@ -102,8 +102,9 @@ struct Daemon {
         let hangup = reloader.installSignalHandler()
         defer { hangup.cancel() }
 
+        // SSIP's lists and OUTPUT_MODULE look for Piper voices again, like the native `voices`.
         let ssip = SSIPFrontEnd(
-            voices: engine.voices, maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
+            lookForVoices: { [engine] in engine.rescanVoices() }, maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
         )
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip,

@@ -6,6 +6,9 @@ import SpeechSynthesis
 /// `voices`, `set`, a post's `voice` and the configuration know them. It stands in until the
 /// engine seam puts the Piper engine behind the same backend: until then a post that selects a
 /// Piper voice ends `error`, saying so, and nothing is sent to espeak-ng for it.
+///
+/// ``rescanVoices()`` may be called from any thread (the SSIP front-end calls it on a
+/// connection's event loop): espeak-ng's voices never change and the catalog has its own lock.
 final class PiperListingBackend: SpeechBackend {
     let espeak: EspeakBackend
     let piper: PiperVoiceCatalog

@@ -69,4 +69,30 @@ struct VoicePreferenceTests {
         #expect(h.backend.spoken.last?.voice == "de")
         #expect(h.sink(1).lines(for: 2).allSatisfy { if case .queued(_, _, let warning?) = $0 { warning.isEmpty } else { true } })
     }
+
+    @Test("a message bound to an engine speaks with that engine's voice for its language, preferred first, else its first voice")
+    func messageBoundToAnEngine() {
+        let german = VoiceDescription(name: "de_de-fake-low", identifier: "/voices/de.onnx", languages: ["de-de", "de"], engine: "piper")
+        let h = Harness { $0.voicePreferences = VoicePreferences([(language: "en", voice: "en-us")]) }
+        h.backend.installed.withLock { $0 = [german, Self.joe] }
+        h.dispatcher.refreshVoices()
+        func speak(_ id: Int64, engine: String, lang: String?, voice: String? = nil) -> String? {
+            let message = MessagePost(id: .integer(id), text: "Hi", priority: .message, engine: engine) { _ in
+                var options = SpeechOptions()
+                options.lang = lang
+                options.voice = voice
+                return options
+            }
+            h.dispatcher.transaction { $0.receive([.message(message)], from: 1) }
+            h.turns.run()
+            defer { h.engineFinishes() }
+            return h.backend.spoken.last?.voice
+        }
+        #expect(speak(1, engine: "piper", lang: "de") == "/voices/de.onnx")
+        #expect(speak(2, engine: "piper", lang: nil) == "/voices/en_US-joe-medium.onnx", "the default voice's language, en-us")
+        #expect(speak(3, engine: "piper", lang: "en") == "/voices/en_US-joe-medium.onnx", "the preference is espeak-ng's, so not taken")
+        #expect(speak(4, engine: "piper", lang: "fi") == "/voices/de.onnx", "no Piper voice speaks Finnish: the first")
+        #expect(speak(5, engine: "piper", lang: "de", voice: "de") == "/voices/de.onnx", "espeak-ng's de is not Piper's")
+        #expect(speak(6, engine: "espeak-ng", lang: "en", voice: nil) == "en-us")
+    }
 }
