@@ -14,7 +14,7 @@ extension Announcectl {
                 .onnx model with its .onnx.json beside it; voices install checks a pair and puts it \
                 in place, and the daemon sees it at once, without a restart.
                 """,
-            subcommands: [List.self],
+            subcommands: [List.self, Install.self, Remove.self],
             defaultSubcommand: List.self
         )
         @ParentCommand var parent: Announcectl
