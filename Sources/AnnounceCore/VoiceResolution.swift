@@ -122,8 +122,8 @@ extension VoiceIndex {
     /// Why `voice` was refused, and what to use instead.
     static func unknownVoiceMessage(_ voice: String, field: String) -> String {
         "`\(field)` names the unknown voice \"\(voice)\"; give a language or file name from `espeak-ng --voices` "
-            + "(e.g. \"en-us\", \"en-gb\", \"gmw/en\", \"fr-fr\", \"de\", \"cmn\") or an installed Piper voice's name "
-            + "(e.g. \"en_us-joe-medium\"; `announcectl voices install` installs one); `announcectl voices` lists them all"
+            + "(e.g. \"en-us\", \"en-gb\", \"gmw/en\", \"fr-fr\", \"de\", \"cmn\") or the name of an installed Piper voice "
+            + "(`announcectl voices install` installs one); `announcectl voices` lists them all"
     }
 }
 

@@ -70,4 +70,22 @@ struct PiperVoiceListingTests {
         #expect(log.components(separatedBy: "en_US-cut-medium.onnx is cut short").count == 2, "logged once: \(log)")
         #expect(log.contains("download it again"))
     }
+
+    @Test("the configuration's voice takes an installed Piper voice's name; voice_for_language naming a missing voice is a warning, not a failure")
+    func configurationTakesPiperNames() throws {
+        let data = try TemporaryDirectory()
+        defer { data.remove() }
+        try FakeVoice.install("en_US-fake-medium", in: data.path + "/announced/voices")
+        let config = data.path + "/announced.json"
+        try Data(#"{"voice": "en_us-fake-medium", "voice_for_language": {"de": "de_de-missing-low", "en": "en_us-fake-medium"}}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
+        let daemon = try DaemonProcess(arguments: ["--config", config], environment: ["XDG_DATA_HOME": data.path])
+        let client = try daemon.connect()
+        client.send(#"{"op":"status","id":1}"#)
+        #expect(client.waitFor("ok", id: 1)?["voice"] == .string("en_us-fake-medium"))
+        daemon.stop()
+        let log = daemon.stderrText()
+        #expect(log.contains("voice_for_language names the voice \"de_de-missing-low\" for de, which is not installed"), "\(log)")
+        #expect(!log.contains("\"en_us-fake-medium\" for en"), "an installed preferred voice is no warning")
+    }
 }
