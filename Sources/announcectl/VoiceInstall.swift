@@ -191,7 +191,7 @@ struct VoiceSource {
     private func download(_ url: String, to path: String, name: String) throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "--fail", "--location", "--silent", "--show-error", "--proto", "=https,file", "--output", path, url]
+        process.arguments = ["curl", "--fail", "--location", "--silent", "--show-error", "--proto", "=https,file", "--proto-redir", "=https", "--output", path, url]
         let errors = Pipe()
         process.standardError = errors
         do {
