@@ -93,6 +93,12 @@ struct SettingsFileSnapshot: Sendable {
         case .string: return written.stringValue.map { .string($0) }
         case .int: return written.integerValue.flatMap { Int(exactly: $0) }.map { .int($0) }
         case .bool: return written.boolValue.map { .bool($0) }
+        case .stringArray:
+            // `voice_for_language`, an object of language → voice, as `lang=voice` texts (the form
+            // its environment variable has too).
+            guard let object = written.objectValue else { return nil }
+            let pairs = object.members.compactMap { member in member.value.stringValue.map { "\(member.key)=\($0)" } }
+            return pairs.count == object.members.count ? .stringArray(pairs) : nil
         case .intArray:
             guard let array = written.arrayValue else { return nil }
             let integers = array.compactMap { $0.integerValue.flatMap { Int(exactly: $0) } }

@@ -10,6 +10,8 @@ enum SettingType: Sendable, Hashable {
     case bool
     /// A list of whole numbers (`allow_uids`).
     case intArray
+    /// A list of texts (`voice_for_language`'s `language=voice` pairs).
+    case stringArray
 }
 
 /// One setting's value as a layer (flags, variables or file) gives it, before the key checks it.
@@ -22,6 +24,8 @@ enum SettingValue: Sendable, Hashable {
     case bool(Bool)
     /// A list of whole numbers.
     case intArray([Int])
+    /// A list of texts.
+    case stringArray([String])
 
     /// The value as the user wrote it on the command line, for error messages: `5`, `"x"`.
     var written: String {
@@ -30,6 +34,7 @@ enum SettingValue: Sendable, Hashable {
         case .int(let number): return "\(number)"
         case .bool(let flag): return "\(flag)"
         case .intArray(let numbers): return "[" + numbers.map(String.init).joined(separator: ", ") + "]"
+        case .stringArray(let texts): return "[" + texts.map { "\"\($0)\"" }.joined(separator: ", ") + "]"
         }
     }
 
@@ -56,6 +61,8 @@ enum SettingValue: Sendable, Hashable {
                 numbers.append(number)
             }
             self = .intArray(numbers)
+        case .stringArray:
+            self = .stringArray(text.split(separator: ",").map { String($0.trimmingWhitespace) }.filter { !$0.isEmpty })
         }
     }
 }

@@ -180,6 +180,9 @@ public struct SettingsLoader: Sendable {
         if let output = try string(.audioOutput).flatMap(AudioOutputSetting.init) { settings.audioOutput = output }
         settings.audioDevice = try string(.audioDevice)
         settings.voice = try string(.voice) ?? settings.voice
+        if case .stringArray(let pairs) = try read(.voiceForLanguage) {
+            settings.voiceForLanguage = pairs.compactMap(SettingsKey.languageVoicePair).map { LanguageVoice(language: $0.language, voice: $0.voice) }
+        }
         settings.rate = try int(.rate) ?? settings.rate
         settings.pitch = try int(.pitch) ?? settings.pitch
         settings.volume = try int(.volume) ?? settings.volume

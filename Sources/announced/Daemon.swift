@@ -7,6 +7,7 @@ import DaemonConfiguration
 import Dispatch
 import Glibc
 import Logging
+import PiperVoices
 import ServiceLifecycle
 import SpeechSynthesis
 
@@ -28,6 +29,7 @@ struct Daemon {
         var dispatcherConfiguration = DispatcherConfiguration()
         dispatcherConfiguration.version = Announced.version
         dispatcherConfiguration.voice = settings.voice
+        dispatcherConfiguration.voicePreferences = VoicePreferences(settings.voiceForLanguage)
         dispatcherConfiguration.rate = settings.rate
         dispatcherConfiguration.pitch = settings.pitch
         dispatcherConfiguration.volume = settings.volume
@@ -73,21 +75,24 @@ struct Daemon {
         // Other applications are turned back up however the daemon ends (but a crash: then the
         // next start does it).
         defer { ducker?.restoreBeforeExit() }
-        let engine: EspeakBackend
+        let espeak: EspeakBackend
         do {
-            engine = try EspeakBackend(
+            espeak = try EspeakBackend(
                 output: output, logger: Logger(label: "announced.speech"), eventHandler: dispatcher.backendEventHandler,
                 activity: ducker
             )
         } catch {
             throw StartupError(description: "\(error)")
         }
+        let piperVoices = PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: Logger(label: "announced.voices"))
+        let engine = PiperListingBackend(espeak: espeak, piper: piperVoices, eventHandler: dispatcher.backendEventHandler)
         await dispatcher.attach(engine)
         let trimmer = await MainActor.run { MemoryTrimmer(dispatcher: dispatcher, logger: logger) }
         await trimmer.install()
         if await !dispatcher.knowsVoice(dispatcherConfiguration.voice) {
             throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice))
         }
+        await dispatcher.warnAboutMissingPreferredVoices(settings.voiceForLanguage, logger: logger)
 
         // SIGHUP reloads the file; installed before READY=1 so a reload right after it is handled.
         let environment = self.environment
@@ -97,8 +102,9 @@ struct Daemon {
         let hangup = reloader.installSignalHandler()
         defer { hangup.cancel() }
 
+        // SSIP's lists and OUTPUT_MODULE look for Piper voices again, like the native `voices`.
         let ssip = SSIPFrontEnd(
-            voices: engine.voices, maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
+            lookForVoices: { [engine] in engine.rescanVoices() }, maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
         )
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip,
@@ -128,7 +134,27 @@ extension Daemon {
     /// Why the voice setting `name` is refused, and what to give instead.
     static func unknownVoice(_ name: String) -> String {
         "the voice \"\(name)\" is not one of espeak-ng's; give a language or file name that `espeak-ng --voices` lists "
-            + "(e.g. en-us, en-gb, gmw/en, fr-fr, de, cmn) with --voice, ANNOUNCED_VOICE or the file's \"voice\""
+            + "(e.g. en-us, en-gb, gmw/en, fr-fr, de, cmn) or an installed Piper voice's name (`announcectl voices` lists them) "
+            + "with --voice, ANNOUNCED_VOICE or the file's \"voice\""
+    }
+}
+
+extension VoicePreferences {
+    /// The preferences `voice_for_language` gives.
+    init(_ entries: [LanguageVoice]) {
+        self.init(entries.map { (language: $0.language, voice: $0.voice) })
+    }
+}
+
+extension Dispatcher {
+    /// Logs a warning for each voice `voice_for_language` names that is not installed (its
+    /// language keeps its usual voice until it is).
+    func warnAboutMissingPreferredVoices(_ entries: [LanguageVoice], logger: Logger) {
+        for entry in entries where !knowsVoice(entry.voice) {
+            logger.warning(
+                "voice_for_language names the voice \"\(entry.voice)\" for \(entry.language), which is not installed; \(entry.language) speaks with its usual voice until it is (`announcectl voices` lists the voices, `announcectl voices install` installs a Piper voice)"
+            )
+        }
     }
 }
 
@@ -188,6 +214,8 @@ final class Reloader {
             return "reload failed, previous settings kept: no voice \(new.voice)"
         }
         let speech = new.reloadable
+        dispatcher.updateVoicePreferences(VoicePreferences(speech.voiceForLanguage))
+        dispatcher.warnAboutMissingPreferredVoices(speech.voiceForLanguage, logger: logger)
         dispatcher.updateDefaults(
             voice: speech.voice, rate: speech.rate, pitch: speech.pitch, volume: speech.volume,
             punctuation: speech.punctuation, earcons: speech.earcons
