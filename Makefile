@@ -12,6 +12,12 @@ SHAREDIR ?= $(PREFIX)/share/announced
 # The espeak-ng helper process; the daemon looks for it beside itself, then in ../libexec/announced.
 LIBEXECDIR ?= $(PREFIX)/libexec/announced
 SYSCONFDIR ?= /etc/announced
+# The Piper engine's helper (announced-piper) and, in its piper/ folder, the engine's libraries
+# (install-piper; the announced-piper package). The daemon looks for the helper beside itself, in
+# ../libexec/announced and in ../lib/announced.
+PIPERDIR ?= $(PREFIX)/lib/announced
+# Where scripts/fetch-piper-engine.sh unpacks the pinned sherpa-onnx-core wheel.
+PIPER_ENGINE_DIR ?= $(SCRATCH)/piper-engine
 MANDIR ?= $(PREFIX)/share/man
 DOCDIR ?= $(PREFIX)/share/doc/announced
 # Where bash-completion, zsh (Debian's default $fpath) and fish look for completions.
@@ -29,7 +35,7 @@ INSTALL_PACKAGES = $(shell . scripts/packages.sh; echo $$INSTALL_PACKAGES)
 # Man pages and completions, generated from their sources by install (scripts/generate-docs.sh).
 GENERATED = $(SCRATCH)/generated
 
-.PHONY: all deps build release run test desktop-packages desktop-test docs install uninstall deb bench bench-compare fuzz tsan asan soak clean
+.PHONY: all deps build release piper-engine install-piper run test desktop-packages desktop-test docs install uninstall deb bench bench-compare fuzz tsan asan soak clean
 
 all: build
 
@@ -43,6 +49,12 @@ build:
 release:
 	$(SWIFT) build $(RELEASE) --product announced
 	$(SWIFT) build $(RELEASE) --product announced-espeak
+	$(SWIFT) build $(RELEASE) --product announced-piper
+
+## piper-engine: fetch the Piper engine (PyPI's sherpa-onnx-core 2.0.1 wheel, sha256 checked) into
+## $(PIPER_ENGINE_DIR), and the test voice into ~/.cache/announced (scripts/fetch-piper-engine.sh)
+piper-engine:
+	scripts/fetch-piper-engine.sh $(PIPER_ENGINE_DIR)
 
 ## run: install what is missing, build, start the daemon and make it speak an announcement
 run:
@@ -122,22 +134,38 @@ install: docs
 	@echo "Installed. Start it for your user with: systemctl --user daemon-reload && systemctl --user enable --now announced.socket"
 	@echo "To serve speech-dispatcher's clients too (SSIP): systemctl --user enable --now announced-ssip.socket"
 
-## deb: announced_<version>_<arch>.deb in $(DEBDIR): the files `install` puts under /usr (helper
+## deb: announced_<version>_<arch>.deb and announced-piper_<version>_<arch>.deb in $(DEBDIR).
+## announced: the files `install` puts under /usr (helper
 ## in /usr/libexec/announced, user units in /usr/lib/systemd/user, zsh completion in Debian's
 ## vendor-completions), /etc/announced/announced.json as a conffile, the docs and the copyright
-## file (scripts/debian-copyright); Depends from dpkg-shlibdeps (scripts/build-deb.sh). Install it
-## with: sudo apt-get install ./announced_*.deb
+## file (scripts/debian-copyright); Depends from dpkg-shlibdeps (scripts/build-deb.sh).
+## announced-piper: what install-piper puts in /usr/lib/announced, its copyright file naming
+## sherpa-onnx (Apache-2.0) and ONNX Runtime (MIT). Install them with:
+## sudo apt-get install ./announced_*.deb ./announced-piper_*.deb
 DEBDIR ?= .
 DEBROOT = $(SCRATCH)/deb-root
+PIPERDEBROOT = $(SCRATCH)/deb-root-piper
 deb:
-	rm -rf $(DEBROOT)
+	rm -rf $(DEBROOT) $(PIPERDEBROOT)
 	$(MAKE) install PREFIX=/usr DESTDIR=$(abspath $(DEBROOT)) SYSCONFDIR=/etc/announced \
 	    ZSHCOMPLETIONDIR=/usr/share/zsh/vendor-completions SCRATCH=$(SCRATCH)
-	scripts/build-deb.sh $(DEBROOT) $(DEBDIR) $(SCRATCH)
+	$(MAKE) install-piper PREFIX=/usr DESTDIR=$(abspath $(PIPERDEBROOT)) SCRATCH=$(SCRATCH) \
+	    PIPER_ENGINE_DIR=$(abspath $(PIPER_ENGINE_DIR))
+	scripts/build-deb.sh $(DEBROOT) $(DEBDIR) $(SCRATCH) $(PIPERDEBROOT)
+
+## install-piper: release-build announced-piper and install it in $(PIPERDIR), with the engine's
+## libraries from the fetched wheel in $(PIPERDIR)/piper. No voice: `announcectl voices install`.
+install-piper: piper-engine
+	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announced-piper
+	install -d $(DESTDIR)$(PIPERDIR)/piper
+	install -m 0755 $(SCRATCH)/release/announced-piper $(DESTDIR)$(PIPERDIR)/
+	install -m 0644 $(PIPER_ENGINE_DIR)/lib/libsherpa-onnx-c-api.so $(PIPER_ENGINE_DIR)/lib/libonnxruntime.so $(DESTDIR)$(PIPERDIR)/piper/
 
 ## uninstall: remove what `make install` installed (the /etc file only if it is still the sample)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/announced $(DESTDIR)$(BINDIR)/announcectl $(DESTDIR)$(LIBEXECDIR)/announced-espeak
+	rm -f $(DESTDIR)$(PIPERDIR)/announced-piper $(DESTDIR)$(PIPERDIR)/piper/libsherpa-onnx-c-api.so $(DESTDIR)$(PIPERDIR)/piper/libonnxruntime.so
+	-rmdir $(DESTDIR)$(PIPERDIR)/piper $(DESTDIR)$(PIPERDIR) 2>/dev/null
 	-rmdir $(DESTDIR)$(LIBEXECDIR) 2>/dev/null
 	rm -f $(DESTDIR)$(USERUNITDIR)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.socket $(DESTDIR)$(USERUNITDIR)/announced-ssip.socket
 	rm -f $(DESTDIR)$(MANDIR)/man1/announcectl.1 $(DESTDIR)$(MANDIR)/man7/announced-protocol.7 $(DESTDIR)$(MANDIR)/man8/announced.8

@@ -6,11 +6,15 @@
 # root). /etc/announced/announced.json is a conffile: an edited one survives upgrades. The
 # copyright file is scripts/debian-copyright (Debian's machine-readable format), checked here
 # against the Swift packages the release build linked (SCRATCH is the build folder that holds them).
-# Usage: scripts/build-deb.sh ROOT OUTDIR [SCRATCH]
+# With PIPER_ROOT (a tree `make install-piper PREFIX=/usr DESTDIR=PIPER_ROOT` staged) it also makes
+# announced-piper_<version>_<arch>.deb: the Piper engine helper and the engine's libraries from the
+# pinned wheel, under /usr/lib/announced, with their licenses in its copyright file.
+# Usage: scripts/build-deb.sh ROOT OUTDIR [SCRATCH [PIPER_ROOT]]
 set -euo pipefail
 root=$1
 outdir=$2
 scratch=${3:-.build}
+piper_root=${4:-}
 cd "$(dirname "$0")/.."
 
 version=$("$root/usr/bin/announced" --version)
@@ -53,15 +57,21 @@ mkdir -p "$work/debian"
 printf 'Source: announced\n\nPackage: announced\nArchitecture: any\n' > "$work/debian/control"
 binaries=("$root/usr/bin/announced" "$root/usr/bin/announcectl" "$root/usr/libexec/announced/announced-espeak")
 for index in "${!binaries[@]}"; do binaries[index]=$(realpath "${binaries[index]}"); done
-depends=$(cd "$work" && dpkg-shlibdeps -O "${binaries[@]}" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
-[ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-# Release builds pack their relocations (DT_RELR, scripts/packages.sh): the loader must be glibc
-# 2.36 or newer (the binaries need GLIBC_ABI_DT_RELR). dpkg-shlibdeps looks only at the symbols
-# they use, which ask for less, so an older glibc would install them and then refuse to run them.
-versions=$(readelf -V "${binaries[@]}")
-if grep -q GLIBC_ABI_DT_RELR <<< "$versions"; then
-    depends=$(sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/' <<< "$depends")
-fi
+# Prints the Depends of the binaries given (absolute paths), from dpkg-shlibdeps.
+shlib_depends() {
+    local found versions
+    found=$(cd "$work" && dpkg-shlibdeps -O "$@" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+    [ -n "$found" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies of $*" >&2; exit 1; }
+    # Release builds pack their relocations (DT_RELR, scripts/packages.sh): the loader must be glibc
+    # 2.36 or newer (the binaries need GLIBC_ABI_DT_RELR). dpkg-shlibdeps looks only at the symbols
+    # they use, which ask for less, so an older glibc would install them and then refuse to run them.
+    versions=$(readelf -V "$@")
+    if grep -q GLIBC_ABI_DT_RELR <<< "$versions"; then
+        found=$(sed 's/libc6 (>= [^)]*)/libc6 (>= 2.36)/' <<< "$found")
+    fi
+    echo "$found"
+}
+depends=$(shlib_depends "${binaries[@]}")
 
 # The user units `make install` staged, each one a file the package must carry.
 for unit in announced.service announced.socket announced-ssip.socket; do
@@ -98,3 +108,48 @@ mkdir -p "$outdir"
 # xz at level 1: the default level 6 makes the package only a little smaller for several times the
 # CPU time (in CI too).
 dpkg-deb --root-owner-group -Zxz -z1 --build "$root" "$outdir/announced_${version}_${arch}.deb"
+
+[ -n "$piper_root" ] || exit 0
+
+# announced-piper: the helper (stripped as above) and the engine's two libraries as the wheel has
+# them (already stripped; the C API library finds ONNX Runtime beside itself by its $ORIGIN rpath).
+helper="$piper_root/usr/lib/announced/announced-piper"
+engine="$piper_root/usr/lib/announced/piper"
+for path in "$helper" "$engine/libsherpa-onnx-c-api.so" "$engine/libonnxruntime.so"; do
+    [ -f "$path" ] || { echo "build-deb: $path is missing (make install-piper stages it)" >&2; exit 1; }
+done
+strip --strip-unneeded --remove-section=.comment --remove-section=.note "$helper"
+piper_doc="$piper_root/usr/share/doc/announced-piper"
+install -d -m 0755 "$piper_doc"
+sed 's/^announced (/announced-piper (/' "$changelog" | gzip -9n > "$piper_doc/changelog.gz"
+# The copyright file: the base package's header, its paragraphs for our own files and the Swift
+# runtime (the helper links no other Swift package), the engine's paragraphs, then the licenses.
+awk -v piper=scripts/debian-copyright-piper 'BEGIN { RS = ""; ORS = "\n\n" }
+    NR == 1 || /^Files: \*\n/ || /^Files: usr\/lib\/swift_static/ { print; next }
+    /^License:/ { licenses = licenses $0 "\n\n" }
+    END {
+        RS = "\n"
+        while ((getline line < piper) > 0) if (line !~ /^#/) printf "%s\n", line
+        printf "\n%s", licenses
+    }' scripts/debian-copyright | sed '$ { /^$/d }' > "$piper_doc/copyright"
+chmod 0644 "$piper_doc/changelog.gz" "$piper_doc/copyright"
+piper_depends=$(shlib_depends "$(realpath "$helper")" "$(realpath "$engine/libsherpa-onnx-c-api.so")" "$(realpath "$engine/libonnxruntime.so")")
+install -d -m 0755 "$piper_root/DEBIAN"
+cat > "$piper_root/DEBIAN/control" <<EOF
+Package: announced-piper
+Version: $version
+Architecture: $arch
+Maintainer: $maintainer
+Installed-Size: $(du -sk --exclude=DEBIAN "$piper_root" | cut -f1)
+Depends: announced (= $version), $piper_depends
+Section: sound
+Priority: optional
+Description: natural Piper voices for announced
+ The neural speech engine announced speaks Piper voices with: its sandboxed helper
+ process and sherpa-onnx's C API with ONNX Runtime (from sherpa-onnx-core 2.0.1).
+ No voice is included: install one (a .onnx with its .onnx.json) with
+   announcectl voices install URL-OR-FILE
+ and choose it by name, e.g. announcectl say --voice en_us-joe-medium "Hello".
+EOF
+chmod 0644 "$piper_root/DEBIAN/control"
+dpkg-deb --root-owner-group -Zxz -z1 --build "$piper_root" "$outdir/announced-piper_${version}_${arch}.deb"

@@ -6,7 +6,8 @@ import Glibc
 struct PiperEngine {
     /// Where the engine's libraries are looked for, first found wins: `ANNOUNCED_PIPER_LIBRARY_DIR`;
     /// the executable's own directory (a development build with the libraries copied beside it);
-    /// the installed package's `/usr/lib/announced/piper`.
+    /// its `piper` folder (`make install-piper`, whatever the prefix); the installed package's
+    /// `/usr/lib/announced/piper`.
     static let libraryDirectoryVariable = "ANNOUNCED_PIPER_LIBRARY_DIR"
     /// Where the `announced-piper` package installs the engine.
     static let installedLibraryDirectory = "/usr/lib/announced/piper"
@@ -31,7 +32,11 @@ struct PiperEngine {
         let length = readlink("/proc/self/exe", &path, Int(PATH_MAX))
         if length > 0 {
             let executable = String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if let slash = executable.lastIndex(of: "/") { directories.append(String(executable[..<slash])) }
+            if let slash = executable.lastIndex(of: "/") {
+                let folder = String(executable[..<slash])
+                directories.append(folder)
+                directories.append(folder + "/piper")
+            }
         }
         directories.append(installedLibraryDirectory)
         return directories
