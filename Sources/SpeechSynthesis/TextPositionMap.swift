@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceProtocol
+
 /// The text handed to espeak-ng, and how its character positions map back to the utterance text.
 ///
 /// espeak-ng reports a word's `text_position` 1-based, counted in Unicode scalars (not bytes) of
@@ -23,7 +25,11 @@ struct TextPositionMap {
     init(text: String, ssml: Bool) {
         synthesizedText = text
         isSSML = ssml
-        original = Array(text.unicodeScalars)
+        // `Array(text.unicodeScalars)` decodes the text twice: to count its scalars, then to copy them.
+        var scalars: [Unicode.Scalar] = []
+        scalars.reserveCapacity(text.unicodeScalarCount)
+        for scalar in text.unicodeScalars { scalars.append(scalar) }
+        original = scalars
         isSpelled = false
         spelledCharacters = []
     }
