@@ -23,7 +23,8 @@ final class UtteranceRun {
     }
 
     let job: QueuedUtterance
-    let map: TextPositionMap
+    /// Decodes the text as far as the words reported reach.
+    private(set) var map: TextPositionMap
     var stop: Stop?
     private let output: any AudioOutput
     private let emit: @Sendable (SpeechBackendEvent) -> Void

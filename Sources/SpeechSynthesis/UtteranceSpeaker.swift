@@ -53,8 +53,6 @@ final class UtteranceSpeaker {
             return
         }
         audioPath.activity?.utteranceBegan()
-        // A text as given is mapped while the helper synthesizes its start (a chapter's map
-        // takes milliseconds).
         let map = spelled ?? TextPositionMap(text: utterance.text, ssml: utterance.ssml)
         let run = UtteranceRun(job: job, sampleRate: sampleRate, map: map)
         if utterance.earcon {
