@@ -21,6 +21,11 @@ public enum ClientInput: Sendable {
     /// A message to queue (a front-end's own kind of post). It is answered `queued` with its
     /// sequence number, or `dropped` or `error`.
     case message(MessagePost)
+    /// A message whose `queued` answer the front-end's connection already wrote from its event
+    /// loop, with the sequence number it reserved for it (``Dispatcher/reserveSequenceNumber()``):
+    /// the dispatcher queues it under that number and never answers it. One the dispatcher will
+    /// not queue (too many waiting, options it refuses) ends at once with its terminal line.
+    case queuedMessage(MessagePost, seq: UInt64)
     /// Stop, cancel, pause or resume the messages of `scope`; answered with
     /// ``ClientLine/control(_:)``: ``ControlAnswer/done(_:)`` once done, or
     /// ``ControlAnswer/unknownClient(_:)`` when the scope names a connection that does not exist.
@@ -31,12 +36,13 @@ public enum ClientInput: Sendable {
 
     /// How many lines the dispatcher answers this input with that are not events: one for a
     /// front-end's reply (``answered(_:)``), a message (`queued`, `dropped` or `error`) and a
-    /// control (``ClientLine/control(_:)``), none for a name. The JSON protocol's inputs count
-    /// none: its front-end writes nothing from the event loop, so nothing counts its answers.
+    /// control (``ClientLine/control(_:)``), none for a name or a message already answered
+    /// (``queuedMessage(_:seq:)``). The JSON protocol's inputs count none: its front-end writes
+    /// nothing from the event loop, so nothing counts its answers.
     public var answerLines: Int {
         switch self {
         case .answered, .message, .control: return 1
-        case .name, .request, .postOffMain, .invalid: return 0
+        case .name, .queuedMessage, .request, .postOffMain, .invalid: return 0
         }
     }
 

@@ -73,8 +73,7 @@ extension Dispatcher {
     /// Queues navigation speech: it interrupts what is speaking unless that is `high`, and
     /// replaces a waiting interrupting post (earlier navigation speech among them).
     private func speakNavigation(_ speech: NavigationSpeech) {
-        let seq = nextSeq
-        nextSeq += 1
+        let seq = sequenceNumbers.next()
         let utterance = Utterance(
             seq: seq, text: speech.text, voice: voiceIndex.resolve(voiceName: defaults.voice)?.synthesizerName ?? defaults.voice,
             rate: defaults.rate, pitch: defaults.pitch,

@@ -15,8 +15,14 @@ extension Dispatcher {
     ///
     /// `priority` is a front-end message's (SSIP's): it decides how the post takes its turn
     /// instead of the options' `priority` and `queue` (see ``admit(_:)``).
+    ///
+    /// `reservedSeq` is the sequence number of a message whose `queued` answer its front-end
+    /// already wrote (``ClientInput/queuedMessage(_:seq:)``): the post takes that number, is not
+    /// answered `queued` again, and one the dispatcher will not queue ends at once with its
+    /// terminal line (``endUnqueued(id:seq:client:because:)``) instead of an `error` or `dropped`.
     func accept(
-        _ post: SpeechPost, id: RequestID?, from client: ClientID, sound: EarconSound? = nil, priority: MessagePriority? = nil
+        _ post: SpeechPost, id: RequestID?, from client: ClientID, sound: EarconSound? = nil, priority: MessagePriority? = nil,
+        reservedSeq: UInt64? = nil
     ) -> PostAdmission {
         let plan: PostPlan
         let voice: ResolvedVoice
@@ -26,19 +32,27 @@ extension Dispatcher {
         } catch {
             var error = error
             error.id = id
-            send(error.event, to: client)
+            if let reservedSeq, let id {
+                endUnqueued(id: id, seq: reservedSeq, client: client, because: error.message)
+            } else {
+                send(error.event, to: client)
+            }
             return .rejected(error)
         }
         sendLint(for: post, language: voice.language, to: client)
         let speakingOwn = speaking?.client == client ? 1 : 0
         guard activePosts[client, default: 0] - speakingOwn < configuration.maxPendingPerClient else {
-            drop(id: id, client: client, reason: .queueFull)
+            if let reservedSeq, let id {
+                endUnqueued(id: id, seq: reservedSeq, client: client, because: "the connection has \(configuration.maxPendingPerClient) messages waiting")
+                drop(id: nil, client: client, reason: .queueFull)  // `speech` subscribers hear of it
+            } else {
+                drop(id: id, client: client, reason: .queueFull)
+            }
             return .dropped(.queueFull)
         }
 
         perform(navigator.clientPosted(client))
-        let seq = nextSeq
-        nextSeq += 1
+        let seq = reservedSeq ?? sequenceNumbers.next()
         if let screen = plan.screen { navigator.publish(screen, rotors: post.rotors ?? [], owner: client) }
         if let target = plan.focusTarget { moveFocus(to: FocusCursor(client: client, element: target.id)) }
         let options = post.options
@@ -61,7 +75,7 @@ extension Dispatcher {
         if let warning = voice.warning {
             logger.notice("\(warning)", metadata: ["seq": "\(seq)", "client": "\(record.clientName)"])
         }
-        if let id { send(.queued(id: id, seq: seq, warning: voice.warning), to: client) }
+        if let id, reservedSeq == nil { send(.queued(id: id, seq: seq, warning: voice.warning), to: client) }
 
         if post.kind == .screenChanged {
             interruptSpeaking(reason: .interrupted)
@@ -78,6 +92,17 @@ extension Dispatcher {
             admit(record)
         }
         return .queued(seq: seq)
+    }
+
+    /// Ends a message whose `queued` answer its front-end already wrote but which the dispatcher
+    /// will not queue (too many waiting, options it refuses): its client hears its terminal line
+    /// at once (`finished` with reason `error`; SSIP's 703 CANCELED, as for a message cancelled
+    /// before it began, shared/ssip.md §5), and nothing else about it.
+    func endUnqueued(id: RequestID, seq: UInt64, client: ClientID, because reason: String) {
+        logger.notice("ended a message answered queued before it could be queued", metadata: [
+            "seq": "\(seq)", "client": "\(clients[client]?.displayName ?? "client:\(client)")", "reason": "\(reason)",
+        ])
+        send(.finished(id: id, seq: seq, termination: .failure(reason: .error, spokenChars: 0, message: reason)), to: client)
     }
 
     /// Puts a queued post in line by its class's rules (the native ones, and speech-dispatcher's

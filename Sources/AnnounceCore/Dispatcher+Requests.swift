@@ -18,6 +18,12 @@ extension Dispatcher {
                 var options = message.options(defaults)
                 if let engine = message.engine { options.voice = voiceIndex.voiceName(of: engine, for: options, defaultVoice: defaults.voice, preferences: configuration.voicePreferences) }
                 _ = accept(.announce(message.text, options: options), id: message.id, from: client, sound: message.sound, priority: message.priority)
+            case .queuedMessage(let message, let seq):
+                let options = message.options(defaults)
+                _ = accept(
+                    .announce(message.text, options: options), id: message.id, from: client, sound: message.sound, priority: message.priority,
+                    reservedSeq: seq
+                )
             case .control(let control, let scope):
                 if case .client(let other) = scope, clients[other] == nil {
                     send(answer: .control(.unknownClient(control)), to: client)

@@ -32,7 +32,9 @@ public final class Dispatcher {
     var activePosts: [ClientID: Int] = [:]
     var speaking: PostRecord?
     var pending = PendingList()
-    var nextSeq: UInt64 = 1
+    /// Where every post's sequence number comes from, shared with the event loops
+    /// (``reserveSequenceNumber()``).
+    nonisolated let sequenceNumbers = SequenceNumbers()
     /// The screens, the focus, the rotor and `read-all` (see Dispatcher+Navigation).
     var navigator = ScreenNavigator()
     /// What other threads handed over for the next turn.
@@ -211,6 +213,13 @@ public final class Dispatcher {
             transaction { admission = $0.accept(post, id: id, from: client) }
             return admission
         }
+    }
+
+    /// Reserves the sequence number of a message whose `queued` answer a front-end writes from the
+    /// connection's event loop, before the dispatcher sees the message; hand the message over as
+    /// ``ClientInput/queuedMessage(_:seq:)`` with it. Callable on any thread.
+    public nonisolated func reserveSequenceNumber() -> UInt64 {
+        sequenceNumbers.next()
     }
 
     /// True on the main queue, UIKit's main thread (see `MainThread`).

@@ -86,7 +86,7 @@ final class PostRecord {
         self.readAllStop = readAllStop
     }
 
-    var textLength: Int { utterance.text.unicodeScalars.count }
+    var textLength: Int { utterance.text.unicodeScalarCount }
 }
 
 /// The posts waiting to speak, in the order they will: high (and important) first come first

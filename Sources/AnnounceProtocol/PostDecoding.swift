@@ -97,7 +97,9 @@ extension RequestLine {
 extension DecodingLimits {
     /// Throws `text-too-long` when `text` has more Unicode scalars than allowed.
     public func checkLength(_ text: String, field: String = "text") throws(RequestError) {
-        let count = text.unicodeScalars.count
+        // A text has no more scalars than UTF-8 bytes: most need no counting.
+        guard text.utf8.count > maxTextChars else { return }
+        let count = text.unicodeScalarCount
         if count > maxTextChars {
             throw RequestError(
                 .textTooLong,

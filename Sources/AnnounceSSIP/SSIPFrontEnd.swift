@@ -11,9 +11,10 @@ import SSIPProtocol
 ///
 /// Each connection's ``SSIPDecoder`` turns its lines into the dispatcher's input: messages with
 /// their priority, stop/cancel/pause/resume with their scope, and the replies it answers itself
-/// (settings, lists, ids), which pass through the dispatcher so that they keep their place behind
-/// the `225` of a message sent before them. Its ``SSIPEncoder`` writes replies and the 7xx events
-/// the connection enabled.
+/// (settings, lists, ids). A reply, or a message's `225`, with nothing ahead of it on its
+/// connection is written straight from the event loop; otherwise it passes through the
+/// dispatcher, so that it keeps its place behind the `225` of a message or a control's answer
+/// owed before it. Its ``SSIPEncoder`` writes replies and the 7xx events the connection enabled.
 public struct SSIPFrontEnd: FrontEnd {
     /// The longest line, in bytes (a data line of `SPEAK` too).
     public var maxLineBytes: Int

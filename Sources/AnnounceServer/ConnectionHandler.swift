@@ -74,17 +74,25 @@ final class ConnectionHandler<Decoder: FrontEndDecoder, Encoder: FrontEndEncoder
 extension ConnectionHandler {
     /// Hands `inputs` to the dispatcher, except a front-end's own replies that have nothing ahead
     /// of them, which the sink writes at once (clients such as Orca and python3-speechd wait for
-    /// each reply before they send the next command). Once an input that the dispatcher answers
-    /// is handed over, every later one follows it, and the sink counts the answers owed.
+    /// each reply before they send the next command). A message with nothing ahead of it is
+    /// answered `queued` here too, under a sequence number reserved now, and handed over as
+    /// already answered (``ClientInput/queuedMessage(_:seq:)``); its events come from the
+    /// dispatcher, after this write. Once an input that the dispatcher answers is handed over,
+    /// every later one follows it, and the sink counts the answers owed.
     private func handCountingAnswers(_ inputs: [ClientInput]) {
         let direct = sink.mayWriteDirectly
         var replies: [ClientLine] = []
         var handed: [ClientInput] = []
         var owed = 0
         for input in inputs {
-            if direct, owed == 0, case .answered(let reply) = input {
+            switch input {
+            case .answered(let reply) where direct && owed == 0:
                 replies.append(.reply(reply))
-            } else {
+            case .message(let message) where direct && owed == 0:
+                let seq = dispatcher.reserveSequenceNumber()
+                replies.append(.event(.queued(id: message.id, seq: seq, warning: nil)))
+                handed.append(.queuedMessage(message, seq: seq))
+            default:
                 owed += input.answerLines
                 handed.append(input)
             }

@@ -21,9 +21,9 @@ import NIOCore
 ///
 /// The sink is the one owner of the order of the connection's writes. Everything it writes, it
 /// writes on the event loop: the dispatcher's lines (handed over on its turn, written in an
-/// `execute` block) and a front-end's own replies, which the connection's handler asks it to
-/// write straight from the loop (``writeDirectly(_:)``) so that a `SET` or `GET` costs no trip
-/// through the dispatcher's turn. It counts the answers the dispatcher owes the connection (the
+/// `execute` block) and a front-end's own replies and `queued` answers, which the connection's
+/// handler asks it to write straight from the loop (``writeDirectly(_:)``) so that a `SET`, a
+/// `GET` or the `225` of a `SPEAK` costs no trip through the dispatcher's turn. It counts the answers the dispatcher owes the connection (the
 /// handler adds what it hands over, ``owe(_:)``; each write of the dispatcher's lines takes off
 /// what it answers) and writes a reply directly only when nothing is owed and no event is held:
 /// a reply never overtakes the `225` of a message, a control's answer or an event held before it.
@@ -87,8 +87,8 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
         state.value.owedAnswers == 0 && state.value.held.isEmpty && !state.value.closed
     }
 
-    /// Writes `lines`, a front-end's own replies, now, in one write. Call on the event loop, only
-    /// when ``mayWriteDirectly``.
+    /// Writes `lines`, a front-end's own replies and the `queued` answers of messages its handler
+    /// numbered itself, now, in one write. Call on the event loop, only when ``mayWriteDirectly``.
     func writeDirectly(_ lines: [ClientLine]) {
         var output = FrontEndOutput()
         encoder.encode(lines, into: &output)

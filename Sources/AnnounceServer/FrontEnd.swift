@@ -61,8 +61,9 @@ public struct DecodedInput: Sendable {
 
 /// Writes the dispatcher's lines in a front-end's protocol. Called on the dispatcher's turn
 /// (the main actor), so it must be quick and must not block; a reply (``ClientLine/reply(_:)``)
-/// is also encoded on the connection's event loop when it is written there directly
-/// (``ConnectionSink``), so encoding one must touch nothing but the encoder's own locked state.
+/// and a message's `queued` event are also encoded on the connection's event loop when they are
+/// written there directly (``ConnectionSink``), so encoding them must touch nothing but the
+/// encoder's own locked state.
 public protocol FrontEndEncoder: Sendable {
     /// Appends `lines`, in order, to `output`.
     func encode(_ lines: [ClientLine], into output: inout FrontEndOutput)

@@ -48,7 +48,7 @@ func fuzzDecoder(_ bytes: UnsafeBufferPointer<UInt8>) {
             checkWellFormedBytes(reply.bytes)
         case .control:
             break
-        case .message(let message):
+        case .message(let message), .queuedMessage(let message, _):
             precondition(message.text.unicodeScalars.count <= 64, "a message past the bound was queued")
             _ = message.options(SpeechDefaults(voice: "en-us", rate: 175, pitch: 50, volume: 100, punctuation: .none))
         case .request, .postOffMain, .invalid, .name:

@@ -5,15 +5,21 @@
 /// the text it was given (SSML tags included), and its `length` in scalars. When spelling, espeak
 /// gets a rewritten text with one word per character, so its word events are counted instead.
 ///
-/// The map keeps the text's scalars (4 bytes each) and, when spelling, one range per character:
-/// a text of `max_text_chars` costs a few MiB, never a table per scalar of the rewritten text.
+/// The map decodes the text's scalars (4 bytes each) as far as the words asked for reach, so a
+/// chapter is decoded as it is spoken and not before its first sample; when spelling it keeps one
+/// range per character. A text of `max_text_chars` costs a few MiB at most, never a table per
+/// scalar of the rewritten text.
 struct TextPositionMap {
     /// What espeak-ng synthesizes.
     let synthesizedText: String
     /// Whether `synthesizedText` is SSML.
     let isSSML: Bool
-    /// The scalars of the utterance's own text.
-    private let original: [Unicode.Scalar]
+    /// The utterance's own text.
+    private let original: String.UnicodeScalarView
+    /// Its scalars decoded so far, from its start.
+    private var decoded: [Unicode.Scalar] = []
+    /// Where decoding goes on.
+    private var nextToDecode: String.UnicodeScalarView.Index
     /// Whether `synthesizedText` spells the text, one `say-as characters` element per character.
     private let isSpelled: Bool
     /// When spelling: the range of each spelled (non-whitespace) character, in order.
@@ -23,7 +29,8 @@ struct TextPositionMap {
     init(text: String, ssml: Bool) {
         synthesizedText = text
         isSSML = ssml
-        original = Array(text.unicodeScalars)
+        original = text.unicodeScalars
+        nextToDecode = original.startIndex
         isSpelled = false
         spelledCharacters = []
     }
@@ -31,7 +38,8 @@ struct TextPositionMap {
     /// Spells `text`: each character becomes an SSML `say-as characters` element, separated by
     /// spaces, so espeak-ng reports one word per character. Whitespace becomes a plain pause.
     init(spelling text: String) {
-        original = Array(text.unicodeScalars)
+        original = text.unicodeScalars
+        nextToDecode = original.startIndex
         var output = "<speak>"
         var index = 0
         var characters: [(offset: Int, length: Int)] = []
@@ -71,22 +79,37 @@ struct TextPositionMap {
     /// extended to the end of their letters. When spelling, espeak reports exactly one word per
     /// `say-as` element but places the events of symbols at the next character, so the
     /// `ordinal`-th event is the `ordinal`-th spelled character.
-    func wordRange(textPosition: Int, length: Int, ordinal: Int) -> (offset: Int, length: Int)? {
+    mutating func wordRange(textPosition: Int, length: Int, ordinal: Int) -> (offset: Int, length: Int)? {
         if isSpelled {
             return ordinal < spelledCharacters.count ? spelledCharacters[ordinal] : nil
         }
         guard length > 0 else { return nil }
-        var start = min(max(0, textPosition - 1), original.count)
-        var end = min(original.count, start + length)
-        while start < original.count, original[start].properties.isWhitespace {
+        var start = max(0, textPosition - 1)
+        var end = start + length
+        while let scalar = scalar(at: start), scalar.properties.isWhitespace {
             start += 1
-            end = min(original.count, end + 1)
+            end += 1
         }
-        guard start < original.count else { return nil }
-        while end < original.count, end > start, Self.isWordScalar(original[end - 1]), Self.isWordScalar(original[end]) {
+        guard scalar(at: start) != nil else { return nil }
+        end = min(end, decode(upTo: end))
+        while end > start, let last = scalar(at: end - 1), let next = scalar(at: end), Self.isWordScalar(last), Self.isWordScalar(next) {
             end += 1
         }
         return (start, max(1, end - start))
+    }
+
+    /// The scalar at `offset` of the text, nil past its end.
+    private mutating func scalar(at offset: Int) -> Unicode.Scalar? {
+        offset < decode(upTo: offset + 1) ? decoded[offset] : nil
+    }
+
+    /// Decodes the text until `count` scalars are decoded or it ends; returns how many are.
+    private mutating func decode(upTo count: Int) -> Int {
+        while decoded.count < count, nextToDecode < original.endIndex {
+            decoded.append(original[nextToDecode])
+            original.formIndex(after: &nextToDecode)
+        }
+        return decoded.count
     }
 
     private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {

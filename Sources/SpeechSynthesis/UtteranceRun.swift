@@ -23,7 +23,8 @@ final class UtteranceRun {
     }
 
     let job: QueuedUtterance
-    let map: TextPositionMap
+    /// Decodes the text as far as the words reported reach.
+    private(set) var map: TextPositionMap
     var stop: Stop?
     private let output: any AudioOutput
     private let emit: @Sendable (SpeechBackendEvent) -> Void
@@ -254,29 +255,48 @@ enum SSMLMarks {
     /// The names of the marks of `ssml`, in order.
     static func names(in ssml: String) -> [String] { marks(in: ssml).map(\.name) }
 
-    /// The marks of `ssml`, in order, in one pass over its scalars.
+    /// The marks of `ssml`, in order, in one pass over its UTF-8 bytes (a mark's offset counts
+    /// the scalars before it: every byte that does not continue a scalar starts one). A pass over
+    /// decoded scalars took about 100 ms on 1 MiB of SSML, before its first sample.
     static func marks(in ssml: String) -> [Mark] {
-        var marks: [Mark] = []
-        let scalars = Array(ssml.unicodeScalars)
-        let opening: [Unicode.Scalar] = ["<", "m", "a", "r", "k"]
-        var index = 0
-        while index + opening.count <= scalars.count {
-            guard scalars[index] == "<", scalars[index..<index + opening.count].elementsEqual(opening) else {
-                index += 1
-                continue
+        var text = ssml
+        return text.withUTF8 { bytes in
+            var marks: [Mark] = []
+            let opening = Array("<mark".utf8)
+            // The scalars before byte `counted`.
+            var scalarsBefore = 0
+            var counted = 0
+            var index = 0
+            while index + opening.count <= bytes.count {
+                guard bytes[index] == UInt8(ascii: "<"), UnsafeBufferPointer(rebasing: bytes[index..<index + opening.count]).elementsEqual(opening) else {
+                    index += 1
+                    continue
+                }
+                let start = index
+                index += opening.count
+                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { break }
+                let tag = UnsafeBufferPointer(rebasing: bytes[index..<close])
+                index = close
+                guard let name = name(inTag: tag) else { continue }
+                for byte in bytes[counted..<start] where byte & 0xC0 != 0x80 { scalarsBefore += 1 }
+                counted = start
+                marks.append(Mark(name: name, offset: scalarsBefore))
             }
-            let start = index
-            index += opening.count
-            guard let close = scalars[index...].firstIndex(of: ">") else { break }
-            let tag = String(String.UnicodeScalarView(scalars[index..<close]))
-            index = close
-            guard let attribute = tag.firstRange(of: "name=") else { continue }
-            let value = tag[attribute.upperBound...]
-            guard let quote = value.first, quote == "\"" || quote == "'" else { continue }
-            let body = value.dropFirst()
-            guard let end = body.firstIndex(of: quote) else { continue }
-            marks.append(Mark(name: String(body[..<end]), offset: start))
+            return marks
         }
-        return marks
+    }
+
+    /// The quoted value of `name=` in a mark tag's bytes (after `<mark`, before `>`), if any.
+    private static func name(inTag tag: UnsafeBufferPointer<UInt8>) -> String? {
+        let attribute = Array("name=".utf8)
+        // The first `name=` with a byte after it.
+        guard let found = (0..<max(0, tag.count - attribute.count)).first(where: {
+            UnsafeBufferPointer(rebasing: tag[$0..<$0 + attribute.count]).elementsEqual(attribute)
+        }) else { return nil }
+        let quoteIndex = found + attribute.count
+        let quote = tag[quoteIndex]
+        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
+        guard let end = tag[(quoteIndex + 1)...].firstIndex(of: quote) else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: tag[(quoteIndex + 1)..<end]), as: UTF8.self)
     }
 }

@@ -35,10 +35,9 @@ final class UtteranceSpeaker {
             audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
             return
         }
-        let map =
-            utterance.spell && !utterance.ssml
-            ? TextPositionMap(spelling: utterance.text) : TextPositionMap(text: utterance.text, ssml: utterance.ssml)
-        switch begin(request(for: utterance, text: map.synthesizedText, ssml: map.isSSML), audioPath: audioPath, seq: seq) {
+        let spelled = utterance.spell && !utterance.ssml ? TextPositionMap(spelling: utterance.text) : nil
+        let synthesized = spelled.map { ($0.synthesizedText, $0.isSSML) } ?? (utterance.text, utterance.ssml)
+        switch begin(request(for: utterance, text: synthesized.0, ssml: synthesized.1), audioPath: audioPath, seq: seq) {
         case .failed(let message):
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
             return
@@ -54,6 +53,7 @@ final class UtteranceSpeaker {
             return
         }
         audioPath.activity?.utteranceBegan()
+        let map = spelled ?? TextPositionMap(text: utterance.text, ssml: utterance.ssml)
         let run = UtteranceRun(job: job, sampleRate: sampleRate, map: map)
         if utterance.earcon {
             let samples = utterance.earconSound == .boundary ? boundaryEarcon : earcon

@@ -155,7 +155,7 @@ struct SSIPConnectionTests {
         #expect(!channel.isActive)
     }
 
-    @Test("max_pending_per_client: the message past the limit answers 300 instead of 225, and the connection keeps working")
+    @Test("max_pending_per_client: the message past the limit answers 300 instead of 225 when its answer goes through the dispatcher, and the connection keeps working")
     func tooManyMessages() throws {
         let h = SSIPHarness(maxPendingPerClient: 2)
         let channel = try h.connect()
@@ -163,14 +163,38 @@ struct SSIPConnectionTests {
         h.settle(channel)
         #expect(h.backend.spoken.map(\.text) == ["a"], "speaking: it does not count as waiting")
         _ = try channel.writes()
-        try channel.receive("CHAR b\r\nCHAR c\r\nCHAR d\r\nGET RATE\r\n")
+        // STOP of a message that is not speaking is answered on the dispatcher's turn: everything
+        // after it waits its turn there too.
+        try channel.receive("STOP 99\r\nCHAR b\r\nCHAR c\r\nCHAR d\r\nGET RATE\r\n")
+        #expect(try channel.writtenLines().isEmpty)
         h.settle(channel)
         #expect(try channel.writtenLines() == [
+            "406 ERR ID DOESNT EXIST",
             "225-2", "225 OK MESSAGE QUEUED", "225-3", "225 OK MESSAGE QUEUED",
             "300 ERR TOO MANY MESSAGES WAITING; WAIT FOR SOME TO END OR CANCEL THEM",
             "251-0", "251 OK GET RETURNED",
         ])
         #expect(channel.isActive)
+    }
+
+    @Test("max_pending_per_client: a message past the limit whose 225 the event loop wrote ends at once with 703, is never spoken, and the connection keeps working")
+    func tooManyMessagesAnsweredFromTheLoop() throws {
+        let h = SSIPHarness(maxPendingPerClient: 2)
+        let channel = try h.connect()
+        try channel.receive("SET self NOTIFICATION cancel on\r\nSET self PRIORITY message\r\nCHAR a\r\n")
+        h.settle(channel)
+        _ = try channel.writes()
+        try channel.receive("CHAR b\r\nCHAR c\r\nCHAR d\r\nGET RATE\r\n")
+        #expect(try channel.writtenLines() == [
+            "225-2", "225 OK MESSAGE QUEUED", "225-3", "225 OK MESSAGE QUEUED", "225-4", "225 OK MESSAGE QUEUED",
+            "251-0", "251 OK GET RETURNED",
+        ], "nothing is ahead: every answer comes from the loop, before a dispatcher turn")
+        h.settle(channel)
+        channel.embeddedEventLoop.advanceTime(to: .now() + .seconds(1))
+        #expect(try channel.writtenLines() == ["703-4", "703-1", "703 CANCELED"])
+        #expect(h.dispatcher.pending.all.map(\.seq) == [2, 3])
+        try channel.receive("GET RATE\r\n")
+        #expect(try channel.writtenLines() == ["251-0", "251 OK GET RETURNED"])
     }
 
     @Test("a peer of another uid gets one 300 line and is disconnected; the dispatcher never hears of it")

@@ -26,17 +26,44 @@ struct SSIPReplyOrderTests {
         #expect(h.dispatcher.inbox.takeAll().isEmpty, "nothing was handed to the dispatcher")
     }
 
-    @Test("a reply behind a message waits for the message's 225, in the same read and in a later one")
+    @Test("a message with nothing ahead is answered 225 from the loop under the number the dispatcher queues it with; its events follow on the dispatcher's turns")
+    func messageQueuedWithoutATurn() throws {
+        let h = SSIPHarness()
+        let channel = try h.connect()
+        h.settle(channel)
+        try channel.receive("SET self NOTIFICATION all on\r\nSPEAK\r\nHello\r\n.\r\nGET RATE\r\nCHAR x\r\n")
+        // No dispatcher turn has run: the 225s come from the loop alone.
+        #expect(try channel.writtenLines() == [
+            "220 OK NOTIFICATION SET", "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED", "251-0", "251 OK GET RETURNED",
+            "225-2", "225 OK MESSAGE QUEUED",
+        ])
+        h.settle(channel)
+        #expect(try channel.writtenLines().isEmpty, "the dispatcher answers nothing again")
+        #expect(h.dispatcher.speaking?.seq == 1)
+        #expect(h.dispatcher.pending.all.map(\.seq) == [2])
+        h.engineStarts()
+        h.settle(channel)
+        #expect(try channel.writtenLines().isEmpty, "701 is held after its 225")
+        channel.embeddedEventLoop.advanceTime(to: .now() + .seconds(1))
+        #expect(try channel.writtenLines() == ["701-1", "701-1", "701 BEGIN"])
+        // A native post's number comes from the same counter: numbers stay unique and increasing.
+        #expect(h.dispatcher.reserveSequenceNumber() == 3)
+    }
+
+    @Test("a reply behind a message waits for the message's 225 when the 225 goes through the dispatcher, in the same read and in a later one")
     func replyWaitsFor225() throws {
         let h = SSIPHarness()
         let channel = try h.connect()
         h.settle(channel)
-        try channel.receive("SPEAK\r\nHello\r\n.\r\nGET RATE\r\n")
-        #expect(try channel.writtenLines() == ["230 OK RECEIVING DATA"])
+        // The answer to STOP comes on the dispatcher's turn, so the message behind it waits too.
+        try channel.receive("STOP self\r\nSPEAK\r\nHello\r\n.\r\nGET RATE\r\n")
+        #expect(try channel.writtenLines().isEmpty)
         try channel.receive("SET self PITCH 5\r\n")
         #expect(try channel.writtenLines().isEmpty, "203 waits behind the 225 the dispatcher owes")
         h.settle(channel)
-        #expect(try channel.writtenLines() == ["225-1", "225 OK MESSAGE QUEUED", "251-0", "251 OK GET RETURNED", "204 OK PITCH SET"])
+        #expect(try channel.writtenLines() == [
+            "210 OK STOPPED", "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED", "251-0", "251 OK GET RETURNED", "204 OK PITCH SET",
+        ])
         try channel.receive("GET PITCH\r\n")
         #expect(try channel.writtenLines() == ["251-5", "251 OK GET RETURNED"], "nothing is owed any more: straight from the loop")
     }

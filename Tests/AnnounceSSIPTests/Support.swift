@@ -145,6 +145,8 @@ func describe(_ input: ClientInput) -> String {
     case .message(let message):
         let sound = message.sound.map { " sound=\($0)" } ?? ""
         return "message \(message.id) \(message.priority.rawValue) \"\(message.text)\"\(sound)"
+    case .queuedMessage(let message, let seq):
+        return "queued message \(message.id) seq \(seq) \(message.priority.rawValue) \"\(message.text)\""
     case .control(let control, let scope):
         return "control \(control.rawValue) \(scope)"
     case .name(let name):
