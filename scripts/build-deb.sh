@@ -111,14 +111,16 @@ dpkg-deb --root-owner-group -Zxz -z1 --build "$root" "$outdir/announced_${versio
 
 [ -n "$piper_root" ] || exit 0
 
-# announced-piper: the helper (stripped as above) and the engine's two libraries as the wheel has
-# them (already stripped; the C API library finds ONNX Runtime beside itself by its $ORIGIN rpath).
+# announced-piper: the helper and the engine's two libraries from the wheel (the C API library finds
+# ONNX Runtime beside itself by its $ORIGIN rpath), all stripped as above (the wheel's keep their
+# symbol tables).
 helper="$piper_root/usr/lib/announced/announced-piper"
 engine="$piper_root/usr/lib/announced/piper"
 for path in "$helper" "$engine/libsherpa-onnx-c-api.so" "$engine/libonnxruntime.so"; do
     [ -f "$path" ] || { echo "build-deb: $path is missing (make install-piper stages it)" >&2; exit 1; }
 done
-strip --strip-unneeded --remove-section=.comment --remove-section=.note "$helper"
+strip --strip-unneeded --remove-section=.comment --remove-section=.note \
+    "$helper" "$engine/libsherpa-onnx-c-api.so" "$engine/libonnxruntime.so"
 piper_doc="$piper_root/usr/share/doc/announced-piper"
 install -d -m 0755 "$piper_doc"
 sed 's/^announced (/announced-piper (/' "$changelog" | gzip -9n > "$piper_doc/changelog.gz"
@@ -145,11 +147,13 @@ Depends: announced (= $version), $piper_depends
 Section: sound
 Priority: optional
 Description: natural Piper voices for announced
- The neural speech engine announced speaks Piper voices with: its sandboxed helper
- process and sherpa-onnx's C API with ONNX Runtime (from sherpa-onnx-core 2.0.1).
- No voice is included: install one (a .onnx with its .onnx.json) with
+ The neural speech engine announced speaks Piper voices with: its
+ sandboxed helper process, and sherpa-onnx's C API with ONNX Runtime
+ (from sherpa-onnx-core 2.0.1). No voice is included: install one
+ (a .onnx with its .onnx.json) with
    announcectl voices install URL-OR-FILE
- and choose it by name, e.g. announcectl say --voice en_us-joe-medium "Hello".
+ and choose it by name:
+   announcectl say --voice en_us-joe-medium "Hello"
 EOF
 chmod 0644 "$piper_root/DEBIAN/control"
 dpkg-deb --root-owner-group -Zxz -z1 --build "$piper_root" "$outdir/announced-piper_${version}_${arch}.deb"
