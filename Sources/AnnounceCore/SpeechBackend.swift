@@ -103,6 +103,19 @@ public protocol SpeechBackend: AnyObject, Sendable {
     var outputDescription: String { get }
     /// The voices this backend can speak with.
     var voices: [VoiceDescription] { get }
+    /// The name of the engine that speaks the voice `identifier` (`espeak-ng`, `piper`), shown by
+    /// the monitor; nil when the backend does not say.
+    func engineName(forVoice identifier: String) -> String?
+    /// Gets the voice `identifier` ready in the background, when its engine loads voices, so that
+    /// its first post does not wait for the load; returns at once.
+    func prepare(voice identifier: String)
+}
+
+extension SpeechBackend {
+    /// Says nothing (a backend of one engine).
+    public func engineName(forVoice identifier: String) -> String? { nil }
+    /// Nothing to prepare (an engine whose voices need no loading).
+    public func prepare(voice identifier: String) {}
 }
 
 /// A voice the backend offers.

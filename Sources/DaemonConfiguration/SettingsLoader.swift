@@ -199,6 +199,7 @@ public struct SettingsLoader: Sendable {
             settings.allowUIDs = uids.map { UInt32($0) }
         }
         settings.logLevel = try read(.logLevel) { try reader.requiredString(forKey: $0, as: LogLevel.self) } ?? settings.logLevel
+        settings.engineIdleUnload = try read(.engineIdleUnload) { try reader.requiredInt(forKey: $0) } ?? settings.engineIdleUnload
         return settings
     }
 }

@@ -18,6 +18,8 @@ struct StartupError: Error, CustomStringConvertible {
 /// Wires the daemon together: speech engine, dispatcher, server, signals.
 struct Daemon {
     let options: Announced
+    /// The speech thread, started by `main`; every engine's helper belongs to it.
+    let speech: SpeechThread
     let loader: SettingsLoader
     let loaded: LoadedSettings
     let environment: [String: String]
@@ -73,11 +75,12 @@ struct Daemon {
         // Other applications are turned back up however the daemon ends (but a crash: then the
         // next start does it).
         defer { ducker?.restoreBeforeExit() }
-        let engine: EspeakBackend
+        speech.setPiperIdleUnload(.seconds(settings.engineIdleUnload))
+        let engine: EngineBackend
         do {
-            engine = try EspeakBackend(
-                output: output, logger: Logger(label: "announced.speech"), eventHandler: dispatcher.backendEventHandler,
-                activity: ducker
+            engine = try EngineBackend(
+                thread: speech, output: output, logger: Logger(label: "announced.speech"),
+                eventHandler: dispatcher.backendEventHandler, activity: ducker
             )
         } catch {
             throw StartupError(description: "\(error)")

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Logging
+
+/// Piper behind the engine seam: its helper (`announced-piper`: sherpa-onnx with a Piper voice)
+/// starts, and loads a voice, only when a Piper voice is first used or prepared, and stops (its
+/// model unloaded) after `idleUnload` without use.
+///
+/// A voice takes seconds to load, so loads run on the engine's loader thread (`piper-loader`),
+/// never on the speech thread: espeak-ng's posts speak meanwhile, and a Piper post waits for its
+/// voice on the speech thread's one wait, which its abort ends. One thread at a time has the
+/// helper: the loader while it starts, loads or stops it; the speech thread from `helper(for:)`
+/// to `giveBack`. A helper that crashed is replaced in the background right after the post it
+/// cost, with the voice it had.
+final class PiperEngine: SpeechEngine, @unchecked Sendable {
+    /// How long a voice may take to load before the helper counts as stuck.
+    static let loadLimit: Int32 = 60_000
+
+    let name = EngineHelperKind.piper.engine
+    let crashAdvice = "If it happens again with this voice, its file may be damaged: install the voice again."
+    /// Wakes the speech thread when a load ends; set once, by the thread's owner, before any use.
+    var wakeSpeechThread: @Sendable () -> Void = {}
+
+    /// Guards everything below and wakes the loader.
+    private let condition = ConditionLock()
+    /// The helper; nil until first use.
+    private var process: EngineHelperProcess?
+    /// The voices the running helper has loaded.
+    private var loadedVoices: Set<String> = []
+    /// Voices to load, in the order they were asked for.
+    private var wanted: [String] = []
+    /// Why a voice's load failed, until the speech thread that waits for it reads it.
+    private var failures: [String: String] = [:]
+    /// The loader has the helper (it starts, loads or stops it).
+    private var loaderBusy = false
+    /// The voice the loader is loading.
+    private var loading: String?
+    /// The speech thread has the helper.
+    private var inUse = false
+    private var lastUse = ContinuousClock.now
+    private var idleUnload: Duration
+    private var loaderStarted = false
+    /// Where the loader logs (the first backend's speech logger).
+    private var logger = Logger(label: "announced.speech")
+
+    init(idleUnload: Duration) {
+        self.idleUnload = idleUnload
+    }
+
+    /// Changes the idle time after which the helper is stopped.
+    func setIdleUnload(_ duration: Duration) {
+        condition.lock()
+        idleUnload = duration
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Loads `voice` (the path of its `.onnx`) in the background, starting the helper if needed;
+    /// returns at once.
+    func prepare(voice: String, logger: Logger) {
+        condition.lock()
+        self.logger = logger
+        want(voice)
+        condition.unlock()
+    }
+
+    /// Whether the helper runs, and the voices it has loaded (for tests and the log).
+    var loadState: (running: Bool, voices: Set<String>) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (process?.isRunning ?? false, loadedVoices)
+    }
+
+    /// Asks the loader for `voice` unless it is loaded or on its way. Call with the lock held.
+    private func want(_ voice: String) {
+        if process?.isRunning == true, loadedVoices.contains(voice) { return }
+        guard !wanted.contains(voice), loading != voice else { return }
+        failures[voice] = nil
+        wanted.append(voice)
+        if !loaderStarted {
+            loaderStarted = true
+            DedicatedThread.start(name: "piper-loader", stackSize: 512 << 10) { [self] in runLoader() }
+        }
+        condition.signal()
+    }
+
+    func helper(for voice: String, on thread: SpeechThread, logger: Logger) -> EngineHelperAnswer {
+        condition.lock()
+        self.logger = logger
+        want(voice)
+        condition.unlock()
+        var answer: EngineHelperAnswer?
+        let settled = thread.waitUnlessAborted {
+            condition.lock()
+            defer { condition.unlock() }
+            if let failure = failures.removeValue(forKey: voice) {
+                answer = .failed(failure)
+            } else if !loaderBusy, let process, process.isRunning, loadedVoices.contains(voice) {
+                inUse = true
+                answer = .ready(process)
+            }
+            return answer != nil
+        }
+        guard settled, let answer else { return .aborted }
+        return answer
+    }
+
+    func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger) {
+        condition.lock()
+        inUse = false
+        lastUse = .now
+        if !helper.isRunning {
+            // It crashed or hung and was stopped: load the voice again now, so the next post
+            // finds it ready.
+            loadedVoices = []
+            want(voice)
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    // MARK: - The loader thread
+
+    /// Loads what is wanted, and stops the helper once it has been idle for `idleUnload`.
+    private func runLoader() {
+        condition.lock()
+        while true {
+            if !inUse, !loaderBusy, let voice = wanted.first {
+                wanted.removeFirst()
+                loaderBusy = true
+                loading = voice
+                let helper = process
+                let logger = self.logger
+                condition.unlock()
+                let result = load(voice, helper: helper, logger: logger)
+                condition.lock()
+                loaderBusy = false
+                loading = nil
+                process = result.helper
+                if result.restarted { loadedVoices = [] }
+                if let failure = result.failure {
+                    failures[voice] = failure
+                } else {
+                    loadedVoices.insert(voice)
+                }
+                lastUse = .now
+                condition.unlock()
+                wakeSpeechThread()
+                condition.lock()
+                continue
+            }
+            if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helper.isRunning {
+                let idle = ContinuousClock.now - lastUse
+                if idle >= idleUnload {
+                    loaderBusy = true
+                    loadedVoices = []
+                    let logger = self.logger
+                    condition.unlock()
+                    let ending = helper.stop()
+                    logger.info("piper helper stopped after its idle time; its voices are unloaded", metadata: ["how": "\(ending)"])
+                    condition.lock()
+                    loaderBusy = false
+                    continue
+                }
+                _ = condition.wait(until: monotonicTime(after: idleUnload - idle))
+                continue
+            }
+            condition.wait()
+        }
+    }
+
+    /// What a load did: the helper (nil when its executable was not found), whether a new
+    /// process was started (the old one's voices are gone), and why the voice did not load.
+    private struct LoadResult {
+        var helper: EngineHelperProcess?
+        var restarted = false
+        var failure: String?
+    }
+
+    /// Starts the helper if it does not run, then loads `voice` into it. On the loader thread.
+    private func load(_ voice: String, helper existing: EngineHelperProcess?, logger: Logger) -> LoadResult {
+        let clock = ContinuousClock()
+        let began = clock.now
+        var result = LoadResult(helper: existing)
+        let helper: EngineHelperProcess
+        do throws(SpeechSynthesisError) {
+            if let existing { helper = existing } else { helper = try EngineHelperProcess(kind: .piper) }
+            result.helper = helper
+            if !helper.isRunning {
+                try helper.start()
+                result.restarted = true
+                logger.notice("piper helper started", metadata: ["helper": "\(helper.path)"])
+            }
+        } catch {
+            logger.error("piper helper cannot start", metadata: ["error": "\(error)"])
+            result.failure = error.message
+            return result
+        }
+        if let problem = loadVoice(voice, into: helper, logger: logger) {
+            result.failure = problem
+            return result
+        }
+        logger.info(
+            "piper voice loaded",
+            metadata: ["voice": "\(voice)", "ms": "\(milliseconds(clock.now - began))"]
+        )
+        return result
+    }
+
+    /// Has the running helper load `voice`; nil when it did, else why not.
+    private func loadVoice(_ voice: String, into helper: EngineHelperProcess, logger: Logger) -> String? {
+        nil
+    }
+}
+
+/// `duration` in whole milliseconds, for the log.
+func milliseconds(_ duration: Duration) -> Int64 {
+    let parts = duration.components
+    return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+}
