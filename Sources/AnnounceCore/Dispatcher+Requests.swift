@@ -223,6 +223,7 @@ extension Dispatcher {
         if let punctuation = change.punctuation { defaults.punctuation = punctuation }
         if let muted = change.muted { defaults.muted = muted }
         if defaults.muted && !before.muted { cancelAll(reason: .cancelled) }
+        if defaults.voice != before.voice { prepareVoice(defaults.voice) }
         if defaults != before { broadcast(.statusChanged(statusReport), topic: .status) }
         return .success(())
     }
@@ -240,6 +241,7 @@ extension Dispatcher {
             dispatcher.defaults.volume = volume
             dispatcher.defaults.punctuation = punctuation
             if let earcons { dispatcher.configuration.earcons = earcons }
+            if dispatcher.defaults.voice != before.voice { dispatcher.prepareVoice(voice) }
             if dispatcher.defaults != before || dispatcher.configuration.earcons != earconsBefore {
                 dispatcher.broadcast(.statusChanged(dispatcher.statusReport), topic: .status)
             }
