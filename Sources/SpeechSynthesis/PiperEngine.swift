@@ -42,8 +42,12 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// Where the loader logs (the first backend's speech logger).
     private var logger = Logger(label: "announced.speech")
 
-    init(idleUnload: Duration) {
+    /// How the helper is found.
+    private let helperKind: EngineHelperKind
+
+    init(idleUnload: Duration, helper: EngineHelperKind = .piper) {
         self.idleUnload = idleUnload
+        helperKind = helper
     }
 
     /// Changes the idle time after which the helper is stopped.
@@ -183,7 +187,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         var result = LoadResult(helper: existing)
         let helper: EngineHelperProcess
         do throws(SpeechSynthesisError) {
-            if let existing { helper = existing } else { helper = try EngineHelperProcess(kind: .piper) }
+            if let existing { helper = existing } else { helper = try EngineHelperProcess(kind: helperKind) }
             result.helper = helper
             if !helper.isRunning {
                 try helper.start()

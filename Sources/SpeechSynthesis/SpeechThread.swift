@@ -29,9 +29,10 @@ public final class SpeechThread: @unchecked Sendable {
     /// Piper's engine: its helper starts when a Piper voice is first used or prepared.
     let piper: PiperEngine
 
-    /// Creates the owner without a thread (tests of the waits use it as it is).
-    init(piperIdleUnload: Duration = SpeechThread.defaultPiperIdleUnload) {
-        piper = PiperEngine(idleUnload: piperIdleUnload)
+    /// Creates the owner without a thread (tests of the waits use it as it is); `piperHelper`
+    /// says where Piper's helper is looked for.
+    init(piperIdleUnload: Duration = SpeechThread.defaultPiperIdleUnload, piperHelper: EngineHelperKind = .piper) {
+        piper = PiperEngine(idleUnload: piperIdleUnload, helper: piperHelper)
         piper.wakeSpeechThread = { [weak self] in self?.wake() }
     }
 
@@ -40,7 +41,12 @@ public final class SpeechThread: @unchecked Sendable {
     /// configuration); the first backend waits for it. A Piper helper that has spoken nothing for
     /// `piperIdleUnload` is stopped, which unloads its model.
     public static func start(piperIdleUnload: Duration = SpeechThread.defaultPiperIdleUnload) -> SpeechThread {
-        let thread = SpeechThread(piperIdleUnload: piperIdleUnload)
+        start(piperIdleUnload: piperIdleUnload, piperHelper: .piper)
+    }
+
+    /// `start`, with Piper's helper looked for as `piperHelper` says (tests).
+    static func start(piperIdleUnload: Duration, piperHelper: EngineHelperKind) -> SpeechThread {
+        let thread = SpeechThread(piperIdleUnload: piperIdleUnload, piperHelper: piperHelper)
         DedicatedThread.start(name: "speech", stackSize: 1 << 20) {
             let start = Result { () throws(SpeechSynthesisError) -> EspeakEngine in try EspeakEngine() }
             thread.condition.lock()
