@@ -20,12 +20,16 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// Wakes the speech thread when a load ends; set once, by the thread's owner, before any use.
     var wakeSpeechThread: @Sendable () -> Void = {}
 
-    /// Guards everything below and wakes the loader.
+    /// Guards everything below and wakes the loader. The helper process itself is not guarded:
+    /// only its holder (the loader while `loaderBusy`, the speech thread while `inUse`) touches it.
     private let condition = ConditionLock()
     /// The helper; nil until first use.
     private var process: EngineHelperProcess?
-    /// The voices the running helper has loaded.
-    private var loadedVoices: Set<String> = []
+    /// The voice the running helper has loaded (it holds one model at a time); nil when none is,
+    /// or no helper runs.
+    private var loadedVoice: String?
+    /// The running helper's process id, 0 when none runs (for the log and tests).
+    private var helperPID: Int32 = 0
     /// Voices to load, in the order they were asked for.
     private var wanted: [String] = []
     /// Why a voice's load failed, until the speech thread that waits for it reads it.
@@ -67,16 +71,16 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Whether the helper runs, and the voices it has loaded (for tests and the log).
-    var loadState: (running: Bool, voices: Set<String>) {
+    /// The helper's process id (0 when none runs) and the voice it has loaded, for tests.
+    var loadState: (pid: Int32, voice: String?) {
         condition.lock()
         defer { condition.unlock() }
-        return (process?.isRunning ?? false, loadedVoices)
+        return (helperPID, loadedVoice)
     }
 
     /// Asks the loader for `voice` unless it is loaded or on its way. Call with the lock held.
     private func want(_ voice: String) {
-        if process?.isRunning == true, loadedVoices.contains(voice) { return }
+        if loadedVoice == voice { return }
         guard !wanted.contains(voice), loading != voice else { return }
         failures[voice] = nil
         wanted.append(voice)
@@ -98,7 +102,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             defer { condition.unlock() }
             if let failure = failures.removeValue(forKey: voice) {
                 answer = .failed(failure)
-            } else if !loaderBusy, let process, process.isRunning, loadedVoices.contains(voice) {
+            } else if !loaderBusy, let process, loadedVoice == voice {
                 inUse = true
                 answer = .ready(process)
             }
@@ -115,7 +119,8 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         if !helper.isRunning {
             // It crashed or hung and was stopped: load the voice again now, so the next post
             // finds it ready.
-            loadedVoices = []
+            loadedVoice = nil
+            helperPID = 0
             want(voice)
         }
         condition.signal()
@@ -140,29 +145,27 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 loaderBusy = false
                 loading = nil
                 process = result.helper
-                if result.restarted { loadedVoices = [] }
-                if let failure = result.failure {
-                    failures[voice] = failure
-                } else {
-                    loadedVoices.insert(voice)
-                }
+                helperPID = result.pid
+                loadedVoice = result.failure == nil ? voice : nil
+                if let failure = result.failure { failures[voice] = failure }
                 lastUse = .now
                 condition.unlock()
                 wakeSpeechThread()
                 condition.lock()
                 continue
             }
-            if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helper.isRunning {
+            if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helperPID != 0 {
                 let idle = ContinuousClock.now - lastUse
                 if idle >= idleUnload {
                     loaderBusy = true
-                    loadedVoices = []
+                    loadedVoice = nil
                     let logger = self.logger
                     condition.unlock()
                     let ending = helper.stop()
                     logger.info("piper helper stopped after its idle time; its voices are unloaded", metadata: ["how": "\(ending)"])
                     condition.lock()
                     loaderBusy = false
+                    helperPID = 0
                     continue
                 }
                 _ = condition.wait(until: monotonicTime(after: idleUnload - idle))
@@ -172,11 +175,11 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         }
     }
 
-    /// What a load did: the helper (nil when its executable was not found), whether a new
-    /// process was started (the old one's voices are gone), and why the voice did not load.
+    /// What a load did: the helper (nil when its executable was not found), its process id (0
+    /// when it does not run), and why the voice did not load.
     private struct LoadResult {
         var helper: EngineHelperProcess?
-        var restarted = false
+        var pid: Int32 = 0
         var failure: String?
     }
 
@@ -191,7 +194,6 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             result.helper = helper
             if !helper.isRunning {
                 try helper.start()
-                result.restarted = true
                 logger.notice("piper helper started", metadata: ["helper": "\(helper.path)"])
             }
         } catch {
@@ -199,7 +201,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             result.failure = error.message
             return result
         }
-        if let problem = loadVoice(voice, into: helper, logger: logger) {
+        let problem = loadVoice(voice, into: helper, logger: logger)
+        result.pid = helper.pid
+        if let problem {
             result.failure = problem
             return result
         }
