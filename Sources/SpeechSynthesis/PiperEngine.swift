@@ -71,11 +71,12 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The helper's process id (0 when none runs) and the voice it has loaded, for tests.
-    var loadState: (pid: Int32, voice: String?) {
+    /// The helper's process id (0 when none runs), the voice it has loaded and the one it is
+    /// loading, for tests.
+    var loadState: (pid: Int32, voice: String?, loading: String?) {
         condition.lock()
         defer { condition.unlock() }
-        return (helperPID, loadedVoice)
+        return (helperPID, loadedVoice, loading)
     }
 
     /// Asks the loader for `voice` unless it is loaded or on its way. Call with the lock held.
