@@ -106,6 +106,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             } else if !loaderBusy, let process, loadedVoice == voice {
                 inUse = true
                 answer = .ready(process)
+            } else {
+                // Asked again in case a voice prepared meanwhile took its place in the helper.
+                want(voice)
             }
             return answer != nil
         }
