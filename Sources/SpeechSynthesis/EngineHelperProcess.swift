@@ -12,14 +12,21 @@ struct EngineHelperKind: Sendable {
     let executableName: String
     /// The environment variable that names the helper executable, for unusual installations.
     let environmentVariable: String
+    /// How long, in milliseconds, the helper may send nothing while the speech thread waits for
+    /// it before it counts as stuck (and is killed and replaced).
+    var silenceLimit: Int32 = 5000
 
-    /// espeak-ng's helper.
+    /// espeak-ng's helper. espeak-ng makes 60 ms of audio in well under a millisecond, so a
+    /// helper silent for 5 s is stuck inside espeak-ng.
     static let espeak = EngineHelperKind(
         engine: "espeak-ng", executableName: "announced-espeak", environmentVariable: "ANNOUNCED_ESPEAK_HELPER"
     )
-    /// Piper's helper (sherpa-onnx with a Piper voice).
+    /// Piper's helper (sherpa-onnx with a Piper voice). It synthesizes a sentence at a time, in
+    /// a fraction of the sentence's length on an idle machine; 15 s leaves room for a long
+    /// sentence on a busy one.
     static let piper = EngineHelperKind(
-        engine: "piper", executableName: "announced-piper", environmentVariable: "ANNOUNCED_PIPER_HELPER"
+        engine: "piper", executableName: "announced-piper", environmentVariable: "ANNOUNCED_PIPER_HELPER",
+        silenceLimit: 15_000
     )
 }
 
@@ -171,16 +178,15 @@ final class EngineHelperProcess {
         requests?.write(request.frame) ?? false
     }
 
-    /// How long the helper may go without a message while the speech thread waits for one.
-    /// espeak-ng makes 60 ms of audio in well under a millisecond, and Piper a clause in a few
-    /// hundred, so a helper this slow is stuck inside its engine.
-    static let silenceLimit: Int32 = 5000
+    /// How long the helper may go without a message while the speech thread waits for one, in
+    /// milliseconds: the kind's `silenceLimit`.
+    var silenceLimit: Int32 { kind.silenceLimit }
 
     /// The helper's next message, waiting for it (at most `silenceLimit` milliseconds, unless
     /// `timeout` says otherwise: a model takes seconds to load); nil when the helper is gone,
     /// stuck (see `isStuck`) or sent something this build does not understand.
-    func next(timeout: Int32 = silenceLimit) -> HelperMessage? {
-        while let frame = messages?.readFrame(timeout: timeout) {
+    func next(timeout: Int32? = nil) -> HelperMessage? {
+        while let frame = messages?.readFrame(timeout: timeout ?? silenceLimit) {
             let message = try? HelperMessage(tag: frame.tag, payload: frame.payload)
             // The helper's last words before SIGSYS: kept for `stop` to tell.
             guard case .sandboxViolation(let call)? = message else { return message }

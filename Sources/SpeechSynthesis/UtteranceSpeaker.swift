@@ -185,7 +185,7 @@ final class UtteranceSpeaker {
         } else if run.stop != .aborted {
             let what =
                 stuck
-                ? "\(engine) stopped responding while speaking this text (nothing for \(EngineHelperProcess.silenceLimit / 1000) s; its process \(ending))"
+                ? "\(engine) stopped responding while speaking this text (nothing for \(helper.silenceLimit / 1000) s; its process \(ending))"
                 : "\(engine) crashed while speaking this text (its process \(ending))"
             run.stop = .failed(what + "; the speech engine was restarted and later posts speak. " + run.job.engine.crashAdvice)
         }
