@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "announced", targets: ["announced"]),
         .executable(name: "announced-espeak", targets: ["announced-espeak"]),
+        .executable(name: "announced-piper", targets: ["announced-piper"]),
         .executable(name: "announcectl", targets: ["announcectl"]),
         .library(name: "AnnounceClient", targets: ["AnnounceClient"]),
         .library(name: "AnnounceProtocol", targets: ["AnnounceProtocol"]),
@@ -89,6 +90,16 @@ let package = Package(
         .executableTarget(
             name: "announced-espeak",
             dependencies: ["CEspeakNG", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox"],
+            swiftSettings: strictSwift
+        ),
+        // The part of sherpa-onnx's C API announced-piper uses, declared here and loaded at run time
+        // (dlopen), so the package builds without the engine (scripts/fetch-piper-engine.sh gets it).
+        .target(name: "CSherpaOnnx"),
+        // announced-piper: Piper voices through sherpa-onnx (ONNX Runtime), phonemized by espeak-ng,
+        // in a sandboxed process of its own on the same wire as announced-espeak.
+        .executableTarget(
+            name: "announced-piper",
+            dependencies: ["CSherpaOnnx", "CEspeakNG", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox", "AnnounceProtocol"],
             swiftSettings: strictSwift
         ),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.
@@ -182,7 +193,7 @@ let package = Package(
         // `make bench`: latency, throughput and memory figures against the daemon process.
         .executableTarget(
             name: "announced-bench",
-            dependencies: ["CEspeakNG", "ProcessHarness"],
+            dependencies: ["CEspeakNG", "ProcessHarness", "EspeakHelperWire"],
             swiftSettings: strictSwift
         ),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those
@@ -216,6 +227,15 @@ let package = Package(
             dependencies: [
                 "SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "CAnnounceLinux", "EngineSandbox", "TestSupport", "BlockingThreads",
             ],
+            swiftSettings: strictSwift
+        ),
+        // announced-piper with the real engine and voice (scripts/fetch-piper-engine.sh; skipped
+        // without them), its wire messages, its sandbox, and CSherpaOnnx's layout against the real header.
+        .testTarget(
+            name: "PiperEngineTests",
+            dependencies: ["EspeakHelperWire", "EngineSandbox", "CAnnounceLinux", "TestSupport", "BlockingThreads"],
+            // The C file the layout test compiles against the fetched header.
+            exclude: ["Fixtures"],
             swiftSettings: strictSwift
         ),
         // The server's connections on EmbeddedChannel: framing, half-close, limits, peers.

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,26 @@ int CEngineSandbox_get_no_new_privs(void) { return prctl(PR_GET_NO_NEW_PRIVS, 0,
 int CEngineSandbox_get_no_new_privs_option(void) { return PR_GET_NO_NEW_PRIVS; }
 
 uint64_t CEngineSandbox_writing_open_flags(void) {
-    return (uint64_t)(O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | O_TMPFILE);
+    // O_TMPFILE is __O_TMPFILE | O_DIRECTORY, and the kernel needs both: the __O_TMPFILE bit
+    // alone is enough to refuse it, while O_DIRECTORY (opening a directory to list it) stays allowed.
+    return (uint64_t)(O_WRONLY | O_RDWR | O_CREAT | O_TRUNC | O_APPEND | (O_TMPFILE & ~O_DIRECTORY));
+}
+
+uint64_t CEngineSandbox_thread_clone_flags(void) {
+    return (uint64_t)(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM);
+}
+
+uint64_t CEngineSandbox_namespace_clone_flags(void) {
+    return (uint64_t)(CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS | CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID |
+                      CLONE_NEWNET);
+}
+
+int CEngineSandbox_set_name_option(void) { return PR_SET_NAME; }
+
+int CEngineSandbox_fork_and_exit(void) {
+    pid_t child = fork();
+    if (child == 0) _exit(0);
+    return (int)child;
 }
 
 int CEngineSandbox_landlock_abi_version(void) {

@@ -23,11 +23,32 @@ public struct EngineSandbox: Sendable {
     public var readablePaths: [String]
     /// What the process writes on a violation, and where.
     public var violationReport: ViolationReport
+    /// What this engine may do beyond the common allowlist.
+    public var allowances: Set<Allowance>
 
-    /// A sandbox that lets the engine read `readablePaths` and reports violations as `violationReport` says.
-    public init(readablePaths: [String], violationReport: ViolationReport) {
+    /// What an engine may need beyond what announced-espeak does; each widens the allowlist as
+    /// little as it can.
+    public enum Allowance: Sendable, Hashable {
+        /// Threads (ONNX Runtime's pool): `clone` with the flags of a thread and no namespace
+        /// flags (a fork or a new namespace still traps), `clone3` refused with ENOSYS so glibc
+        /// falls back to `clone`, whose flags seccomp can read, and what a new thread registers
+        /// (`set_robust_list`, `rseq`), names (`prctl(PR_SET_NAME)`) and asks (`sched_getaffinity`).
+        case threads
+        /// Anonymous memory files (`memfd_create`), which the process can write: no file system
+        /// path reaches them.
+        case memoryFiles
+        /// What ONNX Runtime asks of the system as it loads a model: `sysinfo` (the memory size),
+        /// the old `stat`, and `fcntl`'s F_GETFL and F_SETFL (file status flags; F_SETFL cannot
+        /// make a file writable).
+        case runtimeQueries
+    }
+
+    /// A sandbox that lets the engine read `readablePaths`, do what `allowances` add, and
+    /// reports violations as `violationReport` says.
+    public init(readablePaths: [String], violationReport: ViolationReport, allowances: Set<Allowance> = []) {
         self.readablePaths = readablePaths
         self.violationReport = violationReport
+        self.allowances = allowances
     }
 
     /// What entering the sandbox achieved.
@@ -63,7 +84,7 @@ public struct EngineSandbox: Sendable {
                 + "among the kernel's lsm= modules)."
         }
         // Last: the filter also refuses the calls made above.
-        try SystemCallAllowlist(processID: getpid()).load()
+        try SystemCallAllowlist(processID: getpid(), allowances: allowances).load()
         return report
     }
 }

@@ -18,6 +18,8 @@ public enum SandboxProbe: String, CaseIterable, Sendable {
     case execute = "execute"
     /// Reads the no_new_privs flag.
     case noNewPrivileges = "no-new-privs"
+    /// Forks a child that exits at once (a sandbox that allows threads must still refuse it).
+    case fork = "fork"
 
     /// What a probe text starts with: `<prefix><probe> <argument>`.
     public static let prefix = "\u{1B}sandbox-probe "
@@ -59,6 +61,12 @@ public enum SandboxProbe: String, CaseIterable, Sendable {
             return Self.refused()
         case .noNewPrivileges:
             return "no_new_privs=\(CEngineSandbox_get_no_new_privs())"
+        case .fork:
+            let child = CEngineSandbox_fork_and_exit()
+            guard child > 0 else { return Self.refused() }
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+            return "allowed"
         }
     }
 

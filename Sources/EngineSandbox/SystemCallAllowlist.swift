@@ -15,6 +15,8 @@ import Glibc
 struct SystemCallAllowlist {
     /// The sandboxed process: the only one it may signal (an abort signals itself).
     let processID: pid_t
+    /// What this engine may do beyond the common rules.
+    var allowances: Set<EngineSandbox.Allowance> = []
 
     /// One allowed call, with the conditions its arguments must meet (all of them).
     struct Rule {
@@ -41,6 +43,33 @@ struct SystemCallAllowlist {
     static let failing = ["pipe", "pipe2"]
 
     var rules: [Rule] {
+        var rules = commonRules
+        if allowances.contains(.threads) {
+            let thread = CEngineSandbox_thread_clone_flags()
+            rules += [
+                // arg 0 is the flags: a thread's, and no namespace.
+                Rule(name: "clone", conditions: [Self.masked(0, thread | CEngineSandbox_namespace_clone_flags(), equals: thread)]),
+                Rule(name: "set_robust_list"), Rule(name: "rseq"), Rule(name: "sched_getaffinity"),
+                Rule(name: "prctl", conditions: [Self.equal(0, UInt64(CEngineSandbox_set_name_option()))]),
+            ]
+        }
+        if allowances.contains(.memoryFiles) {
+            rules.append(Rule(name: "memfd_create"))
+        }
+        if allowances.contains(.runtimeQueries) {
+            rules += [
+                Rule(name: "sysinfo"), Rule(name: "stat"),
+                Rule(name: "fcntl", conditions: [Self.equal(1, UInt64(F_GETFL))]),
+                Rule(name: "fcntl", conditions: [Self.equal(1, UInt64(F_SETFL))]),
+            ]
+        }
+        return rules
+    }
+
+    /// Calls refused with ENOSYS: glibc then uses an older call whose arguments seccomp can check.
+    var unimplemented: [String] { allowances.contains(.threads) ? ["clone3"] : [] }
+
+    private var commonRules: [Rule] {
         let noExecute = Self.masked(2, UInt64(PROT_EXEC), equals: 0)
         return [
             // The pipes to the daemon, and standard error (glibc's fatal messages use writev).
@@ -88,6 +117,12 @@ struct SystemCallAllowlist {
             let number = seccomp_syscall_resolve_name(name)
             guard number != __NR_SCMP_ERROR else { continue }
             let result = seccomp_rule_add_array(filter, CSeccomp_act_errno(EPERM), number, 0, nil)
+            guard result == 0 else { throw .failed("the rule for \(name) cannot be added", -result) }
+        }
+        for name in unimplemented {
+            let number = seccomp_syscall_resolve_name(name)
+            guard number != __NR_SCMP_ERROR else { continue }
+            let result = seccomp_rule_add_array(filter, CSeccomp_act_errno(ENOSYS), number, 0, nil)
             guard result == 0 else { throw .failed("the rule for \(name) cannot be added", -result) }
         }
         let loaded = seccomp_load(filter)

@@ -17,6 +17,9 @@ enum HelperTag: UInt8 {
     case mark = 0x4D  // M
     case done = 0x44  // D
     case sandboxViolation = 0x58  // X
+    case prepare = 0x4C  // L (load)
+    case voicePrepared = 0x4B  // K
+    case voiceFailed = 0x46  // F
 }
 
 /// Builds one frame's payload.
@@ -102,6 +105,10 @@ extension HelperRequest {
         switch self {
         case .abort:
             return PayloadWriter().frame(.abort)
+        case .prepare(let voice):
+            var payload = PayloadWriter()
+            payload.append(voice)
+            return payload.frame(.prepare)
         case .synthesize(let request):
             var payload = PayloadWriter()
             payload.append(request.voice)
@@ -122,6 +129,8 @@ extension HelperRequest {
         switch HelperTag(rawValue: tag) {
         case .abort:
             self = .abort
+        case .prepare:
+            self = .prepare(voice: try reader.string())
         case .synthesize:
             let voice = try reader.string()
             let rate = try reader.int32()
@@ -186,6 +195,13 @@ extension HelperMessage {
         case .sandboxViolation(let systemCall):
             payload.append(systemCall)
             return payload.frame(.sandboxViolation)
+        case .voicePrepared(let status, let message):
+            payload.append(status)
+            payload.append(message)
+            return payload.frame(.voicePrepared)
+        case .voiceFailed(let message):
+            payload.append(message)
+            return payload.frame(.voiceFailed)
         }
     }
 
@@ -232,6 +248,10 @@ extension HelperMessage {
             self = .done(status: try reader.int32())
         case .sandboxViolation:
             self = .sandboxViolation(systemCall: try reader.string())
+        case .voicePrepared:
+            self = .voicePrepared(status: try reader.int32(), message: try reader.string())
+        case .voiceFailed:
+            self = .voiceFailed(message: try reader.string())
         default:
             throw .malformed("unknown message tag \(tag)")
         }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/// What the daemon asks of its espeak-ng helper process (`announced-espeak`), on the helper's
-/// standard input.
+/// What the daemon asks of a speech engine's helper process (`announced-espeak`, or
+/// `announced-piper` for Piper voices), on the helper's standard input.
 public enum HelperRequest: Equatable, Sendable {
     /// Speak one utterance. The helper answers `voiceSelected` (or `voiceUnknown`), then words,
     /// marks and samples as espeak-ng produces them, then `done`.
@@ -8,6 +8,10 @@ public enum HelperRequest: Equatable, Sendable {
     /// Stop the utterance being synthesized; the helper answers `done` soon after. Ignored
     /// between utterances (it may cross a `done` on the way).
     case abort
+    /// `announced-piper` only: load the voice `voice` (the absolute path of its `.onnx`, its
+    /// `.onnx.json` beside it) now, between utterances, so the first post that names it does not
+    /// wait for the model. The helper answers `voicePrepared`.
+    case prepare(voice: String)
 }
 
 /// One utterance for espeak-ng, with the parameters to speak it with.
@@ -98,6 +102,12 @@ public enum HelperMessage: Equatable, Sendable {
     /// The utterance is over: `status` 0 when espeak-ng finished or was stopped by `abort`,
     /// else espeak-ng's error code.
     case done(status: Int32)
+    /// `announced-piper` only: the answer to `prepare`: `status` 0 when the voice is loaded (or
+    /// was already), else 1 with why in `message`.
+    case voicePrepared(status: Int32, message: String)
+    /// `announced-piper` only: the request's voice cannot be loaded (`message` says why, for the
+    /// log); sent instead of `voiceSelected`, and `done` follows.
+    case voiceFailed(message: String)
     /// The helper made a system call its sandbox refuses (its name, e.g. `socket`) and ends
     /// with SIGSYS right after this message. Written by the helper's SIGSYS handler, at any point.
     case sandboxViolation(systemCall: String)

@@ -6,7 +6,7 @@ import Glibc
 // against the daemon as a separate, release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl,
-//                                                      pause, heard, memory, pair, longtext: one figure alone, for profiling)
+//                                                      pause, heard, memory, pair, longtext, piper: one figure alone, for profiling)
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
 //   announced-bench --soak POSTS [--daemon PATH]
 
@@ -75,8 +75,21 @@ if let only = option("--only") {
             case "longtext":
                 print(try figures.longTexts().described)
                 continue
+            case "piper":
+                let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache"
+                let piper = PiperHelperFigure(
+                    helper: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("announced-piper").path,
+                    libraryDirectory: ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_LIBRARY_DIR"]
+                        ?? FileManager.default.currentDirectoryPath + "/.build/piper-engine/lib",
+                    voice: ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_TEST_VOICE"] ?? cache + "/announced/voices/en_US-joe-medium.onnx",
+                    runs: samples
+                )
+                for (figure, load) in try piper.measure() {
+                    print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  (voice loaded in \(format(load, 2)) s)")
+                }
+                continue
             default:
-                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory, pair or longtext")
+                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory, pair, longtext or piper")
                 exit(2)
             }
             print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")

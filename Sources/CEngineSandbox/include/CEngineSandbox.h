@@ -20,8 +20,22 @@ int CEngineSandbox_get_no_new_privs(void);
 int CEngineSandbox_get_no_new_privs_option(void);
 
 /// The open flags that write, create or truncate a file: `O_WRONLY | O_RDWR | O_CREAT | O_TRUNC |
-/// O_APPEND | O_TMPFILE` (O_TMPFILE needs _GNU_SOURCE, which Swift's Glibc module lacks).
+/// O_APPEND` and O_TMPFILE's own bit, without the O_DIRECTORY bit O_TMPFILE includes (O_TMPFILE
+/// needs _GNU_SOURCE, which Swift's Glibc module lacks).
 uint64_t CEngineSandbox_writing_open_flags(void);
+
+/// The clone flags glibc's pthread_create always passes and a fork never does: CLONE_VM |
+/// CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM.
+uint64_t CEngineSandbox_thread_clone_flags(void);
+
+/// Every CLONE_NEW* flag (a new namespace): none may be set in a sandboxed clone.
+uint64_t CEngineSandbox_namespace_clone_flags(void);
+
+/// `PR_SET_NAME`, for the rule that lets a thread name itself.
+int CEngineSandbox_set_name_option(void);
+
+/// Debug probes only: fork(), the child exiting at once with _exit(0). The child's pid, or -1 and errno.
+int CEngineSandbox_fork_and_exit(void);
 
 /// The Landlock ABI version the running kernel offers (1 or more), or -1 and errno (ENOSYS:
 /// built without Landlock; EOPNOTSUPP: Landlock not enabled at boot).

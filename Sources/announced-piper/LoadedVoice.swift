@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CSherpaOnnx
+import Glibc
+
+/// One Piper voice loaded into sherpa-onnx: its model on ONNX Runtime, ready to turn phonemes into audio.
+final class LoadedVoice {
+    /// The `.onnx` it was loaded from.
+    let path: String
+    /// What its `.onnx.json` says.
+    let file: PiperVoiceFile
+    /// The engine's output rate.
+    let sampleRate: Int
+    private let engine: PiperEngine
+    private let tts: OpaquePointer
+
+    /// A voice that cannot be loaded: why, in words for the log and the daemon.
+    struct Problem: Error {
+        let message: String
+    }
+
+    /// Loads the voice `path` (a `.onnx`, its `.onnx.json` beside it), with ONNX Runtime running
+    /// each synthesis on `threads` threads.
+    init(path: String, engine: PiperEngine, threads: Int32) throws(Problem) {
+        guard path.hasPrefix("/"), path.hasSuffix(".onnx") else {
+            throw Problem(message: "\(path) is not the absolute path of a Piper voice's .onnx file")
+        }
+        let file: PiperVoiceFile
+        let prepared: PreparedModel
+        do {
+            file = try PiperVoiceFile(path: path + ".json")
+            prepared = try PreparedModel(onnxPath: path, voice: file)
+        } catch let problem as PiperVoiceFile.Problem {
+            throw Problem(message: problem.message)
+        } catch let problem as PreparedModel.Problem {
+            throw Problem(message: problem.message)
+        } catch {
+            throw Problem(message: "\(error)")
+        }
+        defer { prepared.close() }
+        var config = CSherpaOnnx_TtsConfig()
+        let created: OpaquePointer? = prepared.modelPath.withCString { model in
+            prepared.tokensPath.withCString { tokens in
+                "cpu".withCString { provider in
+                    config.model.vits.model = model
+                    config.model.vits.tokens = tokens
+                    config.model.vits.noise_scale = Self.noiseless ? Self.noNoise : file.noiseScale
+                    config.model.vits.noise_scale_w = Self.noiseless ? Self.noNoise : file.noiseWidth
+                    config.model.vits.length_scale = file.lengthScale
+                    config.model.num_threads = threads
+                    config.model.provider = provider
+                    config.max_num_sentences = 1
+                    return engine.api.createOfflineTts(&config)
+                }
+            }
+        }
+        guard let created else {
+            throw Problem(message: "sherpa-onnx cannot load the voice \(path) (its messages are in the log above)")
+        }
+        self.path = path
+        self.file = file
+        self.engine = engine
+        tts = created
+        sampleRate = Int(engine.api.sampleRate(created))
+    }
+
+    deinit {
+        engine.api.destroyOfflineTts(tts)
+    }
+
+    /// The noise scale that stands for none: with 0 sherpa-onnx's audio still varied from run to
+    /// run as with the voice's noise (0 does not reach the model); with 1e-6 the lengths are the
+    /// same and the samples differ by a step or two.
+    static let noNoise: Float = 1e-6
+
+    /// `ANNOUNCED_PIPER_NOISE=0`: VITS's noise scales are (almost) 0 instead of the voice's, so
+    /// the same phonemes give the same durations and samples within a step or two of each other
+    /// (for tests that compare audio; the voice sounds flatter).
+    static let noiseless = getenv("ANNOUNCED_PIPER_NOISE").map { String(cString: $0) == "0" } ?? false
+
+    /// Synthesizes one sentence's phonemes (IPA scalars) at `speed` (1 is the voice's own rate).
+    /// `keepGoing` is asked when the engine reports progress; false stops it. Returns the audio
+    /// at ``sampleRate``, or nil when the engine failed or was stopped.
+    func synthesize(phonemes: [Int32], speed: Float, keepGoing: @escaping () -> Bool) -> [Float]? {
+        guard !phonemes.isEmpty else { return [] }
+        final class Context {
+            let keepGoing: () -> Bool
+            var stopped = false
+            init(_ keepGoing: @escaping () -> Bool) { self.keepGoing = keepGoing }
+        }
+        let context = Context(keepGoing)
+        var config = CSherpaOnnx_GenerationConfig()
+        config.speed = speed
+        config.silence_scale = 0
+        var lengths: [Int32] = [Int32(phonemes.count)]
+        let audio = phonemes.withUnsafeBufferPointer { codepoints in
+            lengths.withUnsafeMutableBufferPointer { lengths in
+                config.phoneme_codepoints = codepoints.baseAddress
+                config.phoneme_codepoints_lens = UnsafePointer(lengths.baseAddress)
+                config.phoneme_codepoints_num_sentences = 1
+                return withExtendedLifetime(context) {
+                    engine.api.generateWithConfig(
+                        tts, "", &config,
+                        { _, _, _, argument in
+                            let context = Unmanaged<Context>.fromOpaque(argument!).takeUnretainedValue()
+                            if context.keepGoing() { return 1 }
+                            context.stopped = true
+                            return 0
+                        },
+                        Unmanaged.passUnretained(context).toOpaque()
+                    )
+                }
+            }
+        }
+        guard let audio else { return nil }
+        defer { engine.api.destroyGeneratedAudio(audio) }
+        if context.stopped { return nil }
+        let count = Int(audio.pointee.n)
+        guard count > 0, let samples = audio.pointee.samples else { return [] }
+        return Array(UnsafeBufferPointer(start: samples, count: count))
+    }
+}

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CAnnounceLinux
+import EspeakHelperWire
+import Foundation
+import Glibc
+
+/// Where the tests find the engine and the test voice that scripts/fetch-piper-engine.sh fetched.
+enum PiperTestFiles {
+    /// The repository, from this file's path.
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// The engine: `ANNOUNCED_PIPER_ENGINE_DIR`, else the script's default `.build/piper-engine`.
+    static let engineDirectory = ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_ENGINE_DIR"] ?? repository + "/.build/piper-engine"
+
+    /// The directory of the engine's libraries.
+    static var libraryDirectory: String { engineDirectory + "/lib" }
+
+    /// The directory of the test voice: the script's cache.
+    static let voiceDirectory: String = {
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory() + "/.cache"
+        return cache + "/announced/voices"
+    }()
+
+    /// The test voice's `.onnx`.
+    static var voice: String { voiceDirectory + "/en_US-joe-medium.onnx" }
+
+    /// Whether the script has run: the engine's library and the voice with its JSON are there.
+    static var isFetched: Bool {
+        FileManager.default.fileExists(atPath: libraryDirectory + "/libsherpa-onnx-c-api.so")
+            && FileManager.default.fileExists(atPath: voice) && FileManager.default.fileExists(atPath: voice + ".json")
+    }
+
+    /// Why the tests that need them are skipped.
+    static let missing = "the Piper engine or test voice is not fetched: run scripts/fetch-piper-engine.sh"
+
+    /// The helper, built beside the test runner.
+    static var helper: String {
+        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: runner).deletingLastPathComponent().path + "/announced-piper"
+    }
+}
+
+/// A running `announced-piper` and its two pipes, as the daemon drives it; its standard error
+/// is kept in a file the test can read.
+final class PiperHelper {
+    let pid: pid_t
+    private let requests: FrameChannel
+    private let messages: FrameChannel
+    /// Where the helper's standard error goes.
+    let errorLog: String
+    private var exitStatus: Int32?
+
+    /// Starts the helper with the fetched engine and the test voice's directory readable;
+    /// `environment` adds or replaces variables (`ANNOUNCED_PIPER_UNSANDBOXED=1`, ...).
+    init(environment extra: [String: String] = [:]) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = PiperTestFiles.libraryDirectory
+        environment["ANNOUNCED_PIPER_VOICE_DIRS"] = PiperTestFiles.voiceDirectory
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        environment.removeValue(forKey: "ANNOUNCED_PIPER_UNSANDBOXED")
+        for (key, value) in extra { environment[key] = value }
+        errorLog = NSTemporaryDirectory() + "announced-piper-\(UUID().uuidString).log"
+        var toHelper: [Int32] = [-1, -1]
+        var fromHelper: [Int32] = [-1, -1]
+        guard pipe(&toHelper) == 0, pipe(&fromHelper) == 0 else { throw PiperHelperError("pipe: \(errno)") }
+        // No end leaks into another test's child; dup2 clears the flag on the helper's copies.
+        for fd in toHelper + fromHelper { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toHelper[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromHelper[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        // Nothing else: not the pipes of another test's helper, started at the same moment.
+        _ = CAnnounceLinux_spawn_file_actions_addclosefrom(&actions, 3)
+        let argv = [strdup(PiperTestFiles.helper), nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var child: pid_t = 0
+        let result = posix_spawn(&child, PiperTestFiles.helper, &actions, nil, argv, envp)
+        close(toHelper[0])
+        close(fromHelper[1])
+        guard result == 0 else {
+            close(toHelper[1])
+            close(fromHelper[0])
+            throw PiperHelperError("cannot start \(PiperTestFiles.helper): \(String(cString: strerror(result)))")
+        }
+        pid = child
+        requests = FrameChannel(fd: toHelper[1])
+        messages = FrameChannel(fd: fromHelper[0])
+        signal(SIGPIPE, SIG_IGN)
+    }
+
+    deinit {
+        _ = stop()
+        close(messages.fd)
+        unlink(errorLog)
+    }
+
+    /// Whether the pipe to the helper is still open (``stop()`` closes it, once).
+    private var requestsOpen = true
+
+    /// Sends a request; false when the helper is gone.
+    @discardableResult
+    func send(_ request: HelperRequest) -> Bool { requestsOpen && requests.write(request.frame) }
+
+    /// The next message, waiting at most `timeout` seconds; nil at the end of the stream or on timeout.
+    func next(timeout: Double = 30) -> HelperMessage? {
+        guard let frame = messages.readFrame(timeout: Int32(timeout * 1000)) else { return nil }
+        return try? HelperMessage(tag: frame.tag, payload: frame.payload)
+    }
+
+    /// A synthesis request for the test voice (or `voice`).
+    static func request(_ text: String, voice: String = PiperTestFiles.voice, ssml: Bool = false, rate: Int32 = 175, volume: Int32 = 100) -> HelperRequest {
+        .synthesize(
+            SynthesisRequest(voice: voice, rate: rate, pitch: 50, volume: volume, punctuation: .none, punctuationList: "", ssml: ssml, text: text)
+        )
+    }
+
+    /// Everything up to and including `done` (or the end of the stream).
+    func utterance(timeout: Double = 60) -> [HelperMessage] {
+        var result: [HelperMessage] = []
+        while let message = next(timeout: timeout) {
+            result.append(message)
+            if case .done = message { break }
+        }
+        return result
+    }
+
+    /// Closes the helper's input and waits for it to exit (killing it after 10 s); its exit
+    /// status, or 128 + the signal that ended it.
+    func stop() -> Int32 {
+        if requestsOpen {
+            requestsOpen = false
+            close(requests.fd)
+        }
+        if let exitStatus { return exitStatus }
+        var raw: Int32 = 0
+        for _ in 0..<1000 {
+            if waitpid(pid, &raw, WNOHANG) == pid { return record(raw) }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+        return record(raw)
+    }
+
+    /// Waits for the helper to end by itself (a crash); as ``stop()``, without closing its input.
+    func waitForExit() -> Int32 {
+        if let exitStatus { return exitStatus }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
+        return record(raw)
+    }
+
+    private func record(_ raw: Int32) -> Int32 {
+        let signal = raw & 0x7f
+        let status = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+        exitStatus = status
+        return status
+    }
+
+    /// What the helper wrote to standard error.
+    var errors: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
+}
+
+/// The helper could not be started.
+struct PiperHelperError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension [HelperMessage] {
+    /// All the samples, in order.
+    var samples: [Int16] {
+        flatMap { message -> [Int16] in
+            if case .samples(let samples) = message { return samples }
+            return []
+        }
+    }
+
+    /// The marks with the sample each was reported at, and how many samples had come before it.
+    var marks: [(name: String, sample: UInt32, samplesBefore: Int)] {
+        var before = 0
+        var result: [(name: String, sample: UInt32, samplesBefore: Int)] = []
+        for message in self {
+            switch message {
+            case .samples(let samples): before += samples.count
+            case .mark(let sample, let name): result.append((name, sample, before))
+            default: break
+            }
+        }
+        return result
+    }
+
+    /// The words' text positions and lengths.
+    var words: [(sample: UInt32, textPosition: Int32, length: Int32)] {
+        compactMap { message in
+            if case .word(let sample, let position, let length) = message { return (sample, position, length) }
+            return nil
+        }
+    }
+}
