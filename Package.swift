@@ -106,12 +106,15 @@ let package = Package(
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EspeakHelperWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore",
+                "EspeakHelperWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift
         ),
+        // Piper voices as files: finding and checking `.onnx` + `.onnx.json` pairs, and
+        // installing them whole. Shared by the daemon and `announcectl voices install`. No Foundation.
+        .target(name: "PiperVoices", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         // The daemon's configuration: file, environment and flags, layered.
         .target(
             name: "DaemonConfiguration",
@@ -136,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "announcectl",
             dependencies: [
-                "AnnounceClient", "AnnounceProtocol",
+                "AnnounceClient", "AnnounceProtocol", "PiperVoices",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "AccessibilityLint",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -183,7 +186,7 @@ let package = Package(
         .executableTarget(
             name: "announced",
             dependencies: [
-                "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration", "CAnnounceLinux",
+                "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration", "CAnnounceLinux", "PiperVoices",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -260,6 +263,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .testTarget(name: "PiperVoicesTests", dependencies: ["PiperVoices", "AnnounceProtocol", "TestSupport"], swiftSettings: strictSwift),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(

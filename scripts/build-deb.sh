@@ -77,7 +77,7 @@ Maintainer: $maintainer
 Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
 Depends: $depends
 Recommends: pipewire-pulse | pulseaudio
-Suggests: socat
+Suggests: socat, curl
 Section: sound
 Priority: optional
 Description: speech announcements for apps and scripts, with honest outcomes

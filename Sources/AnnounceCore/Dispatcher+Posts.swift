@@ -21,7 +21,7 @@ extension Dispatcher {
         let plan: PostPlan
         let voice: ResolvedVoice
         do {
-            voice = try voiceIndex.resolve(post.options, defaultVoice: defaults.voice)
+            voice = try resolveVoice(post.options)
             plan = sound != nil ? PostPlan(text: "") : try self.plan(post, client: client, language: voice.language)
         } catch {
             var error = error

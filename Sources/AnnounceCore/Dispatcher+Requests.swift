@@ -15,7 +15,8 @@ extension Dispatcher {
             case .answered(let reply):
                 send(answer: .reply(reply), to: client)
             case .message(let message):
-                let options = message.options(defaults)
+                var options = message.options(defaults)
+                if let engine = message.engine { options.voice = voiceIndex.voiceName(of: engine, for: options, defaultVoice: defaults.voice, preferences: configuration.voicePreferences) }
                 _ = accept(.announce(message.text, options: options), id: message.id, from: client, sound: message.sound, priority: message.priority)
             case .control(let control, let scope):
                 if case .client(let other) = scope, clients[other] == nil {
@@ -132,6 +133,7 @@ extension Dispatcher {
             if case .sound(let name) = speech { sound = name == "boundary" ? .boundary : .screenChange }
             _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: sound)
         case .voices(let language):
+            refreshVoices()
             reply(id, to: client, ["voices": .array(voiceIndex.voices(speaking: language).map { .object($0.jsonObject) })])
         }
     }

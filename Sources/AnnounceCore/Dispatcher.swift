@@ -92,9 +92,38 @@ public final class Dispatcher {
     }
 
     /// True when `name` selects one of the backend's voices (any name does when it lists none;
-    /// see ``VoiceIndex``).
+    /// see ``VoiceIndex``). The backend looks for its voices again first (``refreshVoices()``), so
+    /// a voice installed while the daemon runs is taken and one removed is refused: this answers
+    /// `set`, the start and a reload, which are rare, unlike posts.
     public func knowsVoice(_ name: String) -> Bool {
-        voiceIndex.resolve(voiceName: name) != nil
+        refreshVoices()
+        return voiceIndex.resolve(voiceName: name) != nil
+    }
+
+    /// Asks the backend for its voices as they are now (``SpeechBackend/rescanVoices()``) and
+    /// indexes them: a voice installed or removed since the last look is seen from here on.
+    public func refreshVoices() {
+        guard let backend else { return }
+        let voices = backend.rescanVoices()
+        if voices != voiceIndex.all { voiceIndex = VoiceIndex(voices) }
+    }
+
+    /// The voice a post's options select (see ``VoiceIndex``), with the configured language
+    /// preferences. A voice name or language no voice answers to makes the backend look for new
+    /// voices first, so a voice installed while the daemon runs is taken at once.
+    func resolveVoice(_ options: SpeechOptions) throws(RequestError) -> ResolvedVoice {
+        let preferences = configuration.voicePreferences
+        if let resolved = try? voiceIndex.resolve(options, defaultVoice: defaults.voice, preferences: preferences), resolved.warning == nil {
+            return resolved
+        }
+        refreshVoices()
+        return try voiceIndex.resolve(options, defaultVoice: defaults.voice, preferences: preferences)
+    }
+
+    /// Replaces the language preferences (a configuration reload). Posts already queued keep
+    /// their voices.
+    public func updateVoicePreferences(_ preferences: VoicePreferences) {
+        configuration.voicePreferences = preferences
     }
 
     /// Why `voice` was refused, and what to use instead.

@@ -3,8 +3,10 @@ public import AnnounceProtocol
 
 /// The defaults and limits the dispatcher starts with.
 public struct DispatcherConfiguration: Sendable, Hashable {
-    /// The default espeak-ng voice.
+    /// The default voice's name (an espeak-ng or Piper voice).
     public var voice: String = "en-us"
+    /// Which voice speaks a language when a post names only its `lang`.
+    public var voicePreferences = VoicePreferences()
     /// The default rate, words per minute.
     public var rate: Int = 175
     /// The default pitch.

@@ -36,16 +36,23 @@ public struct MessagePost: Sendable {
     public var priority: MessagePriority
     /// Its speech options, given the daemon's defaults.
     public var options: @Sendable (SpeechDefaults) -> SpeechOptions
+    /// The engine it must speak with (SSIP's `OUTPUT_MODULE`: `espeak-ng` or `piper`), or nil
+    /// for the daemon's choice. When the options' voice is not one of that engine's, the
+    /// dispatcher picks the engine's voice for the options' language: the one
+    /// `voice_for_language` prefers when it is that engine's, else the first of its voices that
+    /// speaks the language, else its first voice.
+    public var engine: String?
 
     /// Creates a message.
     public init(
-        id: RequestID, text: String, sound: EarconSound? = nil, priority: MessagePriority,
+        id: RequestID, text: String, sound: EarconSound? = nil, priority: MessagePriority, engine: String? = nil,
         options: @escaping @Sendable (SpeechDefaults) -> SpeechOptions
     ) {
         self.id = id
         self.text = text
         self.sound = sound
         self.priority = priority
+        self.engine = engine
         self.options = options
     }
 }

@@ -109,6 +109,11 @@ public protocol SpeechBackend: AnyObject, Sendable {
     /// Gets the voice `identifier` ready in the background, when its engine loads voices, so that
     /// its first post does not wait for the load; returns at once.
     func prepare(voice identifier: String)
+    /// The voices as they are now, looked for again: a backend whose voices are files a user
+    /// installs while the daemon runs (Piper voices) scans for them here. The dispatcher calls it
+    /// when `voices` is asked and when a post, `set` or a reload names a voice it does not know.
+    /// The default returns ``voices``.
+    func rescanVoices() -> [VoiceDescription]
 }
 
 extension SpeechBackend {
@@ -116,6 +121,8 @@ extension SpeechBackend {
     public func engineName(forVoice identifier: String) -> String? { nil }
     /// Nothing to prepare (an engine whose voices need no loading).
     public func prepare(voice identifier: String) {}
+    /// ``voices``: a backend whose voices never change has nothing to look for again.
+    public func rescanVoices() -> [VoiceDescription] { voices }
 }
 
 /// A voice the backend offers.
@@ -131,20 +138,36 @@ public struct VoiceDescription: Sendable, Hashable {
     public var gender: String?
     /// The synthesizer's own title for it, e.g. `English (Great Britain)`, when it has one.
     public var title: String?
+    /// The engine that speaks it: `espeak-ng`, or `piper` for a Piper voice (a `.onnx` model
+    /// with its `.onnx.json`, whose ``identifier`` is the model's absolute path).
+    public var engine: String
+    /// How good the voice's model is, as its maker rates it (Piper's `x_low`, `low`, `medium`,
+    /// `high`), when known.
+    public var quality: String?
 
     /// Creates a voice description; `identifier` defaults to `name`.
-    public init(name: String, identifier: String? = nil, languages: [String], gender: String? = nil, title: String? = nil) {
+    public init(
+        name: String, identifier: String? = nil, languages: [String], gender: String? = nil, title: String? = nil,
+        engine: String = "espeak-ng", quality: String? = nil
+    ) {
         self.name = name
         self.identifier = identifier ?? name
         self.languages = languages
         self.gender = gender
         self.title = title
+        self.engine = engine
+        self.quality = quality
     }
 }
 
 extension VoiceDescription {
+    /// The ``engine`` of espeak-ng's voices.
+    public static let espeakEngine = "espeak-ng"
+    /// The ``engine`` of Piper voices.
+    public static let piperEngine = "piper"
+
     /// The voice as one entry of the `voices` answer: `name`, `language` (its best), `languages`,
-    /// `file`, and `gender` and `title` when known.
+    /// `file`, `gender` and `title` when known, `engine`, and `quality` when known.
     public var jsonObject: JSONObject {
         var object = JSONObject()
         object.append("name", .string(name))
@@ -153,6 +176,8 @@ extension VoiceDescription {
         object.append("file", .string(identifier))
         if let gender { object.append("gender", .string(gender)) }
         if let title { object.append("title", .string(title)) }
+        object.append("engine", .string(engine))
+        if let quality { object.append("quality", .string(quality)) }
         return object
     }
 }

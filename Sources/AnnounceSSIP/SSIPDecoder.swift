@@ -68,7 +68,7 @@ public struct SSIPDecoder: FrontEndDecoder {
             }
             decoded.inputs.append(.answered(reply))
         case .queue(let message):
-            let post = SSIPMessagePost.make(message, id: RequestID.integer(nextMessage), voices: frontEnd.voices)
+            let post = SSIPMessagePost.make(message, id: RequestID.integer(nextMessage), voices: frontEnd.voices.current)
             // What is spoken may be longer than what was sent (`kp-` is said "keypad "): the
             // bound holds for the spoken text.
             let characters = post.text.unicodeScalars.count
@@ -84,7 +84,18 @@ public struct SSIPDecoder: FrontEndDecoder {
         case .setOthers(let scope, let setting, let success):
             decoded.inputs.append(.answered(setOthers(scope, setting, success: success)))
         case .listSynthesisVoices:
-            decoded.inputs.append(.answered(SSIPReply.synthesisVoices(frontEnd.voices.entries)))
+            let module = connection.session.withLockedValue { $0.settings.outputModule }
+            decoded.inputs.append(.answered(SSIPReply.synthesisVoices(frontEnd.voices.refreshed().entries(module: module))))
+        case .listOutputModules:
+            decoded.inputs.append(.answered(SSIPReply.moduleList(frontEnd.voices.refreshed().modules)))
+        case .setOutputModule(let scope, let name):
+            // An engine without voices (Piper before a voice is installed, or any other name) is
+            // refused with 312, not "set" and silently replaced by espeak-ng as speech-dispatcher does.
+            guard let module = frontEnd.voices.refreshed().module(named: name) else {
+                decoded.inputs.append(.answered(SSIPReply.couldNotSet(.outputModule(name))))
+                return
+            }
+            decoded.inputs.append(.answered(setOthers(scope, .outputModule(module), success: .outputModuleSet)))
         case .quit:
             decoded.inputs.append(.answered(SSIPReply.bye))
             decoded.framingLost = true

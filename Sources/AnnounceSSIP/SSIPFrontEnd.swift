@@ -21,18 +21,33 @@ public struct SSIPFrontEnd: FrontEnd {
     public var maxTextChars: Int
     /// How long a message's first event waits after its `225` reply (see ``SSIPEncoder``).
     public var firstEventHold: TimeAmount
-    /// The engine's voices.
-    let voices: SSIPVoiceCatalog
+    /// The daemon's voices.
+    let voices: SSIPVoiceSource
     /// The open connections, for `SET all` and `SET <id>`.
     let connections = SSIPConnections()
 
-    /// Creates the front-end for the engine's `voices`.
+    /// Creates the front-end for `voices`, which never change.
     public init(
         voices: [VoiceDescription], maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
         maxTextChars: Int = DecodingLimits.protocolMaxTextChars,
         firstEventHold: TimeAmount = SSIPEncoder.defaultFirstEventHold
     ) {
-        self.voices = SSIPVoiceCatalog(voices)
+        self.init(source: SSIPVoiceSource(fixed: voices), maxLineBytes: maxLineBytes, maxTextChars: maxTextChars, firstEventHold: firstEventHold)
+    }
+
+    /// Creates the front-end for the voices `lookForVoices` finds: called now, and again (on a
+    /// connection's event loop) for `LIST OUTPUT_MODULES`, `LIST SYNTHESIS_VOICES` and
+    /// `SET … OUTPUT_MODULE`, so a Piper voice installed while the daemon runs is offered.
+    public init(
+        lookForVoices: @escaping @Sendable () -> [VoiceDescription], maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
+        maxTextChars: Int = DecodingLimits.protocolMaxTextChars,
+        firstEventHold: TimeAmount = SSIPEncoder.defaultFirstEventHold
+    ) {
+        self.init(source: SSIPVoiceSource(lookAgain: lookForVoices), maxLineBytes: maxLineBytes, maxTextChars: maxTextChars, firstEventHold: firstEventHold)
+    }
+
+    private init(source: SSIPVoiceSource, maxLineBytes: Int, maxTextChars: Int, firstEventHold: TimeAmount) {
+        self.voices = source
         self.maxLineBytes = maxLineBytes
         self.maxTextChars = maxTextChars
         self.firstEventHold = firstEventHold

@@ -32,15 +32,17 @@ enum SSIPMessagePost {
         // block as one message of the block's priority; text would supersede its own messages).
         let priority = message.inBlock && settings.priority != .important ? MessagePriority.message : MessagePriority(settings.priority)
         // An unknown SYNTHESIS_VOICE was answered 209 (as speech-dispatcher does) and falls back
-        // to the language's voice.
-        let chosenVoice = settings.synthesisVoice.flatMap { voices.knows($0) ? $0 : nil }
+        // to the language's voice; so does one of another module than the one set.
+        let module = settings.outputModule
+        let chosenVoice = settings.synthesisVoice.flatMap { voices.knows($0, module: module) ? $0 : nil }
         // spd-say sends the locale's language, which is `C` (or `POSIX`) in a bare environment:
         // no language at all, so the default voice speaks, without a warning.
         let language = settings.language.flatMap { ["c", "posix", ""].contains($0.lowercased()) ? nil : $0 }
         let languageVoice = language.flatMap { voices.voice(forLanguage: $0) }
-        let variant = SSIPVoiceMapping.espeakVariant(settings.voiceType)
+        // VOICE_TYPE's variants are espeak-ng's: a connection set to another module has none.
+        let variant = module == nil || module == SSIPOutputModules.espeak ? SSIPVoiceMapping.espeakVariant(settings.voiceType) : nil
         let (spelled, isSSML) = (spell, ssml)
-        return MessagePost(id: id, text: text, sound: sound, priority: priority) { defaults in
+        return MessagePost(id: id, text: text, sound: sound, priority: priority, engine: module) { defaults in
             var options = settings.speechOptions(defaultRate: defaults.rate, defaultPitch: defaults.pitch, defaultVolume: defaults.volume)
             options.voice = chosenVoice
             options.lang = language

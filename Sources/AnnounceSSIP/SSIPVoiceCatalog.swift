@@ -1,29 +1,55 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import AnnounceProtocol
+import NIOConcurrencyHelpers
 import SSIPProtocol
 
-/// The engine's voices as SSIP sees them: `LIST SYNTHESIS_VOICES`' entries, the names
-/// `SET … SYNTHESIS_VOICE` may select, and a voice for a language when `VOICE_TYPE` asks for a
-/// variant of it.
+/// The daemon's voices as SSIP sees them, per output module (engine): `LIST OUTPUT_MODULES`,
+/// `LIST SYNTHESIS_VOICES` of a module, the names `SET … SYNTHESIS_VOICE` may select, and a
+/// voice for a language when `VOICE_TYPE` asks for a variant of it.
 struct SSIPVoiceCatalog: Sendable {
-    /// One entry per voice: its name, its best language (`en-GB` style), variant `none`.
-    let entries: [SSIPVoice]
-    private let names: Set<String>
+    /// Every voice, in the daemon's order.
+    let voices: [VoiceDescription]
+    private let names: [String: String]
     private let byLanguage: [String: String]
 
     init(_ voices: [VoiceDescription]) {
-        entries = voices.map { SSIPVoice(name: $0.name, language: Self.displayTag($0.languages.first ?? $0.name)) }
-        names = Set(voices.map { $0.name.lowercased() })
+        self.voices = voices
+        var names: [String: String] = [:]
         var byLanguage: [String: String] = [:]
         for voice in voices {
+            if names[voice.name.lowercased()] == nil { names[voice.name.lowercased()] = voice.engine }
             for language in voice.languages where byLanguage[language] == nil { byLanguage[language] = voice.name }
         }
+        self.names = names
         self.byLanguage = byLanguage
     }
 
-    /// True when `name` is one of the voices (case-insensitive).
-    func knows(_ name: String) -> Bool { names.contains(name.lowercased()) }
+    /// The output modules with at least one voice: `espeak-ng` always, `piper` when a Piper
+    /// voice is installed.
+    var modules: [String] {
+        var modules = [SSIPOutputModules.espeak]
+        for voice in voices where !modules.contains(voice.engine) { modules.append(voice.engine) }
+        return modules
+    }
+
+    /// The module `name` (case-insensitive) as listed, when it has voices.
+    func module(named name: String) -> String? {
+        modules.first { $0.lowercased() == name.lowercased() }
+    }
+
+    /// `LIST SYNTHESIS_VOICES`' entries for `module` (nil: espeak-ng's): name, best language
+    /// (`en-GB` style), variant `none`.
+    func entries(module: String?) -> [SSIPVoice] {
+        let engine = module ?? SSIPOutputModules.espeak
+        return voices.filter { $0.engine == engine }.map { SSIPVoice(name: $0.name, language: Self.displayTag($0.languages.first ?? $0.name)) }
+    }
+
+    /// True when `name` is one of the voices (case-insensitive), of `module` when one is given.
+    func knows(_ name: String, module: String? = nil) -> Bool {
+        guard let engine = names[name.lowercased()] else { return false }
+        return module == nil || module == engine
+    }
 
     /// A voice that speaks `language` (`en-US`, `en_US`, `en`), or its primary language.
     func voice(forLanguage language: String) -> String? {
@@ -38,5 +64,36 @@ struct SSIPVoiceCatalog: Sendable {
         return parts.enumerated().map { index, part in
             index > 0 && part.count == 2 ? part.uppercased() : String(part)
         }.joined(separator: "-")
+    }
+}
+
+/// Where the SSIP front-end gets the daemon's voices: the catalog of the last look, and a way to
+/// look again (a Piper voice may be installed while the daemon runs). `LIST OUTPUT_MODULES`,
+/// `LIST SYNTHESIS_VOICES` and `SET … OUTPUT_MODULE` look again; messages use the last look.
+final class SSIPVoiceSource: Sendable {
+    private let lookAgain: (@Sendable () -> [VoiceDescription])?
+    private let catalog: NIOLockedValueBox<SSIPVoiceCatalog>
+
+    /// Voices that never change.
+    init(fixed voices: [VoiceDescription]) {
+        lookAgain = nil
+        catalog = NIOLockedValueBox(SSIPVoiceCatalog(voices))
+    }
+
+    /// Voices `lookAgain` finds, looked for now and whenever ``refreshed()`` is called.
+    init(lookAgain: @escaping @Sendable () -> [VoiceDescription]) {
+        self.lookAgain = lookAgain
+        catalog = NIOLockedValueBox(SSIPVoiceCatalog(lookAgain()))
+    }
+
+    /// The catalog of the last look.
+    var current: SSIPVoiceCatalog { catalog.withLockedValue { $0 } }
+
+    /// The catalog after looking again.
+    func refreshed() -> SSIPVoiceCatalog {
+        guard let lookAgain else { return current }
+        let fresh = SSIPVoiceCatalog(lookAgain())
+        catalog.withLockedValue { $0 = fresh }
+        return fresh
     }
 }

@@ -115,6 +115,12 @@ struct SettingsFileSnapshot: FileConfigSnapshot {
         case .string: return value.stringValue.map { .string($0) }
         case .int: return value.integerValue.flatMap { Int(exactly: $0) }.map { .int($0) }
         case .bool: return value.boolValue.map { .bool($0) }
+        case .stringArray:
+            // `voice_for_language`, an object of language → voice, as `lang=voice` strings (the
+            // form its environment variable has too).
+            guard let object = value.objectValue else { return nil }
+            let pairs = object.members.compactMap { member in member.value.stringValue.map { "\(member.key)=\($0)" } }
+            return pairs.count == object.members.count ? .stringArray(pairs) : nil
         case .intArray:
             guard let array = value.arrayValue else { return nil }
             let integers = array.compactMap { $0.integerValue.flatMap { Int(exactly: $0) } }

@@ -16,8 +16,11 @@ public struct DaemonSettings: Sendable, Hashable {
     public var audioOutput: AudioOutputSetting = .auto
     /// `audio.device`: the PulseAudio sink or ALSA device to play on; nil means the output's default.
     public var audioDevice: String?
-    /// `voice`: the default espeak-ng voice.
+    /// `voice`: the default voice (espeak-ng's or an installed Piper voice's name).
     public var voice = "en-us"
+    /// `voice_for_language`: which voice speaks a language when a post names only its `lang`,
+    /// as language tag → voice name, in the order given.
+    public var voiceForLanguage: [LanguageVoice] = []
     /// `rate`: the default rate, words per minute (80-450).
     public var rate = 175
     /// `pitch`: the default pitch (0-100).
@@ -48,6 +51,20 @@ public struct DaemonSettings: Sendable, Hashable {
 
     /// The defaults.
     public init() {}
+}
+
+/// One entry of `voice_for_language`: a language tag and the voice that speaks it.
+public struct LanguageVoice: Sendable, Hashable {
+    /// The language tag as written, e.g. `en` or `pt_BR`.
+    public var language: String
+    /// The voice's name, e.g. `en_us-joe-medium`.
+    public var voice: String
+
+    /// Creates an entry.
+    public init(language: String, voice: String) {
+        self.language = language
+        self.voice = voice
+    }
 }
 
 /// Where the daemon's audio goes.
@@ -149,8 +166,8 @@ public enum LogLevel: String, Sendable, Hashable, CaseIterable {
 }
 
 extension DaemonSettings {
-    /// The settings a `SIGHUP` reload may change without a restart: the speech defaults and the
-    /// earcon switch.
+    /// The settings a `SIGHUP` reload may change without a restart: the speech defaults, the
+    /// language preferences and the earcon switch.
     public struct Reloadable: Sendable, Hashable {
         /// `voice`.
         public var voice: String
@@ -164,11 +181,18 @@ extension DaemonSettings {
         public var punctuation: Punctuation
         /// `earcons`.
         public var earcons: Bool
+        /// `voice_for_language`.
+        public var voiceForLanguage: [LanguageVoice]
     }
 
     /// The part of these settings a reload applies.
     public var reloadable: Reloadable {
-        get { Reloadable(voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation, earcons: earcons) }
+        get {
+            Reloadable(
+                voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation, earcons: earcons,
+                voiceForLanguage: voiceForLanguage
+            )
+        }
         set {
             voice = newValue.voice
             rate = newValue.rate
@@ -176,6 +200,7 @@ extension DaemonSettings {
             volume = newValue.volume
             punctuation = newValue.punctuation
             earcons = newValue.earcons
+            voiceForLanguage = newValue.voiceForLanguage
         }
     }
 }

@@ -14,6 +14,8 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     case audioDevice = "audio.device"
     /// `voice`.
     case voice
+    /// `voice_for_language`: `{"en": "en_us-joe-medium"}`.
+    case voiceForLanguage = "voice_for_language"
     /// `rate`.
     case rate
     /// `pitch`.
@@ -48,6 +50,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes, .engineIdleUnload: return .int
         case .earcons: return .bool
         case .allowUIDs: return .intArray
+        case .voiceForLanguage: return .stringArray
         }
     }
 
@@ -71,7 +74,9 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
             return "must be off, default (speech-dispatcher's place, $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock) or the absolute path of a Unix socket"
         case .audioOutput: return "must be auto, pulse, alsa, null or wav:DIR"
         case .audioDevice: return "must not be empty (leave it out, or null, for the output's default device)"
-        case .voice: return "must be an espeak-ng voice name such as en-us (espeak-ng --voices lists them)"
+        case .voice: return "must be a voice name such as en-us or en_us-joe-medium (announcectl voices lists them)"
+        case .voiceForLanguage:
+            return "must be an object of language tags and voice names such as {\"en\": \"en_us-joe-medium\", \"de\": \"de\"} (ANNOUNCED_VOICE_FOR_LANGUAGE=en=en_us-joe-medium,de=de)"
         case .punctuation: return "must be one of \(Punctuation.allCases.map(\.rawValue).joined(separator: ", "))"
         case .logLevel: return "must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))"
         case .earcons: return "must be true or false"
@@ -99,6 +104,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         case .int(let number): return type == .int && range.contains(number)
         case .bool: return type == .bool
         case .intArray(let numbers): return type == .intArray && numbers.allSatisfy(range.contains)
+        case .stringArray(let pairs): return self == .voiceForLanguage && pairs.allSatisfy { Self.languageVoicePair($0) != nil }
         default: return false
         }
     }
@@ -132,6 +138,14 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         case .duck: return "--duck"
         default: return nil
         }
+    }
+
+    /// `lang=voice` (how `voice_for_language` travels through the layers) split, when the
+    /// language is a plausible BCP 47 tag and the voice is not empty.
+    static func languageVoicePair(_ text: String) -> (language: String, voice: String)? {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2, RequestLine.isPlausibleLanguageTag(String(parts[0].map { $0 == "_" ? "-" : $0 })), !parts[1].isEmpty else { return nil }
+        return (parts[0], parts[1])
     }
 
     /// The top-level keys of the file (`audio` holds `output` and `device`).

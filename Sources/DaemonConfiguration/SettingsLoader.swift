@@ -183,6 +183,9 @@ public struct SettingsLoader: Sendable {
         }
         settings.audioDevice = try read(.audioDevice) { try reader.requiredString(forKey: $0) }
         settings.voice = try read(.voice) { try reader.requiredString(forKey: $0) } ?? settings.voice
+        if let pairs = try read(.voiceForLanguage, { try reader.requiredStringArray(forKey: $0) }) {
+            settings.voiceForLanguage = pairs.compactMap(SettingsKey.languageVoicePair).map { LanguageVoice(language: $0.language, voice: $0.voice) }
+        }
         settings.rate = try read(.rate) { try reader.requiredInt(forKey: $0) } ?? settings.rate
         settings.pitch = try read(.pitch) { try reader.requiredInt(forKey: $0) } ?? settings.pitch
         settings.volume = try read(.volume) { try reader.requiredInt(forKey: $0) } ?? settings.volume

@@ -19,7 +19,7 @@ public func fuzzSSIP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         case .queue(let message):
             precondition(message.text.unicodeScalars.count <= 64, "a message past the bound was queued")
             checkWellFormed(.messageQueued(Int(Int32.max)))
-        case .none, .listSynthesisVoices, .quit:
+        case .none, .listSynthesisVoices, .listOutputModules, .setOutputModule, .quit:
             break
         }
     }

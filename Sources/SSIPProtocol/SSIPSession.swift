@@ -24,8 +24,10 @@ public struct SSIPSettings: Sendable, Hashable {
     public var voiceType: SSIPVoiceType = .male1
     /// `SYNTHESIS_VOICE`; nil means by language.
     public var synthesisVoice: String?
-    /// `OUTPUT_MODULE` as last set (announced has one engine, espeak-ng).
-    public var outputModule = "espeak-ng"
+    /// `OUTPUT_MODULE` as last set: `espeak-ng` or `piper`; nil until the connection sets one,
+    /// when its messages speak with the daemon's choice of voice (its default voice, and its
+    /// `voice_for_language`).
+    public var outputModule: String?
     /// `PUNCTUATION`.
     public var punctuation: SSIPPunctuation = .none
     /// `CAP_LET_RECOGN`.
@@ -92,7 +94,7 @@ public struct SSIPSettings: Sendable, Hashable {
         case .pitch: return String(pitch)
         case .volume: return String(volume)
         case .language: return language ?? "en"
-        case .outputModule: return outputModule
+        case .outputModule: return outputModule ?? SSIPOutputModules.espeak
         case .voiceType: return voiceType.rawValue
         case .punctuation: return punctuation.rawValue
         }
@@ -160,8 +162,15 @@ public enum SSIPStep: Sendable, Hashable {
     /// SET for `all` or another connection's id: apply it there; write `success` (or the 3xx of
     /// that setting if the id is unknown).
     case setOthers(SSIPScope, SSIPSetting, success: SSIPReply)
-    /// `LIST SYNTHESIS_VOICES`: write the engine's voices (``SSIPReply/synthesisVoices(_:)``).
+    /// `LIST SYNTHESIS_VOICES`: write the voices of the connection's output module
+    /// (``SSIPReply/synthesisVoices(_:)``).
     case listSynthesisVoices
+    /// `LIST OUTPUT_MODULES`: write the engines that have voices (``SSIPReply/moduleList(_:)``).
+    case listOutputModules
+    /// `SET <scope> OUTPUT_MODULE name`: when an engine of that name has voices, apply it to the
+    /// scope and write ``SSIPReply/outputModuleSet``; otherwise write
+    /// ``SSIPReply/couldNotSet(_:)`` (312).
+    case setOutputModule(SSIPScope, String)
     /// `QUIT`: write ``SSIPReply/bye`` and close the connection (queued messages are kept).
     case quit
 }
@@ -253,6 +262,10 @@ public struct SSIPSession: Sendable {
             case .debug, .debugDestination:
                 // Accepted and ignored: announced logs to its own stderr (the journal).
                 return .reply(success)
+            case .outputModule(let name):
+                // Only the front-end knows which engines have voices: it checks the name, then
+                // applies it (to this connection too, for `self`).
+                return .setOutputModule(scope, name)
             default:
                 guard scope == .self else { return .setOthers(scope, setting, success: success) }
                 settings.apply(setting)
@@ -263,7 +276,7 @@ public struct SSIPSession: Sendable {
         case .list(.voices):
             return .reply(.voiceList(SSIPVoiceType.allCases.map(\.rawValue)))
         case .list(.outputModules):
-            return .reply(.moduleList(["espeak-ng"]))
+            return .listOutputModules
         case .list(.synthesisVoices):
             return .listSynthesisVoices
         case .historyClientID:
@@ -294,6 +307,14 @@ public struct SSIPSession: Sendable {
     public mutating func apply(fromOthers setting: SSIPSetting) {
         settings.apply(setting)
     }
+}
+
+/// The output modules (engines) announced has, by their SSIP names.
+public enum SSIPOutputModules {
+    /// espeak-ng, always there.
+    public static let espeak = "espeak-ng"
+    /// Piper, there when a Piper voice is installed.
+    public static let piper = "piper"
 }
 
 /// One engine voice as `LIST SYNTHESIS_VOICES` reports it.

@@ -26,12 +26,14 @@ public final class EngineBackend: SpeechBackend {
     private let thread: SpeechThread
     private let espeak: EspeakEngine
     private let piperVoices: @Sendable () -> [VoiceDescription]
+    private let rescanPiperVoices: @Sendable () -> [VoiceDescription]
 
     /// Creates a backend on `thread` that plays through `output` and reports through
     /// `eventHandler`; it tells `activity` (if any) when each utterance begins and ends playing.
-    /// `piperVoices` gives the Piper voices installed now (an utterance whose voice is one of
-    /// their identifiers, the path of its `.onnx`, is spoken by Piper); it is asked for each post
-    /// and for `voices`, so it should be quick.
+    /// `piperVoices` gives the Piper voices installed as last seen (an utterance whose voice is
+    /// one of their identifiers, the path of its `.onnx`, is spoken by Piper); it is asked for
+    /// each post and for `voices`, so it should be quick. `rescanPiperVoices` looks for them again
+    /// (`rescanVoices`); by default it is `piperVoices`.
     ///
     /// The backend takes over `output`: from now on it is used only on the speech thread. Waits
     /// for espeak-ng's helper to start, if it has not yet.
@@ -41,7 +43,8 @@ public final class EngineBackend: SpeechBackend {
         thread: SpeechThread, output: any AudioOutput, logger: Logger,
         eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void,
         activity: (any SpeechActivityObserver)? = nil,
-        piperVoices: @escaping @Sendable () -> [VoiceDescription] = { [] }
+        piperVoices: @escaping @Sendable () -> [VoiceDescription] = { [] },
+        rescanPiperVoices: (@Sendable () -> [VoiceDescription])? = nil
     ) throws {
         self.thread = thread
         espeak = try thread.espeak()
@@ -49,11 +52,15 @@ public final class EngineBackend: SpeechBackend {
         espeakVoices = espeak.voices
         sampleRate = espeak.sampleRate
         self.piperVoices = piperVoices
+        self.rescanPiperVoices = rescanPiperVoices ?? piperVoices
         audioPath = AudioPath(output: output, logger: logger, eventHandler: eventHandler, activity: activity)
     }
 
     /// espeak-ng's voices, then the Piper voices.
     public var voices: [VoiceDescription] { espeakVoices + piperVoices() }
+
+    /// espeak-ng's voices, then the Piper voices looked for again. Any thread.
+    public func rescanVoices() -> [VoiceDescription] { espeakVoices + rescanPiperVoices() }
 
     /// The engine that speaks the voice `identifier`.
     private func engine(speaking identifier: String) -> any SpeechEngine {

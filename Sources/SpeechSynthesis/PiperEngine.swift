@@ -218,9 +218,30 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         return result
     }
 
-    /// Has the running helper load `voice`; nil when it did, else why not.
+    /// Has the running helper load `voice`; nil when it did, else why not (the helper is stopped
+    /// when it died, hung or broke its sandbox meanwhile).
     private func loadVoice(_ voice: String, into helper: EngineHelperProcess, logger: Logger) -> String? {
-        nil
+        guard helper.send(.prepare(voice: voice)) else {
+            let ending = helper.stop()
+            return "the piper helper \(ending) before it could load the voice \(voice); see the daemon's log"
+        }
+        switch helper.next(timeout: Self.loadLimit) {
+        case .voicePrepared(0, _)?:
+            return nil
+        case .voicePrepared(_, let message)?:
+            logger.warning("piper could not load a voice", metadata: ["voice": "\(voice)", "why": "\(message)"])
+            return "piper could not load the voice \(voice): \(message). `announcectl voices` lists the voices installed"
+        default:
+            let stuck = helper.isStuck
+            let ending = helper.stop()
+            logger.error("piper helper ended while loading a voice", metadata: ["voice": "\(voice)", "how": "\(ending)"])
+            if let breach = helper.sandboxBreach {
+                return "the piper helper was stopped for breaking its sandbox (\(breach)) while loading the voice \(voice); please report this to announced's developers"
+            }
+            return stuck
+                ? "piper did not load the voice \(voice) within \(Self.loadLimit / 1000) s (its process \(ending))"
+                : "the piper helper \(ending) while loading the voice \(voice); its file may be damaged: install it again"
+        }
     }
 }
 

@@ -116,6 +116,13 @@ final class UtteranceSpeaker {
             switch helper.next() {
             case .voiceSelected?:
                 return thread.playback == .aborted ? .aborted(helper) : .speaking(helper)
+            case .voiceFailed(let why)?:
+                // The helper could not load the voice (its files changed since it was listed);
+                // `done` follows.
+                skipUtterance(helper)
+                let message = "\(engine.name) could not load the voice \(request.voice): \(why). `announcectl voices` lists the voices installed"
+                logger.warning("\(message)", metadata: ["seq": "\(seq)"])
+                return .failed(message, helper)
             case .voiceUnknown?:
                 skipUtterance(helper)
                 let message =

@@ -92,7 +92,7 @@ struct Announced: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Where audio goes: auto, pulse, alsa, alsa:DEVICE, null or wav:DIR.", valueName: "output"))
     var audio: AudioOutputChoice?
 
-    @Option(help: ArgumentHelp("The default espeak-ng voice, by language or file name, e.g. en-us, en-gb, gmw/en, de.", valueName: "name"))
+    @Option(help: ArgumentHelp("The default voice: espeak-ng's by language or file name (en-us, en-gb, gmw/en, de), or an installed Piper voice's name (en_us-joe-medium).", valueName: "name"))
     var voice: String?
 
     @Option(help: ArgumentHelp("The default rate in words per minute (80-450).", valueName: "wpm"))

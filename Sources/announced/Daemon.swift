@@ -7,6 +7,7 @@ import DaemonConfiguration
 import Dispatch
 import Glibc
 import Logging
+import PiperVoices
 import ServiceLifecycle
 import SpeechSynthesis
 
@@ -30,6 +31,7 @@ struct Daemon {
         var dispatcherConfiguration = DispatcherConfiguration()
         dispatcherConfiguration.version = Announced.version
         dispatcherConfiguration.voice = settings.voice
+        dispatcherConfiguration.voicePreferences = VoicePreferences(settings.voiceForLanguage)
         dispatcherConfiguration.rate = settings.rate
         dispatcherConfiguration.pitch = settings.pitch
         dispatcherConfiguration.volume = settings.volume
@@ -76,11 +78,13 @@ struct Daemon {
         // next start does it).
         defer { ducker?.restoreBeforeExit() }
         speech.setPiperIdleUnload(.seconds(settings.engineIdleUnload))
+        let piperVoices = PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: Logger(label: "announced.voices"))
         let engine: EngineBackend
         do {
             engine = try EngineBackend(
                 thread: speech, output: output, logger: Logger(label: "announced.speech"),
-                eventHandler: dispatcher.backendEventHandler, activity: ducker
+                eventHandler: dispatcher.backendEventHandler, activity: ducker,
+                piperVoices: { piperVoices.voices }, rescanPiperVoices: { piperVoices.rescan() }
             )
         } catch {
             throw StartupError(description: "\(error)")
@@ -91,6 +95,7 @@ struct Daemon {
         if await !dispatcher.knowsVoice(dispatcherConfiguration.voice) {
             throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice))
         }
+        await dispatcher.warnAboutMissingPreferredVoices(settings.voiceForLanguage, logger: logger)
 
         // SIGHUP reloads the file; installed before READY=1 so a reload right after it is handled.
         let environment = self.environment
@@ -100,8 +105,9 @@ struct Daemon {
         let hangup = reloader.installSignalHandler()
         defer { hangup.cancel() }
 
+        // SSIP's lists and OUTPUT_MODULE look for Piper voices again, like the native `voices`.
         let ssip = SSIPFrontEnd(
-            voices: engine.voices, maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
+            lookForVoices: { [engine] in engine.rescanVoices() }, maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
         )
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip,
@@ -131,7 +137,27 @@ extension Daemon {
     /// Why the voice setting `name` is refused, and what to give instead.
     static func unknownVoice(_ name: String) -> String {
         "the voice \"\(name)\" is not one of espeak-ng's; give a language or file name that `espeak-ng --voices` lists "
-            + "(e.g. en-us, en-gb, gmw/en, fr-fr, de, cmn) with --voice, ANNOUNCED_VOICE or the file's \"voice\""
+            + "(e.g. en-us, en-gb, gmw/en, fr-fr, de, cmn) or an installed Piper voice's name (`announcectl voices` lists them) "
+            + "with --voice, ANNOUNCED_VOICE or the file's \"voice\""
+    }
+}
+
+extension VoicePreferences {
+    /// The preferences `voice_for_language` gives.
+    init(_ entries: [LanguageVoice]) {
+        self.init(entries.map { (language: $0.language, voice: $0.voice) })
+    }
+}
+
+extension Dispatcher {
+    /// Logs a warning for each voice `voice_for_language` names that is not installed (its
+    /// language keeps its usual voice until it is).
+    func warnAboutMissingPreferredVoices(_ entries: [LanguageVoice], logger: Logger) {
+        for entry in entries where !knowsVoice(entry.voice) {
+            logger.warning(
+                "voice_for_language names the voice \"\(entry.voice)\" for \(entry.language), which is not installed; \(entry.language) speaks with its usual voice until it is (`announcectl voices` lists the voices, `announcectl voices install` installs a Piper voice)"
+            )
+        }
     }
 }
 
@@ -191,6 +217,8 @@ final class Reloader {
             return "reload failed, previous settings kept: no voice \(new.voice)"
         }
         let speech = new.reloadable
+        dispatcher.updateVoicePreferences(VoicePreferences(speech.voiceForLanguage))
+        dispatcher.warnAboutMissingPreferredVoices(speech.voiceForLanguage, logger: logger)
         dispatcher.updateDefaults(
             voice: speech.voice, rate: speech.rate, pitch: speech.pitch, volume: speech.volume,
             punctuation: speech.punctuation, earcons: speech.earcons

@@ -47,6 +47,15 @@ final class FakeBackend: SpeechBackend {
         VoiceDescription(name: "en", identifier: "gmw/en", languages: ["en-gb", "en"], gender: "male", title: "English (Great Britain)"),
     ]
 
+    /// Voices "installed" later: ``rescanVoices()`` adds them, ``voices`` does not.
+    let installed = Mutex<[VoiceDescription]>([])
+    /// How many times the dispatcher asked the backend to look for voices again.
+    let rescans = Mutex(0)
+    func rescanVoices() -> [VoiceDescription] {
+        rescans.withLock { $0 += 1 }
+        return voices + installed.withLock { $0 }
+    }
+
     func speak(_ utterance: Utterance) { state.withLock { $0.spoken.append(utterance) } }
     func abort(seq: UInt64) { state.withLock { $0.aborted.append(seq) } }
     func pause() { holds.withLock { $0.append(true) } }

@@ -210,9 +210,38 @@ struct LayeringTests {
         expected.duck = .level(decibels: -12)
         #expect(loaded.settings == expected)
         let text = try String(contentsOfFile: sample, encoding: .utf8)
-        for key in ["socket", "ssip_socket", "audio", "output", "device", "voice", "rate", "pitch", "volume", "punctuation", "earcons",
+        for key in ["socket", "ssip_socket", "audio", "output", "device", "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons",
                     "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level", "duck", "engine_idle_unload"] {
             #expect(text.contains("\"\(key)\""), "the sample lacks \(key)")
+        }
+    }
+}
+
+@Suite("Settings: voice_for_language")
+struct VoiceForLanguageTests {
+    @Test("the file's object and ANNOUNCED_VOICE_FOR_LANGUAGE give language → voice pairs, the variable over the file")
+    func pairs() throws {
+        let fixture = ConfigFixture()
+        fixture.write(#"{"voice_for_language": {"en": "en_us-joe-medium", "pt_BR": "pt-br"}}"#, to: fixture.xdgFile)
+        let fromFile = try fixture.loader().load().settings.voiceForLanguage
+        #expect(fromFile == [LanguageVoice(language: "en", voice: "en_us-joe-medium"), LanguageVoice(language: "pt_BR", voice: "pt-br")])
+        let fromVariable = try fixture.loader(environment: ["ANNOUNCED_VOICE_FOR_LANGUAGE": "de=de_de-thorsten-low, fr=fr"]).load().settings.voiceForLanguage
+        #expect(fromVariable == [LanguageVoice(language: "de", voice: "de_de-thorsten-low"), LanguageVoice(language: "fr", voice: "fr")])
+    }
+
+    @Test("a value that is not an object of language → voice name is refused, naming the key and the form", arguments: [
+        #"{"voice_for_language": "en_us-joe-medium"}"#, #"{"voice_for_language": {"en": 5}}"#,
+        #"{"voice_for_language": {"not a tag!": "en"}}"#, #"{"voice_for_language": {"en": ""}}"#,
+    ])
+    func refused(file: String) throws {
+        let fixture = ConfigFixture()
+        fixture.write(file, to: fixture.xdgFile)
+        do {
+            _ = try fixture.loader().load()
+            Issue.record("accepted \(file)")
+        } catch {
+            #expect(error.description.contains("\"voice_for_language\""), "\(error)")
+            #expect(error.description.contains("en_us-joe-medium"), "\(error)")
         }
     }
 }

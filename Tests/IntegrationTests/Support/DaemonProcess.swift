@@ -28,6 +28,10 @@ final class DaemonProcess {
         return url
     }
 
+    /// The user's Piper voice directory of this daemon (`$XDG_DATA_HOME/announced/voices`, in the
+    /// test's folder; it does not exist until a test makes it).
+    var voicesDirectory: String { directory.appendingPathComponent("data/announced/voices").path }
+
     /// Starts the daemon and returns once it has told NOTIFY_SOCKET `READY=1`.
     init(
         arguments extra: [String] = [], audio: String? = nil, socketPath: String? = nil,
@@ -43,6 +47,10 @@ final class DaemonProcess {
         process.arguments = socketArguments + ["--audio", audio ?? "wav:\(wavDirectory)", "--log-level", "debug"] + extra
         var env = ProcessInfo.processInfo.environment
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
+        // Piper voices: only those a test puts in its own folder (``voicesDirectory``), never the
+        // user's or the system's.
+        env["XDG_DATA_HOME"] = directory.appendingPathComponent("data").path
+        env["ANNOUNCED_SYSTEM_VOICES"] = ""
         env["NOTIFY_SOCKET"] = notify.path
         for (key, value) in environment { env[key] = value }
         process.environment = env

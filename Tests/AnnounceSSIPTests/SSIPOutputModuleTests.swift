@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
+import AnnounceProtocol
+@testable import AnnounceSSIP
+import NIOConcurrencyHelpers
+import SSIPProtocol
+import Testing
+
+@Suite("SSIP output modules: espeak-ng always, piper once a Piper voice is installed")
+struct SSIPOutputModuleTests {
+    static let espeak = [
+        VoiceDescription(name: "en-us", languages: ["en-us", "en"]),
+        VoiceDescription(name: "de", languages: ["de"]),
+    ]
+    static let piper = [
+        VoiceDescription(name: "de_de-fake-low", identifier: "/v/de_DE-fake-low.onnx", languages: ["de-de", "de"], engine: "piper", quality: "low"),
+        VoiceDescription(name: "en_us-fake-medium", identifier: "/v/en_US-fake-medium.onnx", languages: ["en-us", "en"], engine: "piper", quality: "medium"),
+    ]
+
+    @Test("without a Piper voice: one module, and SET OUTPUT_MODULE piper is 312 and changes nothing; once one is installed: 216")
+    func piperNeedsAVoice() {
+        let installed = NIOLockedValueBox<[VoiceDescription]>([])
+        let frontEnd = SSIPFrontEnd(lookForVoices: { Self.espeak + installed.withLockedValue { $0 } })
+        var probe = DecoderProbe(frontEnd)
+        #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250 OK MODULE LIST SENT|"])
+        #expect(probe.send("SET self OUTPUT_MODULE piper") == ["312 ERR COULDNT SET OUTPUT MODULE|"])
+        #expect(probe.send("GET OUTPUT_MODULE") == ["251-espeak-ng|251 OK GET RETURNED|"])
+        #expect(probe.send("SET self OUTPUT_MODULE festival") == ["312 ERR COULDNT SET OUTPUT MODULE|"])
+        installed.withLockedValue { $0 = Self.piper }
+        #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250-piper|250 OK MODULE LIST SENT|"])
+        #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
+        #expect(probe.send("GET OUTPUT_MODULE") == ["251-piper|251 OK GET RETURNED|"])
+    }
+
+    @Test("LIST SYNTHESIS_VOICES lists the voices of the connection's module")
+    func voicesPerModule() {
+        let frontEnd = SSIPFrontEnd(voices: Self.espeak + Self.piper)
+        var probe = DecoderProbe(frontEnd)
+        #expect(probe.send("LIST SYNTHESIS_VOICES") == ["249-en-us\ten-US\tnone|249-de\tde\tnone|249 OK VOICE LIST SENT|"])
+        _ = probe.send("SET self OUTPUT_MODULE PIPER")
+        #expect(probe.send("LIST SYNTHESIS_VOICES") == ["249-de_de-fake-low\tde-DE\tnone|249-en_us-fake-medium\ten-US\tnone|249 OK VOICE LIST SENT|"])
+        _ = probe.send("SET self OUTPUT_MODULE espeak-ng")
+        #expect(probe.send("LIST SYNTHESIS_VOICES").first?.hasPrefix("249-en-us") == true)
+    }
+
+    @Test("a message of a connection set to piper is bound to piper, without espeak-ng's variant; one set to nothing is the daemon's choice")
+    func messagesCarryTheModule() throws {
+        let frontEnd = SSIPFrontEnd(voices: Self.espeak + Self.piper)
+        var probe = DecoderProbe(frontEnd)
+        let plain = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
+        #expect(plain.engine == nil)
+        _ = probe.send("SET self OUTPUT_MODULE piper")
+        _ = probe.send("SET self VOICE_TYPE FEMALE1")
+        _ = probe.send("SET self SYNTHESIS_VOICE de")
+        let bound = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
+        #expect(bound.engine == "piper")
+        #expect(bound.options(testDefaults).voice == nil, "espeak-ng's de is not a Piper voice, and FEMALE1's +f1 is espeak-ng's")
+    }
+}
