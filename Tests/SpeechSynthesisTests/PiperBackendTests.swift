@@ -26,10 +26,12 @@ enum PiperFixture {
     /// The test voice as the voices list gives it.
     static let voice = VoiceDescription(name: "en_us-joe-medium", identifier: voicePath, languages: ["en-us"])
 
-    /// A speech thread whose Piper helper loads the engine from this checkout; `idle` is its
+    /// A speech thread whose Piper helper loads the engine from this checkout and may read the
+    /// voice where the script put it (its sandbox reads only voice directories); `idle` is its
     /// idle time.
     static func thread(idle: Duration = .seconds(300)) -> SpeechThread {
         setenv("ANNOUNCED_PIPER_LIBRARY_DIR", libraryDirectory, 1)
+        setenv("ANNOUNCED_PIPER_VOICE_DIRS", (voicePath as NSString).deletingLastPathComponent, 1)
         return SpeechThread.start(piperIdleUnload: idle, piperHelper: .piper)
     }
 
