@@ -198,6 +198,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             result.helper = helper
             if !helper.isRunning {
                 try helper.start()
+                condition.lock()
+                helperPID = helper.pid
+                condition.unlock()
                 logger.notice("piper helper started", metadata: ["helper": "\(helper.path)"])
             }
         } catch {

@@ -75,15 +75,19 @@ struct PiperBackendTests {
         var recorder = EventRecorder()
         let backend = try PiperFixture.backend(thread, recorder: recorder)
         backend.speak(Utterance(seq: 1, text: "Natural voice.", voice: PiperFixture.voicePath))
-        try #require(waitFor(seconds: 30) { thread.piper.loadState.loading == PiperFixture.voicePath })
+        try #require(waitFor(seconds: 30) { thread.piper.loadState.loading == PiperFixture.voicePath && thread.piper.loadState.pid > 0 })
+        // Held mid-load (a load that takes as long as it likes), so the check cannot race it.
+        let pid = thread.piper.loadState.pid
+        kill(pid, SIGSTOP)
+        try #require(thread.piper.loadState.loading == PiperFixture.voicePath, "the load ended before the helper was held")
         backend.abort(seq: 1)
         let first = await recorder.events(untilFinished: 1)
         #expect(first == [.finished(seq: 1, outcome: .aborted(spokenChars: 0))])
         backend.speak(Utterance(seq: 2, text: "Meanwhile.", voice: "en-us", rate: 450))
         let second = await recorder.events(untilFinished: 2)
         #expect(second.last == .finished(seq: 2, outcome: .completed))
-        // The model (seconds to load) was still loading when espeak-ng's post had been heard.
-        #expect(thread.piper.loadState.voice == nil, "the voice loaded before espeak-ng's post ended; the check proves nothing")
+        #expect(thread.piper.loadState.loading == PiperFixture.voicePath, "still loading")
+        kill(pid, SIGCONT)
         backend.speak(Utterance(seq: 3, text: "Now loaded.", voice: PiperFixture.voicePath))
         let third = await recorder.events(untilFinished: 3)
         #expect(third.first == .started(seq: 3))
