@@ -231,6 +231,7 @@ extension Dispatcher {
         if let punctuation = change.punctuation { defaults.punctuation = punctuation }
         if let muted = change.muted { defaults.muted = muted }
         if defaults.muted && !before.muted { cancelAll(reason: .cancelled) }
+        if defaults.voice != before.voice { prepareVoice(defaults.voice) }
         if defaults != before { broadcast(.statusChanged(statusReport), topic: .status) }
         return .success(())
     }
@@ -248,6 +249,7 @@ extension Dispatcher {
             dispatcher.defaults.volume = volume
             dispatcher.defaults.punctuation = punctuation
             if let earcons { dispatcher.configuration.earcons = earcons }
+            if dispatcher.defaults.voice != before.voice { dispatcher.prepareVoice(voice) }
             if dispatcher.defaults != before || dispatcher.configuration.earcons != earconsBefore {
                 dispatcher.broadcast(.statusChanged(dispatcher.statusReport), topic: .status)
             }
@@ -327,7 +329,8 @@ extension Dispatcher {
         case .started:
             current.started = true
             if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text, voice: current.voiceName), to: current.client) }
-            broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text)), topic: .speech)
+            let engine = backend?.engineName(forVoice: current.utterance.voice)
+            broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text, engine: engine)), topic: .speech)
             if current.client == navigationClientID { navigationSpeechStarted(current) }
         case .word(_, let offset, let length):
             if current.wantsWords, let id = current.id {

@@ -83,6 +83,14 @@ public final class Dispatcher {
     public func attach(_ backend: any SpeechBackend) {
         self.backend = backend
         voiceIndex = VoiceIndex(backend.voices)
+        prepareVoice(defaults.voice)
+    }
+
+    /// Has the backend get the voice `name` ready in the background (a Piper voice loads its
+    /// model), when it was chosen as a default, so that its first post does not wait.
+    func prepareVoice(_ name: String) {
+        guard let resolved = voiceIndex.resolve(voiceName: name) else { return }
+        backend?.prepare(voice: resolved.synthesizerName)
     }
 
     /// True when `name` selects one of the backend's voices (any name does when it lists none;

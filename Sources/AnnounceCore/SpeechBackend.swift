@@ -103,6 +103,12 @@ public protocol SpeechBackend: AnyObject, Sendable {
     var outputDescription: String { get }
     /// The voices this backend can speak with.
     var voices: [VoiceDescription] { get }
+    /// The name of the engine that speaks the voice `identifier` (`espeak-ng`, `piper`), shown by
+    /// the monitor; nil when the backend does not say.
+    func engineName(forVoice identifier: String) -> String?
+    /// Gets the voice `identifier` ready in the background, when its engine loads voices, so that
+    /// its first post does not wait for the load; returns at once.
+    func prepare(voice identifier: String)
     /// The voices as they are now, looked for again: a backend whose voices are files a user
     /// installs while the daemon runs (Piper voices) scans for them here. The dispatcher calls it
     /// when `voices` is asked and when a post, `set` or a reload names a voice it does not know.
@@ -111,6 +117,10 @@ public protocol SpeechBackend: AnyObject, Sendable {
 }
 
 extension SpeechBackend {
+    /// Says nothing (a backend of one engine).
+    public func engineName(forVoice identifier: String) -> String? { nil }
+    /// Nothing to prepare (an engine whose voices need no loading).
+    public func prepare(voice identifier: String) {}
     /// ``voices``: a backend whose voices never change has nothing to look for again.
     public func rescanVoices() -> [VoiceDescription] { voices }
 }

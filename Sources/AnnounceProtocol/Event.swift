@@ -37,8 +37,9 @@ public enum Termination: Sendable, Hashable {
 
 /// What a `speech` subscription event reports.
 public enum SpeechActivity: Sendable, Hashable {
-    /// A post's audio began.
-    case started(seq: UInt64, client: String, text: String)
+    /// A post's audio began; `engine` is the speech engine speaking it (`espeak-ng`, `piper`),
+    /// when the daemon says.
+    case started(seq: UInt64, client: String, text: String, engine: String? = nil)
     /// A post ended.
     case finished(seq: UInt64, client: String, termination: Termination)
     /// A post was dropped before it was queued.

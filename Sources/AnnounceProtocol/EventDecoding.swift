@@ -106,7 +106,10 @@ extension SpeechActivity {
         let client = try object.requiredString("client")
         switch try object.requiredString("state") {
         case "started":
-            self = .started(seq: try object.sequence(), client: client, text: try object.requiredString("text"))
+            self = .started(
+                seq: try object.sequence(), client: client, text: try object.requiredString("text"),
+                engine: try object.optionalString("engine")
+            )
         case "finished":
             self = .finished(seq: try object.sequence(), client: client, termination: try Termination(object))
         case "dropped":

@@ -114,11 +114,12 @@ extension JSONValue: ExpressibleByBooleanLiteral {
 extension SpeechActivity {
     func append(to object: inout JSONObject) {
         switch self {
-        case .started(let seq, let client, let text):
+        case .started(let seq, let client, let text, let engine):
             object.append("state", "started")
             object.append("seq", .integer(Int64(seq)))
             object.append("client", .string(client))
             object.append("text", .string(text))
+            if let engine { object.append("engine", .string(engine)) }
         case .finished(let seq, let client, let termination):
             object.append("state", "finished")
             object.append("seq", .integer(Int64(seq)))

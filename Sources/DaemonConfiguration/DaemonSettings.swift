@@ -45,6 +45,9 @@ public struct DaemonSettings: Sendable, Hashable {
     public var allowUIDs: [UInt32] = []
     /// `log_level`: the least severe log messages written.
     public var logLevel: LogLevel = .info
+    /// `engine_idle_unload`: seconds an engine that loads its voices (Piper) may go unused before
+    /// its helper is stopped and its model unloaded.
+    public var engineIdleUnload = 300
 
     /// The defaults.
     public init() {}

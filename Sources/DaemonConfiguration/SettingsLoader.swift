@@ -195,6 +195,7 @@ public struct SettingsLoader: Sendable {
         settings.maxOutboundBytes = try int(.maxOutboundBytes) ?? settings.maxOutboundBytes
         if case .intArray(let uids) = try read(.allowUIDs) { settings.allowUIDs = uids.map { UInt32($0) } }
         settings.logLevel = try string(.logLevel).flatMap { LogLevel(rawValue: $0) } ?? settings.logLevel
+        settings.engineIdleUnload = try int(.engineIdleUnload) ?? settings.engineIdleUnload
         return settings
     }
 }

@@ -35,6 +35,8 @@ public final class ALSAAudioOutput: AudioOutput {
     private var sampleRate = 22_050
     private var writtenFrames = 0
     private var lastPlayed = 0
+    /// The speech thread's abort for the current utterance: ends the playout polls at once.
+    private var abortSignal = UtteranceAbortSignal.none
     private var stoppedFrames: Int?
     /// Whether the device supports `snd_pcm_pause`.
     private var canPause = false
@@ -60,7 +62,8 @@ public final class ALSAAudioOutput: AudioOutput {
 
     /// Starts an utterance, reopening the device when it failed or the rate changed.
     /// - Throws: `SpeechSynthesisError` when the device cannot be opened.
-    public func begin(seq: UInt64, sampleRate: Int) throws {
+    public func begin(seq: UInt64, sampleRate: Int, abortSignal: UtteranceAbortSignal) throws {
+        self.abortSignal = abortSignal
         if pcm == nil || self.sampleRate != sampleRate {
             try open(sampleRate: sampleRate)
         } else if let pcm, snd_pcm_state(pcm) != SND_PCM_STATE_PREPARED {
@@ -130,7 +133,7 @@ public final class ALSAAudioOutput: AudioOutput {
             let now = clock.now
             guard now < deadline else { return false }
             // An abort ends the wait at once; the engine then discards what is left.
-            guard sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline) else {
+            guard sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline, abortSignal: abortSignal) else {
                 return false
             }
         }

@@ -17,8 +17,9 @@ public protocol AudioOutput: AnyObject, CustomStringConvertible {
     var description: String { get }
 
     /// Starts the audio of the utterance `seq`, whose samples come at `sampleRate` frames per
-    /// second. Resets `playedFrames` to 0.
-    func begin(seq: UInt64, sampleRate: Int) throws
+    /// second. Resets `playedFrames` to 0. Until the next `begin`, the output's waits (for room,
+    /// for playout) end at once when `abortSignal` is raised: the speech thread stops the utterance.
+    func begin(seq: UInt64, sampleRate: Int, abortSignal: UtteranceAbortSignal) throws
 
     /// Queues `samples` for playback and blocks while more than the device buffer is unplayed.
     func write(_ samples: UnsafeBufferPointer<Int16>) throws
@@ -45,4 +46,11 @@ public protocol AudioOutput: AnyObject, CustomStringConvertible {
 
     /// Ends the current utterance: everything written was played or discarded.
     func end() throws
+}
+
+extension AudioOutput {
+    /// Starts an utterance whose waits nothing ends early (an output used on its own, as tests do).
+    public func begin(seq: UInt64, sampleRate: Int) throws {
+        try begin(seq: seq, sampleRate: sampleRate, abortSignal: .none)
+    }
 }

@@ -21,8 +21,8 @@ public final class NullAudioOutput: AudioOutput {
     public var description: String { "null" }
 
     /// Starts an utterance.
-    public func begin(seq: UInt64, sampleRate: Int) throws {
-        clock.reset(sampleRate: sampleRate)
+    public func begin(seq: UInt64, sampleRate: Int, abortSignal: UtteranceAbortSignal) throws {
+        clock.reset(sampleRate: sampleRate, abortSignal: abortSignal)
     }
 
     /// Plays `samples` into nothing, in real time.

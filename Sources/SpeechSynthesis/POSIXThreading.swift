@@ -48,78 +48,6 @@ final class ConditionLock: @unchecked Sendable {
     func broadcast() { pthread_cond_broadcast(condition) }
 }
 
-/// "Stop the utterance now", for the waits of the speech thread.
-///
-/// The audio outputs pace the speech thread by sleeping until the device has room, and poll
-/// playout in short sleeps. When the utterance being spoken is aborted, the signal is raised and
-/// every such sleep ends at once, so an interruption is heard within microseconds of the
-/// dispatcher's decision instead of at the next polling step. The speech worker lowers it when
-/// it takes the next utterance. There is one speech thread per process, hence one signal.
-///
-/// Only the thread that adopted the signal sees it: an output used on any other thread (as
-/// tests do) sleeps as it would without it.
-final class UtteranceAbortSignal: @unchecked Sendable {
-    /// The speech thread's signal.
-    static let shared = UtteranceAbortSignal()
-
-    private let condition = ConditionLock()
-    private var raised = false
-    private var owner: pthread_t?
-
-    /// Makes the calling thread the one whose waits the signal ends.
-    func adoptCurrentThread() {
-        condition.lock()
-        owner = pthread_self()
-        condition.unlock()
-    }
-
-    /// Whether the utterance being spoken was aborted (false on other threads than the owner's).
-    var isRaised: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return raised && isOwnerThread
-    }
-
-    private var isOwnerThread: Bool {
-        guard let owner else { return false }
-        return pthread_equal(owner, pthread_self()) != 0
-    }
-
-    /// Aborts the utterance being spoken: wakes the speech thread if it sleeps.
-    func raise() {
-        condition.lock()
-        raised = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// A new utterance starts.
-    func lower() {
-        condition.lock()
-        raised = false
-        condition.unlock()
-    }
-
-    /// Sleeps for `duration` unless the signal is raised first; false when it was raised (at
-    /// once if it already was).
-    @discardableResult
-    func sleep(for duration: Duration) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        guard isOwnerThread else {
-            condition.unlock()
-            sleepThread(for: duration)
-            condition.lock()
-            return true
-        }
-        let deadline = monotonicTime(after: duration)
-        while !raised {
-            if !condition.wait(until: deadline) { return !raised }
-        }
-        return false
-    }
-}
-
 /// Starts threads of their own, outside Swift concurrency's pool.
 enum DedicatedThread {
     /// Runs `body` on a new detached thread named `name` (15 bytes at most, as Linux allows).
@@ -171,10 +99,12 @@ func sleepThread(for duration: Duration) {
 
 /// Sleeps one step of a playout poll: about as long as the `unplayedFrames` still take to play
 /// at `sampleRate`, at least 1 ms and at most 5 ms, never past `deadline`. Ends at once when the
-/// utterance is aborted; false then.
+/// utterance is aborted (`abortSignal`); false then.
 @discardableResult
-func sleepOnePlayoutStep(unplayedFrames: Int, sampleRate: Int, deadline: ContinuousClock.Instant) -> Bool {
+func sleepOnePlayoutStep(
+    unplayedFrames: Int, sampleRate: Int, deadline: ContinuousClock.Instant, abortSignal: UtteranceAbortSignal
+) -> Bool {
     let unplayed = Duration.microseconds(Int64(Double(unplayedFrames) / Double(max(1, sampleRate)) * 1e6))
     let remaining = ContinuousClock.now.duration(to: deadline)
-    return UtteranceAbortSignal.shared.sleep(for: min(remaining, max(.milliseconds(1), min(unplayed, .milliseconds(5)))))
+    return abortSignal.sleep(for: min(remaining, max(.milliseconds(1), min(unplayed, .milliseconds(5)))))
 }

@@ -62,6 +62,8 @@ public final class PulseAudioOutput: AudioOutput {
     private var padded = false
     /// The highest played figure seen: latency estimates can jitter backwards.
     private var lastPlayed = 0
+    /// The speech thread's abort for the current utterance: ends the playout polls at once.
+    private var abortSignal = UtteranceAbortSignal.none
     /// Set by `discard`: the frames played when the queue was flushed.
     private var stoppedFrames: Int?
     /// When everything queued at the first latency reading of `waitForPlayout` has played in
@@ -105,7 +107,8 @@ public final class PulseAudioOutput: AudioOutput {
 
     /// Starts an utterance, reconnecting first when the server went away or the rate changed.
     /// - Throws: `SpeechSynthesisError` when no server answers.
-    public func begin(seq: UInt64, sampleRate: Int) throws {
+    public func begin(seq: UInt64, sampleRate: Int, abortSignal: UtteranceAbortSignal) throws {
+        self.abortSignal = abortSignal
         if connection?.isAlive != true || self.sampleRate != sampleRate {
             try connect(sampleRate: sampleRate)
         } else if corked {
@@ -173,7 +176,7 @@ public final class PulseAudioOutput: AudioOutput {
             }
             guard now < deadline else { return false }
             // An abort ends the wait at once; the engine then discards what is left.
-            guard sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline) else {
+            guard sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline, abortSignal: abortSignal) else {
                 return false
             }
         }

@@ -1,24 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import Logging
-import Synchronization
 
-/// One utterance waiting for, or being spoken by, the speech thread.
+/// One utterance waiting for, or being spoken by, the speech thread, with the engine that speaks
+/// it. Whether it is being stopped is the thread's state (`SpeechThread`), not the job's.
 final class QueuedUtterance: Sendable {
     let utterance: Utterance
     let audioPath: AudioPath
-    private let abortFlag = Atomic<Bool>(false)
+    /// The engine whose helper synthesizes it.
+    let engine: any SpeechEngine
 
-    init(utterance: Utterance, audioPath: AudioPath) {
+    init(utterance: Utterance, audioPath: AudioPath, engine: any SpeechEngine) {
         self.utterance = utterance
         self.audioPath = audioPath
+        self.engine = engine
     }
-
-    /// Set from any thread by `abort(seq:)`; polled by the speech thread between slices.
-    var isAbortRequested: Bool { abortFlag.load(ordering: .acquiring) }
-
-    /// Asks the speech thread to stop this utterance.
-    func requestAbort() { abortFlag.store(true, ordering: .releasing) }
 
     /// Whether this job is the utterance `seq` of `audioPath`.
     func matches(seq: UInt64, audioPath: AudioPath) -> Bool {

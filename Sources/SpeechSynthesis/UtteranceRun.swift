@@ -25,6 +25,8 @@ final class UtteranceRun {
     let job: QueuedUtterance
     /// Decodes the text as far as the words reported reach.
     private(set) var map: TextPositionMap
+    /// The thread's owner: the abort and the pause.
+    private let thread: SpeechThread
     var stop: Stop?
     private let output: any AudioOutput
     private let emit: @Sendable (SpeechBackendEvent) -> Void
@@ -54,8 +56,9 @@ final class UtteranceRun {
     private let expectedMarks: [SSMLMarks.Mark]
     private var nextExpectedMark = 0
 
-    init(job: QueuedUtterance, sampleRate: Int, map: TextPositionMap) {
+    init(job: QueuedUtterance, thread: SpeechThread, sampleRate: Int, map: TextPositionMap) {
         self.job = job
+        self.thread = thread
         self.map = map
         output = job.audioPath.output
         emit = job.audioPath.eventHandler
@@ -74,7 +77,7 @@ final class UtteranceRun {
     func feed(_ samples: UnsafeBufferPointer<Int16>) -> Bool {
         var start = 0
         while start < samples.count {
-            if job.isAbortRequested || !waitWhilePaused() {
+            if !waitWhilePaused() {
                 stop = .aborted
                 return false
             }
@@ -143,7 +146,7 @@ final class UtteranceRun {
     /// Waits, in short abort-aware steps, until the output has played every frame.
     private func drain() {
         while true {
-            if job.isAbortRequested || !waitWhilePaused() {
+            if !waitWhilePaused() {
                 stop = .aborted
                 return
             }
@@ -158,14 +161,16 @@ final class UtteranceRun {
         }
     }
 
-    /// While the speech is paused (`SpeechPauseGate`), pauses the output and waits, then resumes
-    /// it; false when the run was aborted during the pause (`finish` then discards the output's
-    /// held audio).
+    /// False when the run is aborted. While the speech is paused (`SpeechThread.pause`), pauses
+    /// the output and waits, then resumes it; false when the run was aborted during the pause
+    /// (`finish` then discards the output's held audio).
     private func waitWhilePaused() -> Bool {
-        let gate = SpeechPauseGate.shared
-        guard gate.isClosed else { return true }
-        output.pause()
-        guard gate.waitWhileClosed(isAborted: { job.isAbortRequested }) else { return false }
+        switch thread.playback {
+        case .playing: return true
+        case .aborted: return false
+        case .paused: output.pause()
+        }
+        guard thread.waitWhilePaused() else { return false }
         output.resume()
         return true
     }

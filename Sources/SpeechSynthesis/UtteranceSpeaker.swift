@@ -3,125 +3,155 @@ import AnnounceCore
 import EspeakHelperWire
 import Logging
 
-/// Speaks jobs with espeak-ng in the helper process, playing its audio here. Lives on, and is
-/// used only by, the speech thread.
+/// Speaks jobs with their engine's helper process, playing its audio here. Lives on, and is used
+/// only by, the speech thread.
 final class UtteranceSpeaker {
     /// The punctuation spoken in `some` mode: symbols, not the marks that end sentences and
     /// clauses (those are heard as pauses).
     static let somePunctuation = "#$%&*+/<=>@\\^_|~"
 
-    private let helper: EspeakHelperProcess
-    private let sampleRate: Int
-    private let earcon: [Int16]
-    private let boundaryEarcon: [Int16]
+    private let thread: SpeechThread
+    /// The earcons at each sample rate met so far (every engine's helper says its own).
+    private var earcons: [Int: (screenChange: [Int16], boundary: [Int16])] = [:]
 
-    init(helper: EspeakHelperProcess) {
-        self.helper = helper
-        sampleRate = helper.sampleRate
-        earcon = Earcon.samples(sampleRate: sampleRate)
-        boundaryEarcon = Earcon.boundarySamples(sampleRate: sampleRate)
+    init(thread: SpeechThread, espeak: EspeakEngine) {
+        self.thread = thread
+        earcons[espeak.sampleRate] = (Earcon.samples(sampleRate: espeak.sampleRate), Earcon.boundarySamples(sampleRate: espeak.sampleRate))
+    }
+
+    private func earcon(_ sound: EarconSound, sampleRate: Int) -> [Int16] {
+        if earcons[sampleRate] == nil {
+            earcons[sampleRate] = (Earcon.samples(sampleRate: sampleRate), Earcon.boundarySamples(sampleRate: sampleRate))
+        }
+        return sound == .boundary ? earcons[sampleRate]!.boundary : earcons[sampleRate]!.screenChange
     }
 
     /// Speaks one utterance and reports its events, ending with exactly one `finished`.
     func perform(_ job: QueuedUtterance) {
         let utterance = job.utterance
         let audioPath = job.audioPath
+        let engine = job.engine
         let seq = utterance.seq
         audioPath.logger.debug(
             "speaking",
-            metadata: ["seq": "\(seq)", "voice": "\(utterance.voice)", "chars": "\(utterance.text.unicodeScalars.count)"]
+            metadata: [
+                "seq": "\(seq)", "engine": "\(engine.name)", "voice": "\(utterance.voice)",
+                "chars": "\(utterance.text.unicodeScalars.count)",
+            ]
         )
-        if job.isAbortRequested {
+        if thread.playback == .aborted {
             audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
             return
         }
         let spelled = utterance.spell && !utterance.ssml ? TextPositionMap(spelling: utterance.text) : nil
         let synthesized = spelled.map { ($0.synthesizedText, $0.isSSML) } ?? (utterance.text, utterance.ssml)
-        switch begin(request(for: utterance, text: synthesized.0, ssml: synthesized.1), audioPath: audioPath, seq: seq) {
-        case .failed(let message):
+        let helper: EngineHelperProcess
+        switch begin(request(for: utterance, text: synthesized.0, ssml: synthesized.1), job: job) {
+        case .failed(let message, let failed):
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
+            if let failed { engine.giveBack(failed, voice: utterance.voice, logger: audioPath.logger) }
             return
-        case .speaking:
-            break
+        case .aborted(let held):
+            audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
+            if let held {
+                skipUtterance(held)
+                engine.giveBack(held, voice: utterance.voice, logger: audioPath.logger)
+            }
+            return
+        case .speaking(let speaking):
+            helper = speaking
         }
+        defer { engine.giveBack(helper, voice: utterance.voice, logger: audioPath.logger) }
+        let sampleRate = helper.sampleRate
         do {
-            try audioPath.output.begin(seq: seq, sampleRate: sampleRate)
+            try audioPath.output.begin(seq: seq, sampleRate: sampleRate, abortSignal: UtteranceAbortSignal(thread: thread))
         } catch {
             audioPath.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
-            skipUtterance()
+            skipUtterance(helper)
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: "\(error)", spokenChars: 0)))
             return
         }
         audioPath.activity?.utteranceBegan()
         let map = spelled ?? TextPositionMap(text: utterance.text, ssml: utterance.ssml)
-        let run = UtteranceRun(job: job, sampleRate: sampleRate, map: map)
+        let run = UtteranceRun(job: job, thread: thread, sampleRate: sampleRate, map: map)
         if utterance.earcon {
-            let samples = utterance.earconSound == .boundary ? boundaryEarcon : earcon
-            samples.withUnsafeBufferPointer { _ = run.feed($0) }
+            earcon(utterance.earconSound, sampleRate: sampleRate).withUnsafeBufferPointer { _ = run.feed($0) }
         }
         run.beginSpeech()
-        play(run)
+        play(run, helper: helper)
         run.finish()
         audioPath.activity?.utteranceEnded()
-        if !helper.isRunning {
-            // Restart now, after the terminal line, so the next post does not wait for espeak-ng
-            // to load; if this fails, the next post tries again and reports why.
-            _ = startHelper(audioPath.logger)
-        }
-    }
-
-    /// Starts a new helper process; nil when it runs, else why not (also logged).
-    private func startHelper(_ logger: Logger) -> String? {
-        do {
-            try helper.start()
-            logger.notice("espeak-ng helper started", metadata: ["helper": "\(helper.path)"])
-            return nil
-        } catch {
-            logger.error("espeak-ng helper cannot start", metadata: ["error": "\(error)"])
-            return error.message
-        }
     }
 
     private enum Beginning {
-        case speaking
-        case failed(String)
+        case speaking(EngineHelperProcess)
+        /// Why the utterance cannot be spoken, and the helper to give back, if the engine gave one.
+        case failed(String, EngineHelperProcess?)
+        /// Stopped before its audio began, holding the helper it had asked to synthesize, if any.
+        case aborted(EngineHelperProcess?)
     }
 
-    /// Sends the utterance to the helper (starting a new helper if the last one died) and
-    /// reads its answer about the voice.
-    private func begin(_ request: SynthesisRequest, audioPath: AudioPath, seq: UInt64) -> Beginning {
-        for attempt in 0..<2 {
-            if !helper.isRunning || attempt > 0, let problem = startHelper(audioPath.logger) {
-                return .failed(problem)
+    /// Gets the engine's helper (the engine starts or loads it as it needs), sends it the
+    /// utterance and reads its answer about the voice; once more with a new helper when the
+    /// first died before answering.
+    private func begin(_ request: SynthesisRequest, job: QueuedUtterance) -> Beginning {
+        let engine = job.engine
+        let logger = job.audioPath.logger
+        let seq = job.utterance.seq
+        for _ in 0..<2 {
+            let helper: EngineHelperProcess
+            switch engine.helper(for: request.voice, on: thread, logger: logger) {
+            case .failed(let message):
+                return .failed(message, nil)
+            case .aborted:
+                return .aborted(nil)
+            case .ready(let ready):
+                helper = ready
             }
-            guard helper.send(.synthesize(request)) else { continue }
+            guard helper.send(.synthesize(request)) else {
+                helper.stop()
+                engine.giveBack(helper, voice: request.voice, logger: logger)
+                continue
+            }
             switch helper.next() {
             case .voiceSelected?:
-                return .speaking
+                return thread.playback == .aborted ? .aborted(helper) : .speaking(helper)
+            case .voiceFailed(let why)?:
+                // The helper could not load the voice (its files changed since it was listed);
+                // `done` follows.
+                skipUtterance(helper)
+                let message = "\(engine.name) could not load the voice \(request.voice): \(why). `announcectl voices` lists the voices installed"
+                logger.warning("\(message)", metadata: ["seq": "\(seq)"])
+                return .failed(message, helper)
             case .voiceUnknown?:
-                skipUtterance()
-                let message = "espeak-ng could not load the voice \(request.voice) (its data may be missing or damaged); `espeak-ng --voices` lists the voices it has"
-                audioPath.logger.warning("\(message)", metadata: ["seq": "\(seq)"])
-                return .failed(message)
+                skipUtterance(helper)
+                let message =
+                    engine.name == EngineHelperKind.espeak.engine
+                    ? "espeak-ng could not load the voice \(request.voice) (its data may be missing or damaged); `espeak-ng --voices` lists the voices it has"
+                    : "\(engine.name) could not load the voice \(request.voice); `announcectl voices` lists the voices installed"
+                logger.warning("\(message)", metadata: ["seq": "\(seq)"])
+                return .failed(message, helper)
             default:
-                // The helper died before answering; start another and send it once more (unless
-                // it broke its sandbox: this request would only break it again).
+                // The helper died before answering; get another and send it once more (unless it
+                // broke its sandbox: this request would only break it again).
                 let ending = helper.stop()
-                audioPath.logger.warning("espeak-ng helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
+                logger.warning("\(engine.name) helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
                 if let breach = helper.sandboxBreach {
-                    audioPath.logger.error("espeak-ng broke its sandbox", metadata: ["seq": "\(seq)", "breach": "\(breach)"])
-                    return .failed(Self.sandboxMessage(breach))
+                    logger.error("\(engine.name) broke its sandbox", metadata: ["seq": "\(seq)", "breach": "\(breach)"])
+                    return .failed(Self.sandboxMessage(breach, engine: engine.name), helper)
                 }
+                engine.giveBack(helper, voice: request.voice, logger: logger)
                 continue
             }
         }
-        return .failed("the espeak-ng helper ended twice before it could speak this post; see the daemon's log")
+        return .failed("the \(engine.name) helper ended twice before it could speak this post; see the daemon's log", nil)
     }
 
     /// Reads the helper's words, marks and audio into `run` until the utterance is done. When the
     /// run stops early it reports its end at once, asks the helper to stop, and reads on to the
     /// helper's `done` (what comes until then is dropped), so the next post finds it idle.
-    private func play(_ run: UtteranceRun) {
+    private func play(_ run: UtteranceRun, helper: EngineHelperProcess) {
+        let engine = run.job.engine.name
         var stopping = false
         func stopNow() {
             stopping = true
@@ -141,7 +171,7 @@ final class UtteranceSpeaker {
                 if !stopping { run.collectMark(sample: Int(sample), name: name) }
             case .done(let status):
                 if run.stop == nil, status != 0 {
-                    run.stop = .failed("espeak-ng could not synthesize the text (error \(status))")
+                    run.stop = .failed("\(engine) could not synthesize the text (error \(status))")
                 }
                 if run.stop == nil, !stopping { run.collectSkippedMarksAtEnd() }
                 return
@@ -149,38 +179,35 @@ final class UtteranceSpeaker {
                 break
             }
         }
-        // The helper died inside espeak-ng (this text crashed it), or is stuck there.
+        // The helper died inside its engine (this text crashed it), or is stuck there.
         let stuck = helper.isStuck
         let ending = helper.stop()
         run.job.audioPath.logger.error(
-            stuck ? "espeak-ng stopped responding" : "espeak-ng crashed",
+            stuck ? "\(engine) stopped responding" : "\(engine) crashed",
             metadata: ["seq": "\(run.job.utterance.seq)", "how": "\(ending)"]
         )
         if let breach = helper.sandboxBreach {
-            run.job.audioPath.logger.error("espeak-ng broke its sandbox", metadata: ["seq": "\(run.job.utterance.seq)", "breach": "\(breach)"])
-            if run.stop != .aborted { run.stop = .failed(Self.sandboxMessage(breach)) }
+            run.job.audioPath.logger.error("\(engine) broke its sandbox", metadata: ["seq": "\(run.job.utterance.seq)", "breach": "\(breach)"])
+            if run.stop != .aborted { run.stop = .failed(Self.sandboxMessage(breach, engine: engine)) }
         } else if run.stop != .aborted {
             let what =
                 stuck
-                ? "espeak-ng stopped responding while speaking this text (nothing for \(EspeakHelperProcess.silenceLimit / 1000) s; its process \(ending))"
-                : "espeak-ng crashed while speaking this text (its process \(ending))"
-            run.stop = .failed(
-                what + "; the speech engine was restarted and later posts speak. "
-                    + "The text may trigger a known espeak-ng bug; rephrasing it avoids that."
-            )
+                ? "\(engine) stopped responding while speaking this text (nothing for \(helper.silenceLimit / 1000) s; its process \(ending))"
+                : "\(engine) crashed while speaking this text (its process \(ending))"
+            run.stop = .failed(what + "; the speech engine was restarted and later posts speak. " + run.job.engine.crashAdvice)
         }
 
     }
 
-    /// The post's failure when the helper broke its sandbox (`breach`: "system call socket").
-    static func sandboxMessage(_ breach: String) -> String {
+    /// The post's failure when the helper of `engine` broke its sandbox (`breach`: "system call socket").
+    static func sandboxMessage(_ breach: String, engine: String) -> String {
         "the speech engine was stopped for breaking its sandbox (\(breach)) while speaking this text; "
-            + "the engine was restarted and later posts speak. espeak-ng should never need that call: please report "
+            + "the engine was restarted and later posts speak. \(engine) should never need that call: please report "
             + "this text to announced's developers."
     }
 
     /// Stops the utterance the helper has started and reads to its end.
-    private func skipUtterance() {
+    private func skipUtterance(_ helper: EngineHelperProcess) {
         _ = helper.send(.abort)
         while let message = helper.next() {
             if case .done = message { return }

@@ -15,8 +15,8 @@ struct VirtualPlaybackClock {
     static let bufferDuration: Duration = .milliseconds(20)
 
     private let time: PlaybackTime
-    /// Ends the waits when the utterance is aborted.
-    let abortSignal: UtteranceAbortSignal
+    /// Ends the waits when the utterance is aborted; set by `reset`.
+    private(set) var abortSignal = UtteranceAbortSignal.none
     private(set) var sampleRate = 22_050
     private(set) var writtenFrames = 0
     private var anchor: ContinuousClock.Instant?
@@ -25,17 +25,17 @@ struct VirtualPlaybackClock {
     /// Set by `pause`: the frames played when the device was paused.
     private var pausedFrames: Int?
 
-    init(abortSignal: UtteranceAbortSignal = .shared, time: PlaybackTime = .monotonic) {
-        self.abortSignal = abortSignal
+    init(time: PlaybackTime = .monotonic) {
         self.time = time
     }
 
     /// The frames the device holds before `write` blocks.
     var bufferFrames: Int { Self.frames(in: Self.bufferDuration, rate: sampleRate) }
 
-    /// Starts an utterance: nothing written, nothing played.
-    mutating func reset(sampleRate: Int) {
+    /// Starts an utterance: nothing written, nothing played; `abortSignal` ends its waits.
+    mutating func reset(sampleRate: Int, abortSignal: UtteranceAbortSignal = .none) {
         self.sampleRate = max(1, sampleRate)
+        self.abortSignal = abortSignal
         writtenFrames = 0
         anchor = nil
         anchorFrames = 0

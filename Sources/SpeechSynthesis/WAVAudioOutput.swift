@@ -59,12 +59,12 @@ public final class WAVAudioOutput: AudioOutput {
     }
 
     /// Starts an utterance; its file is created at the first sample.
-    public func begin(seq: UInt64, sampleRate: Int) throws {
+    public func begin(seq: UInt64, sampleRate: Int, abortSignal: UtteranceAbortSignal) throws {
         file?.abandon()
         file = nil
         self.seq = seq
         self.sampleRate = sampleRate
-        try device.begin(seq: seq, sampleRate: sampleRate)
+        try device.begin(seq: seq, sampleRate: sampleRate, abortSignal: abortSignal)
     }
 
     /// Records `samples` and plays them in real time.

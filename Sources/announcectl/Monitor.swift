@@ -8,9 +8,10 @@ extension Announcectl {
         static let configuration = CommandConfiguration(
             abstract: "Print every post of every client, and status and focus changes, until interrupted.",
             discussion: """
-                Human lines look like `mail #41 started: 3 new messages` and `mail #41 spoken: 3 new \
-                messages`; changes of the focus like `focus: save -> none`, and of the status like \
-                `status: speech paused: voice en-us, rate 175, pitch 50, volume 100`. The first line \
+                Human lines look like `mail #41 started (espeak-ng): 3 new messages`, naming the \
+                engine that speaks (espeak-ng or piper), and `mail #41 spoken: 3 new messages`; \
+                changes of the focus like `focus: save -> none`, and of the status like `status: \
+                speech paused: voice en-us, rate 175, pitch 50, volume 100`. The first line \
                 is the current status. SSIP clients appear under their CLIENT_NAME.
                 """
         )
@@ -55,9 +56,9 @@ struct Captions {
 
     mutating func line(for event: Event) -> String? {
         switch event {
-        case .speech(.started(let seq, let client, let text)):
+        case .speech(.started(let seq, let client, let text, let engine)):
             texts[seq] = text
-            return "\(client) #\(seq) started: \(text)"
+            return "\(client) #\(seq) started\(engine.map { " (\($0))" } ?? ""): \(text)"
         case .speech(.finished(let seq, let client, let termination)):
             let text = texts.removeValue(forKey: seq)
             // Finished successfully without ever starting: the post had nothing to say.

@@ -34,7 +34,7 @@ extension Announcectl {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await event in events {
-                        if case .speech(.started(_, let client, let text)) = event {
+                        if case .speech(.started(_, let client, let text, _)) = event {
                             printLine(client == "navigation" ? "» \(text.isEmpty ? "(boundary)" : text)" : "» \(client): \(text)")
                         }
                     }

@@ -44,7 +44,10 @@ struct Announced: AsyncParsableCommand {
             open makes the daemon exit 1 saying what it tried.
 
             espeak-ng runs in a helper process, announced-espeak, looked for beside the daemon, \
-            then in ../libexec/announced; ANNOUNCED_ESPEAK_HELPER names another path.
+            then in ../libexec/announced; ANNOUNCED_ESPEAK_HELPER names another path. Piper voices \
+            are spoken by a second helper, announced-piper, found the same way \
+            (ANNOUNCED_PIPER_HELPER), started when a Piper voice is first used and stopped after \
+            engine-idle-unload seconds without use.
 
             The log goes to standard error, one line per event, e.g. `2026-11-24 03:11:00 info: \
             ready audio=pulse voice=en-us`. Under journald each line starts with its syslog \
@@ -120,13 +123,13 @@ struct Announced: AsyncParsableCommand {
     static func main() async {
         MemoryTrimmer.configureAllocator()
         // Loading espeak-ng in its helper is the longest step of a start (Benchmarks/README.md, figure 6),
-        // so it begins before anything else; a run that fails or only prints help or the version
-        // exits, and the helper ends with it (its pipe closes).
-        if startsEngine(CommandLine.arguments.dropFirst()) { EspeakBackend.prepare() }
+        // so the speech thread, which starts it, begins before anything else; a run that fails or
+        // only prints help or the version exits, and the helper ends with it (its pipe closes).
+        let speech = startsEngine(CommandLine.arguments.dropFirst()) ? SpeechThread.start() : nil
         do {
             var command = try parseAsRoot()
             if let daemon = command as? Announced {
-                try await daemon.run()
+                try await daemon.run(speech: speech)
             } else {
                 try command.run()
             }
@@ -215,6 +218,12 @@ struct Announced: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try await run(speech: nil)
+    }
+
+    /// Runs the daemon (or `--spawn`), speaking on `speech` when `main` started it early, else on
+    /// a speech thread started here.
+    func run(speech: SpeechThread?) async throws {
         let environment = ProcessEnvironment.current
         if spawnOptions.spawn {
             let spawn = SSIPSpawn(
@@ -242,7 +251,8 @@ struct Announced: AsyncParsableCommand {
             logger.debug("no configuration file", metadata: ["looked at": "\(loader.candidates.map(\.path).joined(separator: ", "))"])
         }
         do {
-            try await Daemon(options: self, loader: loader, loaded: loaded, environment: environment, logger: logger).run()
+            let speech = speech ?? SpeechThread.start()
+            try await Daemon(options: self, speech: speech, loader: loader, loaded: loaded, environment: environment, logger: logger).run()
         } catch let error as StartupError {
             printToStandardError("announced: \(error.description)")
             throw ExitCode(1)

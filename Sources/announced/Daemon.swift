@@ -19,6 +19,8 @@ struct StartupError: Error, CustomStringConvertible {
 /// Wires the daemon together: speech engine, dispatcher, server, signals.
 struct Daemon {
     let options: Announced
+    /// The speech thread, started by `main`; every engine's helper belongs to it.
+    let speech: SpeechThread
     let loader: SettingsLoader
     let loaded: LoadedSettings
     let environment: [String: String]
@@ -75,17 +77,18 @@ struct Daemon {
         // Other applications are turned back up however the daemon ends (but a crash: then the
         // next start does it).
         defer { ducker?.restoreBeforeExit() }
-        let espeak: EspeakBackend
+        speech.setPiperIdleUnload(.seconds(settings.engineIdleUnload))
+        let piperVoices = PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: Logger(label: "announced.voices"))
+        let engine: EngineBackend
         do {
-            espeak = try EspeakBackend(
-                output: output, logger: Logger(label: "announced.speech"), eventHandler: dispatcher.backendEventHandler,
-                activity: ducker
+            engine = try EngineBackend(
+                thread: speech, output: output, logger: Logger(label: "announced.speech"),
+                eventHandler: dispatcher.backendEventHandler, activity: ducker,
+                piperVoices: { piperVoices.voices }, rescanPiperVoices: { piperVoices.rescan() }
             )
         } catch {
             throw StartupError(description: "\(error)")
         }
-        let piperVoices = PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: Logger(label: "announced.voices"))
-        let engine = PiperListingBackend(espeak: espeak, piper: piperVoices, eventHandler: dispatcher.backendEventHandler)
         await dispatcher.attach(engine)
         let trimmer = await MainActor.run { MemoryTrimmer(dispatcher: dispatcher, logger: logger) }
         await trimmer.install()

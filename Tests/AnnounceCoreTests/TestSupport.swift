@@ -63,6 +63,11 @@ final class FakeBackend: SpeechBackend {
 
     /// The `pause` (true) and `resume` (false) calls, in order.
     let holds = Mutex<[Bool]>([])
+    /// The voices `prepare` was asked for, in order.
+    let prepared = Mutex<[String]>([])
+    func prepare(voice identifier: String) { prepared.withLock { $0.append(identifier) } }
+    /// `gmw/en` (British English) stands in for a Piper voice; the others' engine is not told.
+    func engineName(forVoice identifier: String) -> String? { identifier == "gmw/en" ? "piper" : nil }
     var spoken: [Utterance] { state.withLock { $0.spoken } }
     var spokenTexts: [String] { spoken.map(\.text) }
     var aborted: [UInt64] { state.withLock { $0.aborted } }

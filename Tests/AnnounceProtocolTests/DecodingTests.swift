@@ -194,6 +194,7 @@ struct EventEncodingTests {
         (.resumed(id: 7, seq: 41), #"{"event":"resumed","id":7,"seq":41}"#),
         (.focusChanged(from: "a", to: "b", owner: true), #"{"event":"focus-changed","from":"a","to":"b","owner":true}"#),
         (.speech(.started(seq: 41, client: "mail", text: "3 new messages")), #"{"event":"speech","state":"started","seq":41,"client":"mail","text":"3 new messages"}"#),
+        (.speech(.started(seq: 41, client: "mail", text: "3 new messages", engine: "piper")), #"{"event":"speech","state":"started","seq":41,"client":"mail","text":"3 new messages","engine":"piper"}"#),
         (.speech(.finished(seq: 41, client: "mail", termination: .failure(reason: .interrupted, spokenChars: 0))), #"{"event":"speech","state":"finished","seq":41,"client":"mail","success":false,"reason":"interrupted","spoken_chars":0}"#),
         (.focused(element: "b"), #"{"event":"focused","element":"b"}"#),
         (.unfocused(element: "a"), #"{"event":"unfocused","element":"a"}"#),

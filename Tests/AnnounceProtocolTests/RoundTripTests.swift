@@ -45,6 +45,7 @@ private let events: [Event] = [
     .focusChanged(from: nil, to: "b", owner: true),
     .focusChanged(from: "a", to: nil, owner: false),
     .speech(.started(seq: 41, client: "mail", text: "3 new messages")),
+    .speech(.started(seq: 41, client: "mail", text: "3 new messages", engine: "espeak-ng")),
     .speech(.finished(seq: 41, client: "mail", termination: .failure(reason: .muted, spokenChars: 0))),
     .speech(.finished(seq: 42, client: "pid:12", termination: .success)),
     .speech(.dropped(client: "mail", reason: .offMain)),

@@ -110,7 +110,7 @@ struct LayeringTests {
             "ANNOUNCED_PUNCTUATION": "all", "ANNOUNCED_EARCONS": "false", "ANNOUNCED_MAX_LINE_BYTES": "1024",
             "ANNOUNCED_MAX_TEXT_CHARS": "100", "ANNOUNCED_MAX_PENDING_PER_CLIENT": "3",
             "ANNOUNCED_MAX_OUTBOUND_BYTES": "4096", "ANNOUNCED_ALLOW_UIDS": "1001, 1002", "ANNOUNCED_LOG_LEVEL": "trace",
-            "ANNOUNCED_SSIP_SOCKET": "default",
+            "ANNOUNCED_SSIP_SOCKET": "default", "ANNOUNCED_ENGINE_IDLE_UNLOAD": "30",
         ]
         let settings = try fixture.loader(environment: environment).load().settings
         var expected = DaemonSettings()
@@ -129,6 +129,7 @@ struct LayeringTests {
         expected.allowUIDs = [1001, 1002]
         expected.logLevel = .trace
         expected.ssipSocket = .default
+        expected.engineIdleUnload = 30
         #expect(settings == expected)
         #expect(SettingsKey.audioOutput.environmentVariable == "ANNOUNCED_AUDIO")
         #expect(SettingsKey.maxLineBytes.environmentVariable == "ANNOUNCED_MAX_LINE_BYTES")
@@ -144,7 +145,7 @@ struct LayeringTests {
               "voice": "de", "rate": 90, "pitch": 0, "volume": 200, "punctuation": "some", "earcons": false,
               "max_line_bytes": 100, "max_text_chars": 50, "max_pending_per_client": 1,
               "max_outbound_bytes": 2048, "allow_uids": [0, 4294967294], "log_level": "critical",
-              "ssip_socket": "/run/user/5/speechd.sock"
+              "ssip_socket": "/run/user/5/speechd.sock", "engine_idle_unload": 1
             }
             """, to: fixture.xdgFile)
         let loaded = try fixture.loader().load()
@@ -167,6 +168,7 @@ struct LayeringTests {
         expected.allowUIDs = [0, 4_294_967_294]
         expected.logLevel = .critical
         expected.ssipSocket = .path("/run/user/5/speechd.sock")
+        expected.engineIdleUnload = 1
         #expect(loaded.settings == expected)
     }
 
@@ -209,7 +211,7 @@ struct LayeringTests {
         #expect(loaded.settings == expected)
         let text = try String(contentsOfFile: sample, encoding: .utf8)
         for key in ["socket", "ssip_socket", "audio", "output", "device", "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons",
-                    "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level", "duck"] {
+                    "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level", "duck", "engine_idle_unload"] {
             #expect(text.contains("\"\(key)\""), "the sample lacks \(key)")
         }
     }
@@ -333,7 +335,7 @@ struct SettingsErrorTests {
             ("volume", "{}"), ("punctuation", "0"), ("earcons", "\"yes\""), ("earcons", "1"), ("max_line_bytes", "\"64k\""),
             ("max_text_chars", "false"), ("max_pending_per_client", "\"256\""), ("max_outbound_bytes", "1.5"),
             ("allow_uids", "1000"), ("allow_uids", "[\"1000\"]"), ("log_level", "3"), ("audio", "\"pulse\""),
-            ("audio.output", "1"), ("audio.device", "[0]"),
+            ("audio.output", "1"), ("audio.device", "[0]"), ("engine_idle_unload", "\"5m\""),
         ])
     func wrongType(key: String, json: String) throws {
         let fixture = ConfigFixture()
@@ -354,7 +356,7 @@ struct SettingsErrorTests {
             ("max_line_bytes", "0"), ("max_text_chars", "-5"), ("max_pending_per_client", "0"), ("max_outbound_bytes", "0"),
             ("allow_uids", "[-1]"), ("allow_uids", "[4294967295]"), ("punctuation", "\"most\""), ("log_level", "\"loud\""),
             ("voice", "\"\""), ("socket", "\"\""), ("audio.output", "\"speaker\""), ("audio.output", "\"wav:\""),
-            ("audio.device", "\"\""),
+            ("audio.device", "\"\""), ("engine_idle_unload", "0"),
         ])
     func outOfRange(key: String, json: String) throws {
         let fixture = ConfigFixture()

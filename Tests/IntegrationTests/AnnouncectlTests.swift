@@ -156,7 +156,7 @@ struct AnnouncectlTests {
         let mail = try daemon.connect()
         mail.send(#"{"op":"hello","client":"mail"}"#, announce(1, "3 new messages"))
         #expect(mail.waitForTerminal(id: 1)?["success"] == .bool(true))
-        #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix("started: 3 new messages") } != nil)
+        #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix("started (espeak-ng): 3 new messages") } != nil)
         #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix("spoken: 3 new messages") } != nil)
         mail.send(#"{"op":"layout-changed","id":3,"element":null}"#)
         #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix(" nothing to speak") } != nil)

@@ -13,7 +13,7 @@ private let longText = "This is a rather long announcement that will certainly b
 /// Waits until `watcher` reports that a post with `text` started.
 private func started(_ text: String, in events: AsyncStream<Event>) async throws {
     _ = try await events.first("\"\(text)\" to start") { event in
-        if case .speech(.started(_, _, let started)) = event { return started == text }
+        if case .speech(.started(_, _, let started, _)) = event { return started == text }
         return false
     }
 }

@@ -65,39 +65,43 @@ struct AudioOutputTests {
 
 @Suite(.onBlockingThreads)
 struct UtteranceAbortSignalTests {
-    @Test func aRaisedSignalEndsTheDeviceWaitOnItsThread() {
-        let signal = UtteranceAbortSignal()
-        signal.adoptCurrentThread()
-        var clock = VirtualPlaybackClock(abortSignal: signal)
-        clock.reset(sampleRate: 1_000)
+    @Test("the speech thread's abort, handed to an output with its utterance, ends the device's waits at once")
+    func aRaisedAbortEndsTheDeviceWait() {
+        let thread = SpeechThread()
+        var clock = VirtualPlaybackClock()
+        clock.reset(sampleRate: 1_000, abortSignal: UtteranceAbortSignal(thread: thread))
         clock.recordWrite(1_000)  // one second
-        signal.raise()
+        thread.raiseAbort()
         clock.waitForBufferSpace()
         // Returned without waiting for the second to play down to the device buffer.
         #expect(clock.playedFrames < 1_000 - clock.bufferFrames)
         #expect(!clock.waitForPlayout(timeout: .seconds(5)))
-        signal.lower()
+        thread.lowerAbort()
         clock.waitForBufferSpace()
         #expect(clock.playedFrames >= 1_000 - clock.bufferFrames)
     }
 
-    @Test func otherThreadsDoNotSeeTheSignal() async {
-        let signal = UtteranceAbortSignal()
-        signal.adoptCurrentThread()
-        signal.raise()
-        #expect(signal.isRaised)
-        // A thread of its own (a task could run on this very thread once the test awaits).
-        let elsewhere = await withCheckedContinuation { (done: CheckedContinuation<(raised: Bool, played: Int, buffer: Int), Never>) in
-            Thread {
-                var clock = VirtualPlaybackClock(abortSignal: signal)
-                clock.reset(sampleRate: 1_000)
-                clock.recordWrite(200)
-                clock.waitForBufferSpace()
-                done.resume(returning: (signal.isRaised, clock.playedFrames, clock.bufferFrames))
-            }.start()
-        }
-        #expect(!elsewhere.raised)
-        #expect(elsewhere.played >= 200 - elsewhere.buffer)
+    @Test("an output begun without the thread's abort (used on its own) is not ended by it")
+    func anOutputBegunWithoutTheSignalSleepsOn() throws {
+        let thread = SpeechThread()
+        thread.raiseAbort()
+        let output = NullAudioOutput()
+        try output.begin(seq: 1, sampleRate: 1_000)
+        let samples = [Int16](repeating: 0, count: 200)
+        try samples.withUnsafeBufferPointer { try output.write($0) }
+        #expect(output.playedFrames >= 200 - 20)
+    }
+
+    @Test("two speech threads have two aborts: raising one does not end the other's waits")
+    func eachThreadHasItsOwnAbort() {
+        let stopped = SpeechThread()
+        let speaking = SpeechThread()
+        stopped.raiseAbort()
+        var clock = VirtualPlaybackClock()
+        clock.reset(sampleRate: 1_000, abortSignal: UtteranceAbortSignal(thread: speaking))
+        clock.recordWrite(200)
+        clock.waitForBufferSpace()
+        #expect(clock.playedFrames >= 200 - clock.bufferFrames)
     }
 
     @Test("a paused wav output stops playing where it is, keeps every sample in its file once, and plays on after resume")

@@ -6,8 +6,8 @@ import Foundation
 /// The first synthesis of the process, through a WAV output, recorded for the CLI comparison.
 ///
 /// espeak-ng's first synthesis after initialization is the one that matches the command-line
-/// tool sample for sample, and the engine is per process; so every test that speaks awaits this
-/// first, whatever order the tests run in.
+/// tool sample for sample, and the suites share one speech thread (`TestAudio.speech`) and so one
+/// espeak-ng helper; so every test that speaks awaits this first, whatever order the tests run in.
 struct FirstSynthesis: Sendable {
     static let text = "Hello world, this is the announcement daemon speaking."
     static let seq: UInt64 = 1
@@ -21,7 +21,7 @@ struct FirstSynthesis: Sendable {
         let directory = TestAudio.temporaryDirectory()
         let output = try WAVAudioOutput(directory: directory)
         var recorder = EventRecorder()
-        let engine = try EspeakBackend(output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(thread: TestAudio.speech, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
         engine.speak(Utterance(seq: seq, text: text, voice: "en-us", rate: 175))
         let events = await recorder.events(untilFinished: seq)
         let path = output.path(forSeq: seq)

@@ -9,7 +9,7 @@ struct HelperEnvironmentTests {
     static func environment(from inherited: [String]) -> [String] {
         var pointers: [UnsafeMutablePointer<CChar>?] = inherited.map { strdup($0) } + [nil]
         defer { pointers.forEach { free($0) } }
-        let built = pointers.withUnsafeMutableBufferPointer { SpeechSynthesis.EspeakHelperProcess.helperEnvironment(inherited: $0.baseAddress!) }
+        let built = pointers.withUnsafeMutableBufferPointer { SpeechSynthesis.EngineHelperProcess.helperEnvironment(inherited: $0.baseAddress!) }
         defer { built.forEach { free($0) } }
         #expect(built.last == .some(nil), "NULL-terminated for posix_spawn")
         return built.compactMap { $0.map { String(cString: $0) } }
@@ -21,6 +21,6 @@ struct HelperEnvironmentTests {
             "HOME=/home/a", "PULSE_SERVER=unix:/run/user/1000/pulse/native", "SWIFT_BACKTRACE=enable=yes", "XDG_RUNTIME_DIR=/run/user/1000",
         ])
         #expect(built.filter { $0.hasPrefix("SWIFT_BACKTRACE=") } == ["SWIFT_BACKTRACE=enable=no"])
-        #expect(Set(built) == Set(EspeakHelperProcess.helperOverrides + ["HOME=/home/a", "PULSE_SERVER=unix:/run/user/1000/pulse/native", "XDG_RUNTIME_DIR=/run/user/1000"]))
+        #expect(Set(built) == Set(EngineHelperProcess.helperOverrides + ["HOME=/home/a", "PULSE_SERVER=unix:/run/user/1000/pulse/native", "XDG_RUNTIME_DIR=/run/user/1000"]))
     }
 }

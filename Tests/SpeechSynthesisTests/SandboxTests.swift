@@ -18,13 +18,13 @@ struct SandboxTests {
     enum Outcome: Equatable {
         /// The helper answered (`allowed`, `refused: …`, `no_new_privs=…`).
         case answered(String)
-        /// The helper ended; `how` is `EspeakHelperProcess.stop`'s account, `breach` its sandbox breach.
+        /// The helper ended; `how` is `EngineHelperProcess.stop`'s account, `breach` its sandbox breach.
         case ended(how: String, breach: String?)
     }
 
     /// A started helper, sandboxed or not.
-    static func helper(sandboxed: Bool) throws -> EspeakHelperProcess {
-        let helper = try EspeakHelperProcess()
+    static func helper(sandboxed: Bool) throws -> EngineHelperProcess {
+        let helper = try EngineHelperProcess()
         if !sandboxed { helper.extraEnvironment = ["ANNOUNCED_ESPEAK_UNSANDBOXED=1"] }
         try helper.start()
         return helper
@@ -37,7 +37,7 @@ struct SandboxTests {
         return run(probe, argument, in: helper)
     }
 
-    static func run(_ probe: SandboxProbe, _ argument: String = "", in helper: EspeakHelperProcess) -> Outcome {
+    static func run(_ probe: SandboxProbe, _ argument: String = "", in helper: EngineHelperProcess) -> Outcome {
         let request = SynthesisRequest(
             voice: "en-us", rate: 175, pitch: 50, volume: 100, punctuation: .none, punctuationList: "", ssml: false,
             text: probe.text(argument)

@@ -68,6 +68,10 @@ extension String {
 enum TestAudio {
     static let logger = Logger(label: "SpeechSynthesisTests")
 
+    /// The speech thread every backend of these tests is made with (as the daemon's `main` makes
+    /// one for its backend): one espeak-ng helper for the test process.
+    static let speech = SpeechThread.start()
+
     /// A fresh temporary directory.
     static func temporaryDirectory() -> String {
         let path = NSTemporaryDirectory() + "speech-synthesis-tests-\(UUID().uuidString)"
@@ -143,8 +147,8 @@ final class LookaheadRecordingOutput: AudioOutput, @unchecked Sendable {
     /// The most frames ever unplayed when a write returned, and the frames written in all.
     var lookahead: (largest: Int, written: Int) { lock.withLock { (largest, written) } }
 
-    func begin(seq: UInt64, sampleRate: Int) throws {
-        try device.begin(seq: seq, sampleRate: sampleRate)
+    func begin(seq: UInt64, sampleRate: Int, abortSignal: UtteranceAbortSignal) throws {
+        try device.begin(seq: seq, sampleRate: sampleRate, abortSignal: abortSignal)
         lock.withLock { written = 0 }
     }
 

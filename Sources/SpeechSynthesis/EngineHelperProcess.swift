@@ -4,16 +4,41 @@ import CAnnounceLinux
 import EspeakHelperWire
 import Glibc
 
-/// The espeak-ng helper process (`announced-espeak`) and the two pipes to it.
-///
-/// espeak-ng runs in the helper, never in the daemon: some texts crash Debian's espeak-ng 1.51,
-/// and a crash must cost one post, not the daemon. Used by the speech thread only (and by
-/// `SpeechThread.start` before that thread exists).
-final class EspeakHelperProcess {
-    /// The helper executable's name.
-    static let executableName = "announced-espeak"
+/// Which engine a helper process runs, and how its executable is found.
+struct EngineHelperKind: Sendable {
+    /// The engine's name in logs, messages and the monitor: `espeak-ng`, `piper`.
+    let engine: String
+    /// The helper executable's name, looked for beside the daemon and in `../libexec/announced`.
+    let executableName: String
     /// The environment variable that names the helper executable, for unusual installations.
-    static let environmentVariable = "ANNOUNCED_ESPEAK_HELPER"
+    let environmentVariable: String
+    /// How long, in milliseconds, the helper may send nothing while the speech thread waits for
+    /// it before it counts as stuck (and is killed and replaced).
+    var silenceLimit: Int32 = 5000
+
+    /// espeak-ng's helper. espeak-ng makes 60 ms of audio in well under a millisecond, so a
+    /// helper silent for 5 s is stuck inside espeak-ng.
+    static let espeak = EngineHelperKind(
+        engine: "espeak-ng", executableName: "announced-espeak", environmentVariable: "ANNOUNCED_ESPEAK_HELPER"
+    )
+    /// Piper's helper (sherpa-onnx with a Piper voice). It synthesizes a sentence at a time, in
+    /// a fraction of the sentence's length on an idle machine; 15 s leaves room for a long
+    /// sentence on a busy one.
+    static let piper = EngineHelperKind(
+        engine: "piper", executableName: "announced-piper", environmentVariable: "ANNOUNCED_PIPER_HELPER",
+        silenceLimit: 15_000
+    )
+}
+
+/// An engine's helper process (`announced-espeak`, `announced-piper`) and the two pipes to it.
+///
+/// A speech engine runs in a helper, never in the daemon: some texts crash Debian's espeak-ng
+/// 1.51, a neural engine is a large library of its own, and a crash must cost one post, not the
+/// daemon. Both helpers speak the same framed messages (`EspeakHelperWire`). One thread at a time
+/// uses a helper: the speech thread, or the engine's loader while the engine loads.
+final class EngineHelperProcess {
+    /// Which engine this is.
+    let kind: EngineHelperKind
     /// The pipe from the helper holds about 90 ms of audio: with the frame the speech thread is
     /// playing and the one the helper is writing, synthesis runs at most about 200 ms ahead.
     static let pipeBytes: Int32 = 4096
@@ -33,21 +58,26 @@ final class EspeakHelperProcess {
     /// `stop`, cleared by `start`.
     private(set) var sandboxBreach: String?
 
-    /// The helper found next to the running executable (or where `ANNOUNCED_ESPEAK_HELPER` says).
+    /// The helper of `kind` found next to the running executable, or in `../libexec/announced`
+    /// or `../lib/announced` from it (`make install` puts espeak-ng's in the first, the
+    /// announced-piper package and `make install-piper` put Piper's in the second), or where the
+    /// kind's environment variable says.
     /// - Throws: `SpeechSynthesisError` naming the places looked at.
-    init() throws(SpeechSynthesisError) {
+    init(kind: EngineHelperKind = .espeak) throws(SpeechSynthesisError) {
+        self.kind = kind
         var candidates: [String] = []
-        if let variable = getenv(Self.environmentVariable), case let path = String(cString: variable), !path.isEmpty {
+        if let variable = getenv(kind.environmentVariable), case let path = String(cString: variable), !path.isEmpty {
             candidates.append(path)
         } else if let directory = Self.executableDirectory() {
-            candidates.append("\(directory)/\(Self.executableName)")
-            candidates.append("\(directory)/../libexec/announced/\(Self.executableName)")
+            candidates.append("\(directory)/\(kind.executableName)")
+            candidates.append("\(directory)/../libexec/announced/\(kind.executableName)")
+            candidates.append("\(directory)/../lib/announced/\(kind.executableName)")
         }
         guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
             throw SpeechSynthesisError(
-                "the espeak-ng helper \(Self.executableName) was not found (looked at \(candidates.joined(separator: ", "))). "
-                    + "It is built and installed with announced (`make install`); set \(Self.environmentVariable) to its path "
-                    + "if it lives elsewhere."
+                "the \(kind.engine) helper \(kind.executableName) was not found (looked at \(candidates.joined(separator: ", "))). "
+                    + "It is built and installed with announced (`make install`\(kind.engine == "piper" ? "; Piper's helper and engine come with the announced-piper package, or `make install-piper`" : "")); "
+                    + "set \(kind.environmentVariable) to its path if it lives elsewhere."
             )
         }
         path = found
@@ -80,19 +110,19 @@ final class EspeakHelperProcess {
         return environment
     }
 
-    /// Starts the helper and waits for espeak-ng to be ready.
-    /// - Throws: `SpeechSynthesisError` when the helper cannot be started or espeak-ng cannot be
+    /// Starts the helper and waits for its engine to be ready.
+    /// - Throws: `SpeechSynthesisError` when the helper cannot be started or its engine cannot be
     ///   initialized.
     func start() throws(SpeechSynthesisError) {
         stop()
         sandboxBreach = nil
         var toHelper: [Int32] = [0, 0]
         var fromHelper: [Int32] = [0, 0]
-        guard Self.makePipe(&toHelper) else { throw Self.failure("cannot create a pipe", errno) }
+        guard Self.makePipe(&toHelper) else { throw failure("cannot create a pipe", errno) }
         guard Self.makePipe(&fromHelper) else {
             close(toHelper[0])
             close(toHelper[1])
-            throw Self.failure("cannot create a pipe", errno)
+            throw failure("cannot create a pipe", errno)
         }
         _ = CAnnounceLinux_set_pipe_size(fromHelper[0], Self.pipeBytes)
         var actions = posix_spawn_file_actions_t()
@@ -115,7 +145,7 @@ final class EspeakHelperProcess {
         guard status == 0 else {
             close(toHelper[1])
             close(fromHelper[0])
-            throw Self.failure("cannot start \(path)", status)
+            throw failure("cannot start \(path)", status)
         }
         pid = child
         requests = FrameChannel(fd: toHelper[1])
@@ -133,10 +163,13 @@ final class EspeakHelperProcess {
             }
         case .initializationFailed(let code)?:
             stop()
-            throw .espeakUnavailable(code: code)
+            if kind.engine == EngineHelperKind.espeak.engine { throw .espeakUnavailable(code: code) }
+            throw SpeechSynthesisError(
+                "the \(kind.engine) engine could not be initialized (error \(code)); the daemon's log has its own message"
+            )
         default:
             let ending = stop()
-            throw SpeechSynthesisError("the espeak-ng helper \(path) did not start: it \(ending)")
+            throw SpeechSynthesisError("the \(kind.engine) helper \(path) did not start: it \(ending)")
         }
     }
 
@@ -148,15 +181,15 @@ final class EspeakHelperProcess {
         requests?.write(request.frame) ?? false
     }
 
-    /// How long the helper may go without a message while the speech thread waits for one.
-    /// espeak-ng makes 60 ms of audio in well under a millisecond, so a helper this slow is
-    /// stuck inside espeak-ng.
-    static let silenceLimit: Int32 = 5000
+    /// How long the helper may go without a message while the speech thread waits for one, in
+    /// milliseconds: the kind's `silenceLimit`.
+    var silenceLimit: Int32 { kind.silenceLimit }
 
-    /// The helper's next message, waiting for it; nil when the helper is gone, stuck (see
-    /// `isStuck`) or sent something this build does not understand.
-    func next() -> HelperMessage? {
-        while let frame = messages?.readFrame(timeout: Self.silenceLimit) {
+    /// The helper's next message, waiting for it (at most `silenceLimit` milliseconds, unless
+    /// `timeout` says otherwise: a model takes seconds to load); nil when the helper is gone,
+    /// stuck (see `isStuck`) or sent something this build does not understand.
+    func next(timeout: Int32? = nil) -> HelperMessage? {
+        while let frame = messages?.readFrame(timeout: timeout ?? silenceLimit) {
             let message = try? HelperMessage(tag: frame.tag, payload: frame.payload)
             // The helper's last words before SIGSYS: kept for `stop` to tell.
             guard case .sandboxViolation(let call)? = message else { return message }
@@ -178,7 +211,7 @@ final class EspeakHelperProcess {
         requests = nil
         messages = nil
         // With its pipes closed the helper exits at once (or has already died); one that is
-        // stuck inside espeak-ng is killed after a second.
+        // stuck inside its engine is killed after a second.
         var status: Int32 = 0
         var result = waitpid(pid, &status, WNOHANG)
         var waited = 0
@@ -213,8 +246,8 @@ final class EspeakHelperProcess {
         return true
     }
 
-    private static func failure(_ what: String, _ code: Int32) -> SpeechSynthesisError {
-        SpeechSynthesisError("the espeak-ng helper: \(what): \(String(cString: strerror(code)))")
+    private func failure(_ what: String, _ code: Int32) -> SpeechSynthesisError {
+        SpeechSynthesisError("the \(kind.engine) helper: \(what): \(String(cString: strerror(code)))")
     }
 
     private static func executableDirectory() -> String? {

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Logging
+
+/// Piper behind the engine seam: its helper (`announced-piper`: sherpa-onnx with a Piper voice)
+/// starts, and loads a voice, only when a Piper voice is first used or prepared, and stops (its
+/// model unloaded) after `idleUnload` without use.
+///
+/// A voice takes seconds to load, so loads run on the engine's loader thread (`piper-loader`),
+/// never on the speech thread: espeak-ng's posts speak meanwhile, and a Piper post waits for its
+/// voice on the speech thread's one wait, which its abort ends. One thread at a time has the
+/// helper: the loader while it starts, loads or stops it; the speech thread from `helper(for:)`
+/// to `giveBack`. A helper that crashed is replaced in the background right after the post it
+/// cost, with the voice it had.
+final class PiperEngine: SpeechEngine, @unchecked Sendable {
+    /// How long a voice may take to load before the helper counts as stuck.
+    static let loadLimit: Int32 = 60_000
+
+    let name = EngineHelperKind.piper.engine
+    let crashAdvice = "If it happens again with this voice, its file may be damaged: install the voice again."
+    /// Wakes the speech thread when a load ends; set once, by the thread's owner, before any use.
+    var wakeSpeechThread: @Sendable () -> Void = {}
+
+    /// Guards everything below and wakes the loader. The helper process itself is not guarded:
+    /// only its holder (the loader while `loaderBusy`, the speech thread while `inUse`) touches it.
+    private let condition = ConditionLock()
+    /// The helper; nil until first use.
+    private var process: EngineHelperProcess?
+    /// The voice the running helper has loaded (it holds one model at a time); nil when none is,
+    /// or no helper runs.
+    private var loadedVoice: String?
+    /// The running helper's process id, 0 when none runs (for the log and tests).
+    private var helperPID: Int32 = 0
+    /// Voices to load, in the order they were asked for.
+    private var wanted: [String] = []
+    /// Why a voice's load failed, until the speech thread that waits for it reads it.
+    private var failures: [String: String] = [:]
+    /// The loader has the helper (it starts, loads or stops it).
+    private var loaderBusy = false
+    /// The voice the loader is loading.
+    private var loading: String?
+    /// The speech thread has the helper.
+    private var inUse = false
+    private var lastUse = ContinuousClock.now
+    private var idleUnload: Duration
+    private var loaderStarted = false
+    /// Where the loader logs (the first backend's speech logger).
+    private var logger = Logger(label: "announced.speech")
+
+    /// How the helper is found.
+    private let helperKind: EngineHelperKind
+
+    init(idleUnload: Duration, helper: EngineHelperKind = .piper) {
+        self.idleUnload = idleUnload
+        helperKind = helper
+    }
+
+    /// Changes the idle time after which the helper is stopped.
+    func setIdleUnload(_ duration: Duration) {
+        condition.lock()
+        idleUnload = duration
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Loads `voice` (the path of its `.onnx`) in the background, starting the helper if needed;
+    /// returns at once.
+    func prepare(voice: String, logger: Logger) {
+        condition.lock()
+        self.logger = logger
+        want(voice)
+        condition.unlock()
+    }
+
+    /// The helper's process id (0 when none runs), the voice it has loaded and the one it is
+    /// loading, for tests.
+    var loadState: (pid: Int32, voice: String?, loading: String?) {
+        condition.lock()
+        defer { condition.unlock() }
+        return (helperPID, loadedVoice, loading)
+    }
+
+    /// Asks the loader for `voice` unless it is loaded or on its way. Call with the lock held.
+    private func want(_ voice: String) {
+        if loadedVoice == voice { return }
+        guard !wanted.contains(voice), loading != voice else { return }
+        failures[voice] = nil
+        wanted.append(voice)
+        if !loaderStarted {
+            loaderStarted = true
+            DedicatedThread.start(name: "piper-loader", stackSize: 512 << 10) { [self] in runLoader() }
+        }
+        condition.signal()
+    }
+
+    func helper(for voice: String, on thread: SpeechThread, logger: Logger) -> EngineHelperAnswer {
+        condition.lock()
+        self.logger = logger
+        want(voice)
+        condition.unlock()
+        var answer: EngineHelperAnswer?
+        let settled = thread.waitUnlessAborted {
+            condition.lock()
+            defer { condition.unlock() }
+            if let failure = failures.removeValue(forKey: voice) {
+                answer = .failed(failure)
+            } else if !loaderBusy, let process, loadedVoice == voice {
+                inUse = true
+                answer = .ready(process)
+            } else {
+                // Asked again in case a voice prepared meanwhile took its place in the helper.
+                want(voice)
+            }
+            return answer != nil
+        }
+        guard settled, let answer else { return .aborted }
+        return answer
+    }
+
+    func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger) {
+        condition.lock()
+        inUse = false
+        lastUse = .now
+        if !helper.isRunning {
+            // It crashed or hung and was stopped: load the voice again now, so the next post
+            // finds it ready.
+            loadedVoice = nil
+            helperPID = 0
+            want(voice)
+        }
+        condition.signal()
+        condition.unlock()
+    }
+
+    // MARK: - The loader thread
+
+    /// Loads what is wanted, and stops the helper once it has been idle for `idleUnload`.
+    private func runLoader() {
+        condition.lock()
+        while true {
+            if !inUse, !loaderBusy, let voice = wanted.first {
+                wanted.removeFirst()
+                loaderBusy = true
+                loading = voice
+                let helper = process
+                let logger = self.logger
+                condition.unlock()
+                let result = load(voice, helper: helper, logger: logger)
+                condition.lock()
+                loaderBusy = false
+                loading = nil
+                process = result.helper
+                helperPID = result.pid
+                loadedVoice = result.failure == nil ? voice : nil
+                if let failure = result.failure { failures[voice] = failure }
+                lastUse = .now
+                condition.unlock()
+                wakeSpeechThread()
+                condition.lock()
+                continue
+            }
+            if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helperPID != 0 {
+                let idle = ContinuousClock.now - lastUse
+                if idle >= idleUnload {
+                    loaderBusy = true
+                    loadedVoice = nil
+                    let logger = self.logger
+                    condition.unlock()
+                    let ending = helper.stop()
+                    logger.info("piper helper stopped after its idle time; its voices are unloaded", metadata: ["how": "\(ending)"])
+                    condition.lock()
+                    loaderBusy = false
+                    helperPID = 0
+                    continue
+                }
+                _ = condition.wait(until: monotonicTime(after: idleUnload - idle))
+                continue
+            }
+            condition.wait()
+        }
+    }
+
+    /// What a load did: the helper (nil when its executable was not found), its process id (0
+    /// when it does not run), and why the voice did not load.
+    private struct LoadResult {
+        var helper: EngineHelperProcess?
+        var pid: Int32 = 0
+        var failure: String?
+    }
+
+    /// Starts the helper if it does not run, then loads `voice` into it. On the loader thread.
+    private func load(_ voice: String, helper existing: EngineHelperProcess?, logger: Logger) -> LoadResult {
+        let clock = ContinuousClock()
+        let began = clock.now
+        var result = LoadResult(helper: existing)
+        let helper: EngineHelperProcess
+        do throws(SpeechSynthesisError) {
+            if let existing { helper = existing } else { helper = try EngineHelperProcess(kind: helperKind) }
+            result.helper = helper
+            if !helper.isRunning {
+                try helper.start()
+                condition.lock()
+                helperPID = helper.pid
+                condition.unlock()
+                logger.notice("piper helper started", metadata: ["helper": "\(helper.path)"])
+            }
+        } catch {
+            logger.error("piper helper cannot start", metadata: ["error": "\(error)"])
+            result.failure = error.message
+            return result
+        }
+        let problem = loadVoice(voice, into: helper, logger: logger)
+        result.pid = helper.pid
+        if let problem {
+            result.failure = problem
+            return result
+        }
+        logger.info(
+            "piper voice loaded",
+            metadata: ["voice": "\(voice)", "ms": "\(milliseconds(clock.now - began))"]
+        )
+        return result
+    }
+
+    /// Has the running helper load `voice`; nil when it did, else why not (the helper is stopped
+    /// when it died, hung or broke its sandbox meanwhile).
+    private func loadVoice(_ voice: String, into helper: EngineHelperProcess, logger: Logger) -> String? {
+        guard helper.send(.prepare(voice: voice)) else {
+            let ending = helper.stop()
+            return "the piper helper \(ending) before it could load the voice \(voice); see the daemon's log"
+        }
+        switch helper.next(timeout: Self.loadLimit) {
+        case .voicePrepared(0, _)?:
+            return nil
+        case .voicePrepared(_, let message)?:
+            logger.warning("piper could not load a voice", metadata: ["voice": "\(voice)", "why": "\(message)"])
+            return "piper could not load the voice \(voice): \(message). `announcectl voices` lists the voices installed"
+        default:
+            let stuck = helper.isStuck
+            let ending = helper.stop()
+            logger.error("piper helper ended while loading a voice", metadata: ["voice": "\(voice)", "how": "\(ending)"])
+            if let breach = helper.sandboxBreach {
+                return "the piper helper was stopped for breaking its sandbox (\(breach)) while loading the voice \(voice); please report this to announced's developers"
+            }
+            return stuck
+                ? "piper did not load the voice \(voice) within \(Self.loadLimit / 1000) s (its process \(ending))"
+                : "the piper helper \(ending) while loading the voice \(voice); its file may be damaged: install it again"
+        }
+    }
+}
+
+/// `duration` in whole milliseconds, for the log.
+func milliseconds(_ duration: Duration) -> Int64 {
+    let parts = duration.components
+    return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceCore
+import BlockingThreads
+import Foundation
+import Glibc
+import Testing
+@testable import SpeechSynthesis
+
+/// Where the real Piper engine and test voice are, once `scripts/fetch-piper-engine.sh` ran.
+enum PiperFixture {
+    /// The engine's libraries: `.build/piper-engine/lib` of this checkout.
+    static let libraryDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent(".build/piper-engine/lib").path
+    /// en_US-joe-medium, as the script unpacks it.
+    static let voicePath = (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache")
+        + "/announced/voices/en_US-joe-medium.onnx"
+
+    /// Whether the engine, the voice and the helper are all there.
+    static var isFetched: Bool {
+        FileManager.default.fileExists(atPath: libraryDirectory + "/libsherpa-onnx-c-api.so")
+            && FileManager.default.fileExists(atPath: voicePath) && FileManager.default.fileExists(atPath: voicePath + ".json")
+    }
+
+    static let skipNote = "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh"
+
+    /// The test voice as the voices list gives it.
+    static let voice = VoiceDescription(name: "en_us-joe-medium", identifier: voicePath, languages: ["en-us"])
+
+    /// A speech thread whose Piper helper loads the engine from this checkout and may read the
+    /// voice where the script put it (its sandbox reads only voice directories); `idle` is its
+    /// idle time.
+    static func thread(idle: Duration = .seconds(300)) -> SpeechThread {
+        setenv("ANNOUNCED_PIPER_LIBRARY_DIR", libraryDirectory, 1)
+        setenv("ANNOUNCED_PIPER_VOICE_DIRS", (voicePath as NSString).deletingLastPathComponent, 1)
+        return SpeechThread.start(piperIdleUnload: idle, piperHelper: .piper)
+    }
+
+    /// A backend on `thread` that knows the test voice as a Piper voice.
+    static func backend(_ thread: SpeechThread, output: any AudioOutput = NullAudioOutput(), recorder: EventRecorder) throws -> EngineBackend {
+        try EngineBackend(
+            thread: thread, output: output, logger: TestAudio.logger, eventHandler: recorder.handler, piperVoices: { [voice] }
+        )
+    }
+}
+
+/// The real Piper engine (`announced-piper`, sherpa-onnx, en_US-joe-medium) behind the engine
+/// seam: lazy start, loading that holds up no other post, unloading when idle, and a crash that
+/// costs one post. Serialized: each test starts its own helper and loads a 60 MB model.
+@Suite(.serialized, .onBlockingThreads, .enabled(if: PiperFixture.isFetched, "\(PiperFixture.skipNote)"))
+struct PiperBackendTests {
+    @Test("a Piper post starts the helper, loads the voice and is heard: started, then completed, non-silent audio at espeak-ng's rate")
+    func speaksThroughPiper() async throws {
+        let thread = PiperFixture.thread()
+        #expect(thread.piper.loadState.pid == 0, "no Piper helper before the first Piper post")
+        let output = try WAVAudioOutput(directory: TestAudio.temporaryDirectory())
+        var recorder = EventRecorder()
+        let backend = try PiperFixture.backend(thread, output: output, recorder: recorder)
+        #expect(backend.engineName(forVoice: PiperFixture.voicePath) == "piper")
+        backend.speak(Utterance(seq: 1, text: "Download complete.", voice: PiperFixture.voicePath))
+        let events = await recorder.events(untilFinished: 1)
+        #expect(events.first == .started(seq: 1))
+        #expect(events.last == .finished(seq: 1, outcome: .completed))
+        let wav = try #require(TestAudio.pcm(fromWAV: try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 1)))))
+        #expect(wav.sampleRate == backend.sampleRate)
+        let loudest = wav.samples.map { Int(abs(Int32($0))) }.max() ?? 0
+        print("Piper: \(wav.samples.count) samples at \(wav.sampleRate) Hz, peak \(loudest)")
+        #expect(wav.samples.count > wav.sampleRate / 2, "about a second of speech")
+        #expect(loudest > 1_000, "not silent")
+        #expect(thread.piper.loadState.voice == PiperFixture.voicePath)
+    }
+
+    @Test("while a Piper voice loads, espeak-ng's posts speak; a Piper post stopped during the load ends at once")
+    func loadingHoldsUpNothingElse() async throws {
+        let thread = PiperFixture.thread()
+        var recorder = EventRecorder()
+        let backend = try PiperFixture.backend(thread, recorder: recorder)
+        backend.speak(Utterance(seq: 1, text: "Natural voice.", voice: PiperFixture.voicePath))
+        try #require(waitFor(seconds: 30) { thread.piper.loadState.loading == PiperFixture.voicePath && thread.piper.loadState.pid > 0 })
+        // Held mid-load (a load that takes as long as it likes), so the check cannot race it.
+        let pid = thread.piper.loadState.pid
+        kill(pid, SIGSTOP)
+        try #require(thread.piper.loadState.loading == PiperFixture.voicePath, "the load ended before the helper was held")
+        backend.abort(seq: 1)
+        let first = await recorder.events(untilFinished: 1)
+        #expect(first == [.finished(seq: 1, outcome: .aborted(spokenChars: 0))])
+        backend.speak(Utterance(seq: 2, text: "Meanwhile.", voice: "en-us", rate: 450))
+        let second = await recorder.events(untilFinished: 2)
+        #expect(second.last == .finished(seq: 2, outcome: .completed))
+        #expect(thread.piper.loadState.loading == PiperFixture.voicePath, "still loading")
+        kill(pid, SIGCONT)
+        backend.speak(Utterance(seq: 3, text: "Now loaded.", voice: PiperFixture.voicePath))
+        let third = await recorder.events(untilFinished: 3)
+        #expect(third.first == .started(seq: 3))
+        #expect(third.last == .finished(seq: 3, outcome: .completed))
+    }
+
+    @Test("prepare loads the voice in the background, and an idle helper is stopped, unloading it")
+    func prepareAndIdleUnload() async throws {
+        let thread = PiperFixture.thread(idle: .seconds(1))
+        let recorder = EventRecorder()
+        let backend = try PiperFixture.backend(thread, recorder: recorder)
+        backend.prepare(voice: "en-us")
+        #expect(thread.piper.loadState.pid == 0, "espeak-ng's voices need no preparing")
+        backend.prepare(voice: PiperFixture.voicePath)
+        let loaded = waitFor(seconds: 60) { thread.piper.loadState.voice == PiperFixture.voicePath }
+        try #require(loaded, "the voice did not load")
+        let pid = thread.piper.loadState.pid
+        #expect(pid > 0 && kill(pid, 0) == 0)
+        // Idle for a second: stopped and reaped.
+        #expect(waitFor(seconds: 30) { thread.piper.loadState.pid == 0 })
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the helper process is gone")
+        #expect(thread.piper.loadState.voice == nil)
+    }
+
+    @Test("a Piper helper killed mid-post costs that post (error naming piper); espeak-ng speaks on, and Piper again after")
+    func crashCostsOnePost() async throws {
+        let thread = PiperFixture.thread()
+        var recorder = EventRecorder()
+        let backend = try PiperFixture.backend(thread, recorder: recorder)
+        let long = String(repeating: "This sentence keeps the natural voice busy for a while. ", count: 10)
+        backend.speak(Utterance(seq: 1, text: long, voice: PiperFixture.voicePath))
+        _ = await recorder.events(through: { $0 == .started(seq: 1) })
+        let pid = thread.piper.loadState.pid
+        try #require(pid > 0)
+        kill(pid, SIGKILL)
+        let first = await recorder.events(untilFinished: 1)
+        guard case .failed(let message, _)? = first.outcome(of: 1) else {
+            Issue.record("expected the post to fail, got \(first)")
+            return
+        }
+        #expect(message.contains("piper crashed while speaking this text"), "\(message)")
+        #expect(message.contains("signal 9"), "\(message)")
+        backend.speak(Utterance(seq: 2, text: "Still here.", voice: "en-us", rate: 450))
+        #expect(await recorder.events(untilFinished: 2).last == .finished(seq: 2, outcome: .completed))
+        backend.speak(Utterance(seq: 3, text: "Back again.", voice: PiperFixture.voicePath))
+        let third = await recorder.events(untilFinished: 3)
+        #expect(third.last == .finished(seq: 3, outcome: .completed))
+        #expect(thread.piper.loadState.pid != pid && thread.piper.loadState.pid > 0, "a new helper")
+    }
+
+    /// Polls `condition` every 10 ms for up to `seconds` (the engine reports its loads to the
+    /// speech thread, not to tests); true once it holds.
+    private func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+}
