@@ -343,7 +343,7 @@ extension Dispatcher {
         case .started:
             current.started = true
             if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text, voice: current.voiceName), to: current.client) }
-            let engine = backend?.engineName(forVoice: current.utterance.voice)
+            let engine = backend?.engineName(for: current.utterance)
             broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text, engine: engine)), topic: .speech)
             if current.client == navigationClientID { navigationSpeechStarted(current) }
         case .word(_, let offset, let length):
