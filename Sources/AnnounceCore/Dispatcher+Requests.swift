@@ -15,11 +15,12 @@ extension Dispatcher {
             case .answered(let reply):
                 send(answer: .reply(reply), to: client)
             case .message(let message):
-                var options = message.options(defaults)
-                if let engine = message.engine { options.voice = voiceIndex.voiceName(of: engine, for: options, defaultVoice: defaults.voice, preferences: configuration.voicePreferences) }
+                let options = options(of: message)
                 _ = accept(.announce(message.text, options: options), id: message.id, from: client, sound: message.sound, priority: message.priority)
             case .queuedMessage(let message, let seq):
-                let options = message.options(defaults)
+                // Bound to its output module like `.message` (python3-speechd's `speak` after
+                // `set_output_module('piper')` comes this way, and spoke with espeak-ng).
+                let options = options(of: message)
                 _ = accept(
                     .announce(message.text, options: options), id: message.id, from: client, sound: message.sound, priority: message.priority,
                     reservedSeq: seq
@@ -142,6 +143,19 @@ extension Dispatcher {
             refreshVoices()
             reply(id, to: client, ["voices": .array(voiceIndex.voices(speaking: language).map { .object($0.jsonObject) })])
         }
+    }
+
+    /// A front-end message's options against the current defaults, its voice bound to the engine
+    /// it must speak with (SSIP's `OUTPUT_MODULE`), if any.
+    func options(of message: MessagePost) -> SpeechOptions {
+        var options = message.options(defaults)
+        if let engine = message.engine {
+            // The front-end let the module be set, so it has voices: ones installed since the
+            // dispatcher last looked are found now.
+            if !voiceIndex.all.contains(where: { $0.engine == engine }) { refreshVoices() }
+            options.voice = voiceIndex.voiceName(of: engine, for: options, defaultVoice: defaults.voice, preferences: configuration.voicePreferences)
+        }
+        return options
     }
 
     func reply(_ id: RequestID?, to client: ClientID, _ fields: JSONObject = JSONObject()) {
@@ -329,7 +343,7 @@ extension Dispatcher {
         case .started:
             current.started = true
             if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text, voice: current.voiceName), to: current.client) }
-            let engine = backend?.engineName(forVoice: current.utterance.voice)
+            let engine = backend?.engineName(for: current.utterance)
             broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text, engine: engine)), topic: .speech)
             if current.client == navigationClientID { navigationSpeechStarted(current) }
         case .word(_, let offset, let length):

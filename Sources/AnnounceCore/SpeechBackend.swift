@@ -106,6 +106,9 @@ public protocol SpeechBackend: AnyObject, Sendable {
     /// The name of the engine that speaks the voice `identifier` (`espeak-ng`, `piper`), shown by
     /// the monitor; nil when the backend does not say.
     func engineName(forVoice identifier: String) -> String?
+    /// The name of the engine that speaks `utterance` (a backend may give an utterance that asks
+    /// for what its voice's engine cannot do to another engine); shown by the monitor.
+    func engineName(for utterance: Utterance) -> String?
     /// Gets the voice `identifier` ready in the background, when its engine loads voices, so that
     /// its first post does not wait for the load; returns at once.
     func prepare(voice identifier: String)
@@ -119,6 +122,8 @@ public protocol SpeechBackend: AnyObject, Sendable {
 extension SpeechBackend {
     /// Says nothing (a backend of one engine).
     public func engineName(forVoice identifier: String) -> String? { nil }
+    /// The engine of the utterance's voice: ``engineName(forVoice:)``.
+    public func engineName(for utterance: Utterance) -> String? { engineName(forVoice: utterance.voice) }
     /// Nothing to prepare (an engine whose voices need no loading).
     public func prepare(voice identifier: String) {}
     /// ``voices``: a backend whose voices never change has nothing to look for again.

@@ -72,9 +72,57 @@ public final class EngineBackend: SpeechBackend {
         engine(speaking: identifier).name
     }
 
+    /// `espeak-ng` or `piper`: the engine that speaks `utterance`, after ``routed(_:)``.
+    public func engineName(for utterance: Utterance) -> String? {
+        engine(speaking: routed(utterance).voice).name
+    }
+
     /// Queues `utterance` for its engine; returns at once.
     public func speak(_ utterance: Utterance) {
+        let utterance = routed(utterance)
         thread.enqueue(QueuedUtterance(utterance: utterance, audioPath: audioPath, engine: engine(speaking: utterance.voice)))
+    }
+
+    /// `utterance`, or, when its voice is a Piper voice and it asks for what Piper cannot do, the
+    /// same utterance in espeak-ng's voice for the Piper voice's language.
+    ///
+    /// Piper speaks plain words: it has no letter names (`spell`, `char`, and a key name's single
+    /// letters, which arrive as SSML `say-as interpret-as="characters"`) and no symbol names (the
+    /// `some` and `all` punctuation modes); it would read "a" as the article and say nothing for
+    /// "#". Those utterances are spoken by espeak-ng in the same language, so they are heard as
+    /// spelled. When espeak-ng has no voice for the language, Piper speaks them as it can.
+    func routed(_ utterance: Utterance) -> Utterance {
+        guard let piper = piperVoices().first(where: { $0.identifier == utterance.voice }),
+            utterance.spell || utterance.punctuation != .none || (utterance.ssml && Self.saysAs(utterance.text)),
+            let fallback = espeakVoice(speakingLanguagesOf: piper)
+        else { return utterance }
+        var routed = utterance
+        routed.voice = fallback.identifier
+        return routed
+    }
+
+    /// Whether the SSML `text` has a `say-as` element: one pass over its bytes (a chapter of
+    /// SSML is 1 MiB, read before its first sample).
+    static func saysAs(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            let tag = Array("<say-as".utf8)
+            guard bytes.count >= tag.count else { return false }
+            for start in 0...(bytes.count - tag.count) where bytes[start] == tag[0] {
+                if UnsafeBufferPointer(rebasing: bytes[start..<(start + tag.count)]).elementsEqual(tag) { return true }
+            }
+            return false
+        }
+    }
+
+    /// espeak-ng's voice for the first of `voice`'s languages it speaks (`en-us`, then `en`):
+    /// of the voices that list it, the one that lists it earliest.
+    private func espeakVoice(speakingLanguagesOf voice: VoiceDescription) -> VoiceDescription? {
+        for language in voice.languages {
+            let candidates = espeakVoices.compactMap { candidate in candidate.languages.firstIndex(of: language).map { (candidate, $0) } }
+            if let best = candidates.min(by: { $0.1 < $1.1 }) { return best.0 }
+        }
+        return nil
     }
 
     /// Loads the voice `identifier` now, in the background, when its engine loads voices (Piper),

@@ -68,7 +68,7 @@ extension Announcectl {
         @Option(help: "Words per minute, 80 to 450.")
         var rate: Int?
 
-        @Option(help: "Pitch, 0 to 100.")
+        @Option(help: "Pitch, 0 to 100 (Piper voices ignore it).")
         var pitch: Int?
 
         @Option(help: "Volume, 0 to 200.")

@@ -54,19 +54,19 @@ extension Announcectl {
         @Option(help: "Words per minute, 80 to 450.")
         var rate: Int?
 
-        @Option(help: "Pitch, 0 to 100.")
+        @Option(help: "Pitch, 0 to 100 (Piper voices ignore it).")
         var pitch: Int?
 
         @Option(help: "Volume, 0 to 200 (100 is normal).")
         var volume: Int?
 
-        @Option(help: "Which punctuation is spoken: none, some or all.")
+        @Option(help: "Which punctuation is spoken: none, some or all (some and all in a Piper voice are spoken by espeak-ng).")
         var punctuation: Punctuation?
 
         @Flag(help: "The text is SSML.")
         var ssml = false
 
-        @Flag(help: "Speak the text character by character.")
+        @Flag(help: "Speak the text character by character (in a Piper voice, by espeak-ng in its language).")
         var spell = false
 
         @Flag(help: "With --wait, print each word (and SSML mark) as it is heard.")

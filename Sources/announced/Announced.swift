@@ -47,7 +47,10 @@ struct Announced: AsyncParsableCommand {
             then in ../libexec/announced; ANNOUNCED_ESPEAK_HELPER names another path. Piper voices \
             are spoken by a second helper, announced-piper, found the same way \
             (ANNOUNCED_PIPER_HELPER), started when a Piper voice is first used and stopped after \
-            engine-idle-unload seconds without use.
+            engine-idle-unload seconds without use. A Piper voice follows rate and volume and \
+            ignores pitch (its model has none to change); what it cannot say (spelling, char, a \
+            key name's single letters, and the some and all punctuation modes) is spoken by \
+            espeak-ng's voice for the same language.
 
             The log goes to standard error, one line per event, e.g. `2026-11-24 03:11:00 info: \
             ready audio=pulse voice=en-us`. Under journald each line starts with its syslog \
@@ -97,7 +100,7 @@ struct Announced: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The default rate in words per minute (80-450).", valueName: "wpm"))
     var rate: Int?
 
-    @Option(help: ArgumentHelp("The default pitch (0-100, 50 is the voice's own).", valueName: "pitch"))
+    @Option(help: ArgumentHelp("The default pitch (0-100, 50 is the voice's own; Piper voices ignore it).", valueName: "pitch"))
     var pitch: Int?
 
     @Option(help: ArgumentHelp("The default volume (0-200, 100 is the voice's own).", valueName: "volume"))

@@ -95,4 +95,16 @@ struct VoicePreferenceTests {
         #expect(speak(5, engine: "piper", lang: "de", voice: "de") == "/voices/de.onnx", "espeak-ng's de is not Piper's")
         #expect(speak(6, engine: "espeak-ng", lang: "en", voice: nil) == "en-us")
     }
+
+    @Test("a message its front-end already answered queued (python3-speechd's speak) is bound to its engine too, a voice installed since the last look included")
+    func queuedMessageBoundToAnEngine() {
+        let h = Harness()
+        // Installed after the dispatcher last looked: the message bound to piper looks again.
+        h.backend.installed.withLock { $0 = [Self.joe] }
+        let message = MessagePost(id: .integer(1), text: "Hi", priority: .message, engine: "piper") { _ in SpeechOptions() }
+        h.dispatcher.transaction { $0.receive([.queuedMessage(message, seq: h.dispatcher.reserveSequenceNumber())], from: 1) }
+        h.turns.run()
+        #expect(h.backend.spoken.last?.voice == "/voices/en_US-joe-medium.onnx", "it spoke with espeak-ng's default voice before")
+        h.engineFinishes()
+    }
 }

@@ -37,3 +37,32 @@ struct SSIPModuleClientTests {
         #expect(driver.finish() == 0, "\(driver.stderrText)")
     }
 }
+
+/// python3-speechd speaking with the real Piper engine and voice through `set_output_module('piper')`.
+@Suite(
+    "SSIP: python3-speechd speaks with the piper module", .onBlockingThreads,
+    .enabled(if: FetchedPiper.isFetched, "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
+)
+struct SSIPPiperSpeechTests {
+    @Test("set_output_module('piper'), speak(): BEGIN then END, the monitor says piper, and the WAV file is heard")
+    func speaksWithPiper() throws {
+        let ssip = try SSIPDaemon(environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory])
+        try FetchedPiper.install(in: ssip.daemon.voicesDirectory)
+        let monitor = try speechWatcher(ssip.daemon)
+        let driver = try SpeechdDriver(ssip)
+        try driver.connect()
+        try driver.call("set_output_module", .string("piper"))
+        try driver.speak("Download complete.", tag: "p")
+        #expect(driver.waitForCallback("begin", tag: "p", timeout: 90) != nil)
+        #expect(driver.waitForTerminalCallback(tag: "p", timeout: 90) == "end")
+        #expect(driver.callbacks(tag: "p") == ["begin", "end"])
+        let started = try #require(monitor.waitFor(timeout: 10) { $0["state"] == .string("started") })
+        #expect(started["engine"] == .string("piper"), "\(started.text)")
+        let samples = try ssip.daemon.wavSamples(seq: try #require(started["seq"]?.intValue))
+        let peak = samples.map { abs(Int($0)) }.max() ?? 0
+        print("python3-speechd with piper: \(samples.count) samples, peak \(peak)")
+        #expect(samples.count > 11_025 && peak > 1_000, "heard, not silent")
+        try driver.call("close")
+        #expect(driver.finish() == 0, "\(driver.stderrText)")
+    }
+}

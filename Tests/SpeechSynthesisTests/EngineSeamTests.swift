@@ -44,4 +44,38 @@ struct EngineSeamTests {
         #expect(message.contains("ANNOUNCED_TEST_NO_SUCH_VARIABLE"), "\(message)")
         #expect(thread.piper.loadState.pid == 0 && thread.piper.loadState.voice == nil)
     }
+
+    @Test("what Piper cannot say in a Piper voice (spell, a say-as letter, punctuation modes) is spoken by espeak-ng's voice for its language; plain words stay Piper's")
+    func spellingInAPiperVoiceGoesToEspeak() async throws {
+        let missing = EngineHelperKind(
+            engine: "piper", executableName: "announced-piper-missing", environmentVariable: "ANNOUNCED_TEST_NO_SUCH_VARIABLE"
+        )
+        let thread = SpeechThread.start(piperIdleUnload: .seconds(300), piperHelper: missing)
+        var recorder = EventRecorder()
+        let backend = try EngineBackend(
+            thread: thread, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler,
+            piperVoices: { [Self.piperVoice] }
+        )
+        let piper = Self.piperVoice.identifier
+        let utterances = [
+            Utterance(seq: 1, text: "ab#", voice: piper, rate: 450, spell: true),
+            Utterance(seq: 2, text: #"<speak>shift <say-as interpret-as="characters">a</say-as></speak>"#, ssml: true, voice: piper, rate: 450),
+            Utterance(seq: 3, text: "5 $.", voice: piper, rate: 450, punctuation: .all),
+            Utterance(seq: 4, text: "5 $.", voice: piper, rate: 450, punctuation: .some),
+            Utterance(seq: 5, text: "Natural.", voice: piper),
+        ]
+        for utterance in utterances[..<4] {
+            #expect(backend.engineName(for: utterance) == "espeak-ng")
+            #expect(backend.routed(utterance).voice == "gmw/en-US", "espeak-ng's voice for en-us")
+        }
+        #expect(backend.engineName(for: utterances[4]) == "piper")
+        #expect(backend.routed(utterances[4]) == utterances[4])
+        for utterance in utterances { backend.speak(utterance) }
+        let events = await recorder.events(untilFinished: 5)
+        for seq in 1...4 { #expect(events.outcome(of: UInt64(seq)) == .completed, "post \(seq) is espeak-ng's, so the missing Piper helper does not matter") }
+        guard case .failed? = events.outcome(of: 5) else {
+            Issue.record("the plain post is Piper's, whose helper is missing: \(String(describing: events.outcome(of: 5)))")
+            return
+        }
+    }
 }
