@@ -129,7 +129,7 @@ extension Figures {
                 let start = now()
                 client.send(Array(#"{"op":"announce","id":\#(id),"ssml":\#(text.ssml),"text":"\#(text.text)"}"#.utf8) + [10])
                 guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
-                guard let first = firstAudible(recorder, after: startSample), let heard = recorder.renderedNanoseconds(ofSample: first)
+                guard let first = recorder.firstAudible(after: startSample), let heard = recorder.renderedNanoseconds(ofSample: first)
                 else { throw BenchError("nothing was heard at the sink") }
                 figure.add(nanoseconds: heard > start ? heard - start : 0)
                 client.send(#"{"op":"stop","id":"s\#(id)"}"#)
@@ -139,20 +139,5 @@ extension Figures {
             heard.append(figure)
         }
         return heard
-    }
-
-    /// The first audible sample recorded after `start`, looking every 2 ms for up to 10 s.
-    private func firstAudible(_ recorder: MonitorRecorder, after start: Int) -> Int? {
-        var scanned = start
-        let deadline = now() + 10_000_000_000
-        while now() < deadline {
-            let end = recorder.sampleCount
-            if let index = recorder.samples(from: scanned, to: end).firstIndex(where: { abs(Int($0)) > MonitorRecorder.audibleThreshold }) {
-                return scanned + index
-            }
-            scanned = end
-            usleep(2_000)
-        }
-        return nil
     }
 }

@@ -6,7 +6,8 @@ import Glibc
 // against the daemon as a separate, release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl,
-//                                                      pause, heard, memory, pair, longtext, piper: one figure alone, for profiling)
+//                                                      pause, heard, memory, pair, longtext, piper, piper-heard: one figure alone,
+//                                                      for profiling; piper-heard is figure 14, run only this way)
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
 //   announced-bench --soak POSTS [--daemon PATH]
 
@@ -25,6 +26,18 @@ let millionPosts = Int(option("--posts") ?? "") ?? (quick ? 100_000 : 1_000_000)
 let memoryPosts = Int(option("--memory-posts") ?? "") ?? (quick ? 20 : 100)
 let executable = option("--daemon")
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("announced").path
+
+/// The Piper engine and test voice (scripts/fetch-piper-engine.sh; `ANNOUNCED_PIPER_LIBRARY_DIR`
+/// and `ANNOUNCED_PIPER_TEST_VOICE` override where), and PyPI's piper CLI (scripts/fetch-piper-cli.sh;
+/// `--piper-cli PATH` overrides where) for figures 13 and 14.
+let piperCLI = option("--piper-cli") ?? FileManager.default.currentDirectoryPath + "/.build/piper-cli/bin/piper"
+let piperFiles = PiperBenchFiles(
+    libraryDirectory: ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_LIBRARY_DIR"]
+        ?? FileManager.default.currentDirectoryPath + "/.build/piper-engine/lib",
+    voice: ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_TEST_VOICE"]
+        ?? (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache") + "/announced/voices/en_US-joe-medium.onnx",
+    cli: FileManager.default.isExecutableFile(atPath: piperCLI) ? piperCLI : nil
+)
 
 func machine() -> String {
     let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
@@ -76,20 +89,22 @@ if let only = option("--only") {
                 print(try figures.longTexts().described)
                 continue
             case "piper":
-                let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache"
                 let piper = PiperHelperFigure(
                     helper: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("announced-piper").path,
-                    libraryDirectory: ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_LIBRARY_DIR"]
-                        ?? FileManager.default.currentDirectoryPath + "/.build/piper-engine/lib",
-                    voice: ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_TEST_VOICE"] ?? cache + "/announced/voices/en_US-joe-medium.onnx",
-                    runs: samples
+                    libraryDirectory: piperFiles.libraryDirectory, voice: piperFiles.voice, runs: samples
                 )
                 for (figure, load) in try piper.measure() {
                     print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  (voice loaded in \(format(load, 2)) s)")
                 }
                 continue
+            case "piper-heard":
+                if piperFiles.cli == nil {
+                    print("(the piper CLI is not at \(piperCLI): its rows are left out; scripts/fetch-piper-cli.sh installs it)")
+                }
+                print(try figures.piperHeard(files: piperFiles).described)
+                continue
             default:
-                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory, pair, longtext or piper")
+                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory, pair, longtext, piper or piper-heard")
                 exit(2)
             }
             print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")
