@@ -19,6 +19,11 @@ private func piperDaemon(_ extra: [String: String] = [:]) throws -> DaemonProces
 private let joe = #","voice":"en_us-joe-medium""#
 
 /// The largest difference between two recordings of the same length, sample by sample.
+/// How far two noiseless renderings of the same text may differ, sample by sample: the helper's
+/// noise scale of 1e-6 (sherpa-onnx ignores 0) leaves a step or two (1 and 2 seen in CI); a lost,
+/// repeated or re-pitched sample differs by hundreds or thousands.
+private let renderingTolerance = 4
+
 private func largestDifference(_ first: [Int16], _ second: [Int16]) -> Int {
     zip(first, second).map { abs(Int($0) - Int($1)) }.max() ?? 0
 }
@@ -137,7 +142,7 @@ struct PiperHonestyTests {
         let difference = largestDifference(resumed, reference)
         print("Piper pause: paused at sample \((sizeAtPause - 44) / 2) of \(resumed.count) (unpaused \(reference.count)); largest difference \(difference)")
         #expect(resumed.count == reference.count, "nothing lost, repeated or inserted at the pause")
-        #expect(difference <= 1)
+        #expect(difference <= renderingTolerance)
         #expect(daemon.stop() == 0)
     }
 
@@ -161,7 +166,7 @@ struct PiperHonestyTests {
         #expect(fast.count < normal.count * 7 / 10)
         let ratio = Double(peak(quiet)) / Double(peak(normal))
         #expect(ratio > 0.45 && ratio < 0.55, "volume 50 halves the peak: \(ratio)")
-        #expect(low.count == high.count && largestDifference(low, high) <= 1, "Piper ignores pitch")
+        #expect(low.count == high.count && largestDifference(low, high) <= renderingTolerance, "Piper ignores pitch")
         #expect(daemon.stop() == 0)
     }
 
