@@ -112,3 +112,14 @@ public enum HelperMessage: Equatable, Sendable {
     /// with SIGSYS right after this message. Written by the helper's SIGSYS handler, at any point.
     case sandboxViolation(systemCall: String)
 }
+
+extension FrameChannel {
+    /// Answers a debug build's sandbox probe (EngineSandbox's `SandboxProbe`) as an utterance
+    /// would end: `voiceSelected`, a mark named by the probe's answer, `done`. Both engine helpers
+    /// answer their probes this way, so the tests read them alike.
+    public func writeProbeAnswer(_ answer: String) {
+        write(HelperMessage.voiceSelected.frame)
+        write(HelperMessage.mark(sample: 0, name: answer).frame)
+        write(HelperMessage.done(status: 0).frame)
+    }
+}

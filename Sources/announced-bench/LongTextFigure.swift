@@ -125,16 +125,10 @@ extension Figures {
             var figure = Figure(name: "12. heard (pulse): write → audible, " + text.name)
             for _ in 0..<rounds {
                 id += 1
-                let startSample = recorder.sampleCount
-                let start = now()
-                client.send(Array(#"{"op":"announce","id":\#(id),"ssml":\#(text.ssml),"text":"\#(text.text)"}"#.utf8) + [10])
-                guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
-                guard let first = recorder.firstAudible(after: startSample), let heard = recorder.renderedNanoseconds(ofSample: first)
-                else { throw BenchError("nothing was heard at the sink") }
-                figure.add(nanoseconds: heard > start ? heard - start : 0)
-                client.send(#"{"op":"stop","id":"s\#(id)"}"#)
-                guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
-                usleep(300_000)
+                let times = try recorder.timeHeardPost(
+                    #"{"op":"announce","id":\#(id),"ssml":\#(text.ssml),"text":"\#(text.text)"}"#, id: id, on: client
+                )
+                figure.add(nanoseconds: times.heard)
             }
             heard.append(figure)
         }

@@ -160,17 +160,11 @@ extension Figures {
             var startedFigure = Figure(name: "14. announced + \(engine): write → started, \(text.name)")
             for _ in 0..<rounds {
                 id += 1
-                let startSample = recorder.sampleCount
-                let start = now()
-                client.send(#"{"op":"announce","id":\#(id),\#(voiceField)"text":"\#(text.text)"}"#)
-                guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else { throw BenchError("lost the connection") }
-                startedFigure.add(nanoseconds: started - start)
-                guard let first = recorder.firstAudible(after: startSample), let heard = recorder.renderedNanoseconds(ofSample: first)
-                else { throw BenchError("nothing was heard at the sink") }
-                figure.add(nanoseconds: heard > start ? heard - start : 0)
-                client.send(#"{"op":"stop","id":"s\#(id)"}"#)
-                guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
-                usleep(300_000)
+                let times = try recorder.timeHeardPost(
+                    #"{"op":"announce","id":\#(id),\#(voiceField)"text":"\#(text.text)"}"#, id: id, on: client
+                )
+                startedFigure.add(nanoseconds: times.started)
+                figure.add(nanoseconds: times.heard)
             }
             figures.rows.append(figure)
             figures.started.append(startedFigure)

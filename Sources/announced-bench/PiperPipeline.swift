@@ -126,6 +126,22 @@ final class RunningPipeline {
 }
 
 extension MonitorRecorder {
+    /// Writes `request` (announcement `id`) on `client` and times it at the sink: write →
+    /// `started` and write → its first audible sample, in nanoseconds. Then stops the post, waits
+    /// for its `finished` and leaves 300 ms of silence before the next. Figures 12 and 14.
+    func timeHeardPost(_ request: String, id: Int, on client: BenchClient) throws -> (started: UInt64, heard: UInt64) {
+        let startSample = sampleCount
+        let start = now()
+        client.send(request)
+        guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else { throw BenchError("lost the connection") }
+        guard let first = firstAudible(after: startSample), let heard = renderedNanoseconds(ofSample: first)
+        else { throw BenchError("nothing was heard at the sink") }
+        client.send(#"{"op":"stop","id":"s\#(id)"}"#)
+        guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+        usleep(300_000)
+        return (started - start, heard > start ? heard - start : 0)
+    }
+
     /// The first audible sample recorded after `start`, looking every 2 ms for up to `timeout` s.
     func firstAudible(after start: Int, timeout: Double = 10) -> Int? {
         var scanned = start

@@ -84,9 +84,7 @@ while let frame = input.readFrame() {
     guard case .synthesize(let utterance) = request else { continue }
     #if DEBUG
     if let answer = SandboxProbe.answer(to: utterance.text) {
-        output.write(HelperMessage.voiceSelected.frame)
-        output.write(HelperMessage.mark(sample: 0, name: answer).frame)
-        output.write(HelperMessage.done(status: 0).frame)
+        output.writeProbeAnswer(answer)
         continue
     }
     #endif

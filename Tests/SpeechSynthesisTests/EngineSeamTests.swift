@@ -12,17 +12,24 @@ struct EngineSeamTests {
         name: "en_us-test-medium", identifier: "/nonexistent/voices/en_US-test-medium.onnx", languages: ["en-us"]
     )
 
-    @Test("a Piper voice's post goes to Piper; a missing Piper helper fails that post naming where it looked, and espeak-ng's posts around it speak")
-    func missingPiperHelperCostsOnlyItsPost() async throws {
+    /// A backend that knows `piperVoice` on a speech thread whose Piper helper does not exist,
+    /// reporting to `recorder`.
+    static func backendWithoutPiperHelper(reportingTo recorder: EventRecorder) throws -> (SpeechThread, EngineBackend) {
         let missing = EngineHelperKind(
             engine: "piper", executableName: "announced-piper-missing", environmentVariable: "ANNOUNCED_TEST_NO_SUCH_VARIABLE"
         )
         let thread = SpeechThread.start(piperIdleUnload: .seconds(300), piperHelper: missing)
-        var recorder = EventRecorder()
         let backend = try EngineBackend(
             thread: thread, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler,
             piperVoices: { [Self.piperVoice] }
         )
+        return (thread, backend)
+    }
+
+    @Test("a Piper voice's post goes to Piper; a missing Piper helper fails that post naming where it looked, and espeak-ng's posts around it speak")
+    func missingPiperHelperCostsOnlyItsPost() async throws {
+        var recorder = EventRecorder()
+        let (thread, backend) = try Self.backendWithoutPiperHelper(reportingTo: recorder)
         #expect(backend.voices.last == Self.piperVoice)
         #expect(backend.voices.contains { $0.name == "en-us" })
         #expect(backend.engineName(forVoice: Self.piperVoice.identifier) == "piper")
@@ -47,15 +54,8 @@ struct EngineSeamTests {
 
     @Test("what Piper cannot say in a Piper voice (spell, a say-as letter, punctuation modes) is spoken by espeak-ng's voice for its language; plain words stay Piper's")
     func spellingInAPiperVoiceGoesToEspeak() async throws {
-        let missing = EngineHelperKind(
-            engine: "piper", executableName: "announced-piper-missing", environmentVariable: "ANNOUNCED_TEST_NO_SUCH_VARIABLE"
-        )
-        let thread = SpeechThread.start(piperIdleUnload: .seconds(300), piperHelper: missing)
         var recorder = EventRecorder()
-        let backend = try EngineBackend(
-            thread: thread, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler,
-            piperVoices: { [Self.piperVoice] }
-        )
+        let (_, backend) = try Self.backendWithoutPiperHelper(reportingTo: recorder)
         let piper = Self.piperVoice.identifier
         let utterances = [
             Utterance(seq: 1, text: "ab#", voice: piper, rate: 450, spell: true),
