@@ -97,7 +97,9 @@ let package = Package(
         // in a sandboxed process of its own on the same wire as announced-espeak.
         .executableTarget(
             name: "announced-piper",
-            dependencies: ["CSherpaOnnx", "CEspeakNG", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox", "AnnounceProtocol"],
+            // PiperVoices reads the voice's `.onnx.json` (as the daemon does); it links only
+            // AnnounceProtocol and glibc, so the helper gains no library.
+            dependencies: ["CSherpaOnnx", "CEspeakNG", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox", "PiperVoices"],
             swiftSettings: strictSwift
         ),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.
@@ -227,7 +229,7 @@ let package = Package(
         // without them), its wire messages, its sandbox, and CSherpaOnnx's layout against the real header.
         .testTarget(
             name: "PiperEngineTests",
-            dependencies: ["EspeakHelperWire", "EngineSandbox", "CAnnounceLinux", "TestSupport", "BlockingThreads"],
+            dependencies: ["EspeakHelperWire", "EngineSandbox", "CAnnounceLinux", "PiperVoices", "TestSupport", "BlockingThreads"],
             // The C file the layout test compiles against the fetched header.
             exclude: ["Fixtures"],
             swiftSettings: strictSwift

@@ -86,7 +86,7 @@ public struct PiperVoiceInstaller: Sendable {
         }
         let parsed: PiperVoiceConfig
         do throws(PiperVoiceProblem) {
-            parsed = try PiperVoiceConfig(bytes: VoiceFileIO.read(config.path, limit: PiperVoiceConfig.maxBytes))
+            parsed = try PiperVoiceConfig(contentsOf: config.path)
         } catch {
             throw PiperVoiceProblem("\(configName) \(error.problem)")
         }

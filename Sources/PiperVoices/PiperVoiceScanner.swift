@@ -116,7 +116,7 @@ public struct PiperVoiceScanner: Sendable {
         }
         let configPath = path + ".json"
         do throws(PiperVoiceProblem) {
-            return .success(try PiperVoiceConfig(bytes: VoiceFileIO.read(configPath, limit: PiperVoiceConfig.maxBytes)))
+            return .success(try PiperVoiceConfig(contentsOf: configPath))
         } catch {
             return .failure(Problem(path: configPath, problem: error))
         }

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSherpaOnnx
 import Glibc
+import PiperVoices
 
 /// One Piper voice loaded into sherpa-onnx: its model on ONNX Runtime, ready to turn phonemes into audio.
 final class LoadedVoice {
     /// The `.onnx` it was loaded from.
     let path: String
-    /// What its `.onnx.json` says.
-    let file: PiperVoiceFile
+    /// What its `.onnx.json` says (read by PiperVoices, as the daemon reads it).
+    let file: PiperVoiceConfig
     /// The engine's output rate.
     let sampleRate: Int
     private let engine: PiperEngine
@@ -24,17 +25,19 @@ final class LoadedVoice {
         guard path.hasPrefix("/"), path.hasSuffix(".onnx") else {
             throw Problem(message: "\(path) is not the absolute path of a Piper voice's .onnx file")
         }
-        let file: PiperVoiceFile
-        let prepared: PreparedModel
-        do {
-            file = try PiperVoiceFile(path: path + ".json")
-            prepared = try PreparedModel(onnxPath: path, voice: file)
-        } catch let problem as PiperVoiceFile.Problem {
-            throw Problem(message: problem.message)
-        } catch let problem as PreparedModel.Problem {
-            throw Problem(message: problem.message)
+        let configPath = path + ".json"
+        let file: PiperVoiceConfig
+        do throws(PiperVoiceProblem) {
+            file = try PiperVoiceConfig(contentsOf: configPath)
         } catch {
-            throw Problem(message: "\(error)")
+            // The daemon's words for the same file (its scan and `announcectl voices install`).
+            throw Problem(message: "Piper voice \(configPath) \(error.problem)")
+        }
+        let prepared: PreparedModel
+        do throws(PreparedModel.Problem) {
+            prepared = try PreparedModel(onnxPath: path, voice: file)
+        } catch {
+            throw Problem(message: error.message)
         }
         defer { prepared.close() }
         var config = CSherpaOnnx_TtsConfig()
@@ -43,9 +46,9 @@ final class LoadedVoice {
                 "cpu".withCString { provider in
                     config.model.vits.model = model
                     config.model.vits.tokens = tokens
-                    config.model.vits.noise_scale = Self.noiseless ? Self.noNoise : file.noiseScale
-                    config.model.vits.noise_scale_w = Self.noiseless ? Self.noNoise : file.noiseWidth
-                    config.model.vits.length_scale = file.lengthScale
+                    config.model.vits.noise_scale = Self.noiseless ? Self.noNoise : file.inference.noiseScale
+                    config.model.vits.noise_scale_w = Self.noiseless ? Self.noNoise : file.inference.noiseWidth
+                    config.model.vits.length_scale = file.inference.lengthScale
                     config.model.num_threads = threads
                     config.model.provider = provider
                     config.max_num_sentences = 1

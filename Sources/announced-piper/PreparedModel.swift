@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSherpaOnnx
 import Glibc
+import PiperVoices
 
 /// A Piper voice as sherpa-onnx's VITS loader takes it, without changing the user's files.
 ///
@@ -25,7 +26,7 @@ struct PreparedModel {
     }
 
     /// Prepares `onnxPath` with `voice`'s metadata and tokens.
-    init(onnxPath: String, voice: PiperVoiceFile) throws(Problem) {
+    init(onnxPath: String, voice: PiperVoiceConfig) throws(Problem) {
         let model = CSherpaOnnx_memory_file("announced-piper-model")
         guard model >= 0 else { throw Problem(message: "no memory file for the model: \(String(cString: strerror(errno)))") }
         let tokens = CSherpaOnnx_memory_file("announced-piper-tokens")

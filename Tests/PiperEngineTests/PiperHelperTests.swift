@@ -4,6 +4,7 @@ import EngineSandbox
 import EspeakHelperWire
 import Foundation
 import Glibc
+import PiperVoices
 import Testing
 
 /// The real `announced-piper` with the real engine (sherpa-onnx 2.0.1's wheel) and the real
@@ -161,8 +162,8 @@ struct PiperHelperTests {
         try json.write(toFile: outside + "/elsewhere.onnx.json", atomically: true, encoding: .utf8)
         let helper = try Self.preparedHelper(environment: ["ANNOUNCED_PIPER_VOICE_DIRS": PiperTestFiles.voiceDirectory + ":" + directory])
         for (voice, reason) in [
-            (directory + "/nojson.onnx", "is not JSON"), (directory + "/cut.onnx", "sherpa-onnx cannot load the voice"),
-            (outside + "/elsewhere.onnx", "cannot be read: Permission denied"),
+            (directory + "/nojson.onnx", "is not valid JSON"), (directory + "/cut.onnx", "sherpa-onnx cannot load the voice"),
+            (outside + "/elsewhere.onnx", "cannot be read (Permission denied)"),
         ] {
             helper.send(PiperHelper.request("Hello.", voice: voice))
             let messages = helper.utterance()
@@ -171,6 +172,38 @@ struct PiperHelperTests {
             } else {
                 Issue.record("\(voice): expected voiceFailed, got \(messages)")
             }
+            #expect(messages.last == .done(status: 0))
+        }
+        helper.send(PiperHelper.request("Still here."))
+        #expect(Self.peak(helper.utterance().samples) > 1_000)
+    }
+
+    @Test("a .onnx.json the daemon refuses, the helper refuses with the same words: one reader (PiperVoices) for both")
+    func sameChecksAsTheDaemon() throws {
+        let directory = NSTemporaryDirectory() + "piper-voices-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let json = try String(contentsOfFile: PiperTestFiles.voice + ".json", encoding: .utf8)
+        // Each breaks one field of the real voice's file; the model is the real one, so only the JSON is at fault.
+        let broken = [
+            ("nocode", json.replacingOccurrences(of: "\"code\"", with: "\"renamed\"")),
+            ("text", json.replacingOccurrences(of: "\"phoneme_type\": \"espeak\"", with: "\"phoneme_type\": \"text\"")),
+            ("norate", json.replacingOccurrences(of: "\"sample_rate\"", with: "\"renamed\"")),
+        ]
+        for (stem, text) in broken {
+            #expect(text != json, "\(stem) changes the file")
+            try text.write(toFile: directory + "/\(stem).onnx.json", atomically: true, encoding: .utf8)
+            try FileManager.default.createSymbolicLink(atPath: directory + "/\(stem).onnx", withDestinationPath: PiperTestFiles.voice)
+        }
+        var scanner = PiperVoiceScanner(directories: PiperVoiceDirectories(user: directory, system: nil))
+        let scan = scanner.scan()
+        #expect(scan.voices.isEmpty)
+        let helper = try Self.preparedHelper(environment: ["ANNOUNCED_PIPER_VOICE_DIRS": PiperTestFiles.voiceDirectory + ":" + directory])
+        for (stem, _) in broken {
+            let daemonSays = try #require(scan.problems.first { $0.path == directory + "/\(stem).onnx.json" }?.description, "\(scan.problems)")
+            helper.send(PiperHelper.request("Hello.", voice: directory + "/\(stem).onnx"))
+            let messages = helper.utterance()
+            #expect(messages.first == .voiceFailed(message: daemonSays), "\(stem): \(messages.first.map { "\($0)" } ?? "nothing")")
             #expect(messages.last == .done(status: 0))
         }
         helper.send(PiperHelper.request("Still here."))

@@ -17,6 +17,53 @@ struct PiperVoiceConfigTests {
         #expect(config.dataset == "alba")
         #expect(config.speakerCount == 1)
         #expect(config.phonemeCount == 6)
+        #expect(config.languageName == "English")
+    }
+
+    @Test("what announced-piper loads with: the phoneme ids in the file's order, and the inference scales, Piper's defaults where missing")
+    func engineFields() throws {
+        let config = try PiperVoiceConfig(bytes: Array(FakeVoice.config().utf8))
+        #expect(config.phonemeIDs.map(\.symbol) == ["_", "^", "$", " ", "a", "b"])
+        #expect(config.phonemeIDs.map(\.id) == [0, 1, 2, 3, 14, 15])
+        let scaled = FakeVoice.config().replacingOccurrences(
+            of: "\"noise_scale\": 0.667, \"length_scale\": 1, \"noise_w\": 0.8", with: "\"noise_scale\": 0.5, \"length_scale\": 1.25"
+        )
+        let settings = try PiperVoiceConfig(bytes: Array(scaled.utf8)).inference
+        #expect(settings == PiperInferenceSettings(noiseScale: 0.5, lengthScale: 1.25, noiseWidth: 0.8))
+    }
+
+    @Test("read from its path: a missing file says it cannot be read and what to check")
+    func readsPath() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path + "/v.onnx.json"
+        try FakeVoice.config(code: "de_DE").write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(try PiperVoiceConfig(contentsOf: path).languageCode == "de_DE")
+        do {
+            _ = try PiperVoiceConfig(contentsOf: directory.path + "/missing.onnx.json")
+            Issue.record("a missing file was read")
+        } catch {
+            #expect(error.problem.hasPrefix("cannot be read (No such file or directory)"), "\(error.problem)")
+        }
+    }
+
+    @Test(
+        "a voice for other phonemes, or a phoneme map entry without ids, is refused with what is wrong",
+        arguments: [
+            ("\"phoneme_type\": \"espeak\"", "\"phoneme_type\": \"text\"", "\"phoneme_type\": \"text\""),
+            ("\"a\": [14]", "\"a\": 14", "entry \"a\""),
+            ("\"b\": [15]", "\"b\": []", "entry \"b\""),
+        ]
+    )
+    func refusesMalformedEngineFields(field: String, replacement: String, named: String) throws {
+        let broken = FakeVoice.config().replacingOccurrences(of: field, with: replacement)
+        #expect(broken != FakeVoice.config())
+        do {
+            _ = try PiperVoiceConfig(bytes: Array(broken.utf8))
+            Issue.record("accepted: \(broken)")
+        } catch {
+            #expect(error.problem.contains(named), "\(error.problem)")
+        }
     }
 
     @Test("a language without a region is one tag")
