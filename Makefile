@@ -80,13 +80,22 @@ desktop-test: desktop-packages
 	$(SWIFT) build --build-tests
 	SPEECHD_CMD=/bin/false $(SWIFT) test --skip-build --filter Desktop
 
-## bench: latency, throughput and memory figures (release build, daemon as a separate process)
+## bench: latency, throughput and memory figures (release build, daemon as a separate process).
+## announced-piper is built too when the Piper engine is fetched into $(PIPER_ENGINE_DIR)
+## (make piper-engine), for figures 13 and 14 (BENCH_ARGS="--only piper" or "--only piper-heard");
+## without it the espeak-ng figures run as before and announced-piper is left unbuilt.
 bench: deps
 	$(SWIFT) build $(RELEASE) --product announced
 	$(SWIFT) build $(RELEASE) --product announced-espeak
 	$(SWIFT) build $(RELEASE) --product announcectl
 	$(SWIFT) build $(RELEASE) --product announced-bench
-	.build/release/announced-bench $(BENCH_ARGS)
+	@if [ -e $(PIPER_ENGINE_DIR)/lib/libsherpa-onnx-c-api.so ]; then \
+	    echo "$(SWIFT) build $(RELEASE) --product announced-piper"; \
+	    $(SWIFT) build $(RELEASE) --product announced-piper; \
+	else \
+	    echo "make bench: no Piper engine in $(PIPER_ENGINE_DIR), so announced-piper is not built and figures 13 and 14 cannot run (make piper-engine fetches it)"; \
+	fi
+	ANNOUNCED_PIPER_LIBRARY_DIR="$${ANNOUNCED_PIPER_LIBRARY_DIR:-$(abspath $(PIPER_ENGINE_DIR))/lib}" .build/release/announced-bench $(BENCH_ARGS)
 
 ## docs: release-build, then make the man pages and shell completions into $(GENERATED):
 ## announced(8) and announcectl(1) from the command definitions, announced-protocol(7) from
