@@ -89,8 +89,10 @@ public struct SSIPDecoder: FrontEndDecoder {
         case .listOutputModules:
             decoded.inputs.append(.answered(SSIPReply.moduleList(frontEnd.voices.refreshed().modules)))
         case .setOutputModule(let scope, let name):
-            // An engine without voices (Piper before a voice is installed, or any other name) is
-            // refused with 312, not "set" and silently replaced by espeak-ng as speech-dispatcher does.
+            // A name that is no installed engine is refused with 312, not "set" and silently
+            // replaced by espeak-ng as speech-dispatcher does. An installed engine without voices
+            // (piper before a Piper voice is installed) is set, as speech-dispatcher sets a module
+            // it cannot speak with: espeak-ng speaks its messages until a Piper voice is installed.
             guard let module = frontEnd.voices.refreshed().module(named: name) else {
                 decoded.inputs.append(.answered(SSIPReply.couldNotSet(.outputModule(name))))
                 return

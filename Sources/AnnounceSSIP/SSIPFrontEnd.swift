@@ -27,24 +27,34 @@ public struct SSIPFrontEnd: FrontEnd {
     /// The open connections, for `SET all` and `SET <id>`.
     let connections = SSIPConnections()
 
-    /// Creates the front-end for `voices`, which never change.
+    /// Creates the front-end for `voices` and `installedEngines` (the engines that are there
+    /// with voices or without, e.g. `piper` once its helper is installed), which never change.
     public init(
-        voices: [VoiceDescription], maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
+        voices: [VoiceDescription], installedEngines: [String] = [], maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
         maxTextChars: Int = DecodingLimits.protocolMaxTextChars,
         firstEventHold: TimeAmount = SSIPEncoder.defaultFirstEventHold
     ) {
-        self.init(source: SSIPVoiceSource(fixed: voices), maxLineBytes: maxLineBytes, maxTextChars: maxTextChars, firstEventHold: firstEventHold)
+        self.init(
+            source: SSIPVoiceSource(fixed: voices, installedEngines: installedEngines), maxLineBytes: maxLineBytes,
+            maxTextChars: maxTextChars, firstEventHold: firstEventHold
+        )
     }
 
-    /// Creates the front-end for the voices `lookForVoices` finds: called now, and again (on a
-    /// connection's event loop) for `LIST OUTPUT_MODULES`, `LIST SYNTHESIS_VOICES` and
-    /// `SET … OUTPUT_MODULE`, so a Piper voice installed while the daemon runs is offered.
+    /// Creates the front-end for the voices `lookForVoices` finds and the engines
+    /// `lookForEngines` finds installed (with voices or without: `piper` once its helper is
+    /// installed): both called now, and again (on a connection's event loop) for
+    /// `LIST OUTPUT_MODULES`, `LIST SYNTHESIS_VOICES` and `SET … OUTPUT_MODULE`, so a Piper voice
+    /// or helper installed while the daemon runs is offered.
     public init(
-        lookForVoices: @escaping @Sendable () -> [VoiceDescription], maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
+        lookForVoices: @escaping @Sendable () -> [VoiceDescription], lookForEngines: @escaping @Sendable () -> [String] = { [] },
+        maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
         maxTextChars: Int = DecodingLimits.protocolMaxTextChars,
         firstEventHold: TimeAmount = SSIPEncoder.defaultFirstEventHold
     ) {
-        self.init(source: SSIPVoiceSource(lookAgain: lookForVoices), maxLineBytes: maxLineBytes, maxTextChars: maxTextChars, firstEventHold: firstEventHold)
+        self.init(
+            source: SSIPVoiceSource(lookForVoices: lookForVoices, lookForEngines: lookForEngines), maxLineBytes: maxLineBytes,
+            maxTextChars: maxTextChars, firstEventHold: firstEventHold
+        )
     }
 
     private init(source: SSIPVoiceSource, maxLineBytes: Int, maxTextChars: Int, firstEventHold: TimeAmount) {

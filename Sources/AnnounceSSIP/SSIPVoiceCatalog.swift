@@ -10,11 +10,14 @@ import SSIPProtocol
 struct SSIPVoiceCatalog: Sendable {
     /// Every voice, in the daemon's order.
     let voices: [VoiceDescription]
+    /// The engines installed, with voices or not (`piper` once its helper is installed).
+    let installedEngines: [String]
     private let names: [String: String]
     private let byLanguage: [String: String]
 
-    init(_ voices: [VoiceDescription]) {
+    init(_ voices: [VoiceDescription], installedEngines: [String] = []) {
         self.voices = voices
+        self.installedEngines = installedEngines
         var names: [String: String] = [:]
         var byLanguage: [String: String] = [:]
         for voice in voices {
@@ -25,17 +28,24 @@ struct SSIPVoiceCatalog: Sendable {
         self.byLanguage = byLanguage
     }
 
-    /// The output modules with at least one voice: `espeak-ng` always, `piper` when a Piper
-    /// voice is installed.
+    /// The output modules: `espeak-ng` always, `piper` when its helper is installed (with a
+    /// Piper voice or not) or a Piper voice is.
     var modules: [String] {
         var modules = [SSIPOutputModules.espeak]
+        for engine in installedEngines where !modules.contains(engine) { modules.append(engine) }
         for voice in voices where !modules.contains(voice.engine) { modules.append(voice.engine) }
         return modules
     }
 
-    /// The module `name` (case-insensitive) as listed, when it has voices.
+    /// The module `name` (case-insensitive) as listed.
     func module(named name: String) -> String? {
         modules.first { $0.lowercased() == name.lowercased() }
+    }
+
+    /// Whether `module` has a voice; a module without one (`piper` before a Piper voice is
+    /// installed) is spoken for by espeak-ng.
+    func hasVoices(module: String) -> Bool {
+        voices.contains { $0.engine == module }
     }
 
     /// `LIST SYNTHESIS_VOICES`' entries for `module` (nil: espeak-ng's): name, best language
@@ -67,23 +77,26 @@ struct SSIPVoiceCatalog: Sendable {
     }
 }
 
-/// Where the SSIP front-end gets the daemon's voices: the catalog of the last look, and a way to
-/// look again (a Piper voice may be installed while the daemon runs). `LIST OUTPUT_MODULES`,
-/// `LIST SYNTHESIS_VOICES` and `SET … OUTPUT_MODULE` look again; messages use the last look.
+/// Where the SSIP front-end gets the daemon's voices and engines: the catalog of the last look,
+/// and a way to look again (a Piper voice, or Piper's helper, may be installed while the daemon
+/// runs). `LIST OUTPUT_MODULES`, `LIST SYNTHESIS_VOICES` and `SET … OUTPUT_MODULE` look again;
+/// messages use the last look.
 final class SSIPVoiceSource: Sendable {
-    private let lookAgain: (@Sendable () -> [VoiceDescription])?
+    private let lookAgain: (@Sendable () -> SSIPVoiceCatalog)?
     private let catalog: NIOLockedValueBox<SSIPVoiceCatalog>
 
-    /// Voices that never change.
-    init(fixed voices: [VoiceDescription]) {
+    /// Voices and engines that never change.
+    init(fixed voices: [VoiceDescription], installedEngines: [String]) {
         lookAgain = nil
-        catalog = NIOLockedValueBox(SSIPVoiceCatalog(voices))
+        catalog = NIOLockedValueBox(SSIPVoiceCatalog(voices, installedEngines: installedEngines))
     }
 
-    /// Voices `lookAgain` finds, looked for now and whenever ``refreshed()`` is called.
-    init(lookAgain: @escaping @Sendable () -> [VoiceDescription]) {
+    /// The voices `lookForVoices` and the engines `lookForEngines` find, looked for now and
+    /// whenever ``refreshed()`` is called.
+    init(lookForVoices: @escaping @Sendable () -> [VoiceDescription], lookForEngines: @escaping @Sendable () -> [String]) {
+        let lookAgain: @Sendable () -> SSIPVoiceCatalog = { SSIPVoiceCatalog(lookForVoices(), installedEngines: lookForEngines()) }
         self.lookAgain = lookAgain
-        catalog = NIOLockedValueBox(SSIPVoiceCatalog(lookAgain()))
+        catalog = NIOLockedValueBox(lookAgain())
     }
 
     /// The catalog of the last look.
@@ -92,7 +105,7 @@ final class SSIPVoiceSource: Sendable {
     /// The catalog after looking again.
     func refreshed() -> SSIPVoiceCatalog {
         guard let lookAgain else { return current }
-        let fresh = SSIPVoiceCatalog(lookAgain())
+        let fresh = lookAgain()
         catalog.withLockedValue { $0 = fresh }
         return fresh
     }

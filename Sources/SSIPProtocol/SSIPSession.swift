@@ -165,9 +165,9 @@ public enum SSIPStep: Sendable, Hashable {
     /// `LIST SYNTHESIS_VOICES`: write the voices of the connection's output module
     /// (``SSIPReply/synthesisVoices(_:)``).
     case listSynthesisVoices
-    /// `LIST OUTPUT_MODULES`: write the engines that have voices (``SSIPReply/moduleList(_:)``).
+    /// `LIST OUTPUT_MODULES`: write the engines installed (``SSIPReply/moduleList(_:)``).
     case listOutputModules
-    /// `SET <scope> OUTPUT_MODULE name`: when an engine of that name has voices, apply it to the
+    /// `SET <scope> OUTPUT_MODULE name`: when an engine of that name is installed, apply it to the
     /// scope and write ``SSIPReply/outputModuleSet``; otherwise write
     /// ``SSIPReply/couldNotSet(_:)`` (312).
     case setOutputModule(SSIPScope, String)
@@ -313,7 +313,8 @@ public struct SSIPSession: Sendable {
 public enum SSIPOutputModules {
     /// espeak-ng, always there.
     public static let espeak = "espeak-ng"
-    /// Piper, there when a Piper voice is installed.
+    /// Piper, there when its helper (`announced-piper`) is installed; it speaks once a Piper
+    /// voice is installed too (until then espeak-ng speaks for it).
     public static let piper = "piper"
 }
 

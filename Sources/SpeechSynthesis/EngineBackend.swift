@@ -62,6 +62,14 @@ public final class EngineBackend: SpeechBackend {
     /// espeak-ng's voices, then the Piper voices looked for again. Any thread.
     public func rescanVoices() -> [VoiceDescription] { espeakVoices + rescanPiperVoices() }
 
+    /// The engines installed here, by name: `espeak-ng`, and `piper` when Piper's helper
+    /// (`announced-piper`) is where the daemon looks for it, whether or not a Piper voice is
+    /// installed (SSIP's `LIST OUTPUT_MODULES`). Looks again each time (a few `access` calls), so
+    /// a helper installed while the daemon runs is found. Any thread.
+    public func installedEngines() -> [String] {
+        thread.piper.helperKind.installedPath == nil ? [espeak.name] : [espeak.name, thread.piper.name]
+    }
+
     /// The engine that speaks the voice `identifier`.
     private func engine(speaking identifier: String) -> any SpeechEngine {
         piperVoices().contains { $0.identifier == identifier } ? thread.piper : espeak

@@ -28,6 +28,28 @@ struct EngineHelperKind: Sendable {
         engine: "piper", executableName: "announced-piper", environmentVariable: "ANNOUNCED_PIPER_HELPER",
         silenceLimit: 15_000
     )
+
+    /// Where the helper is looked for, in order: the path the kind's environment variable names
+    /// when it is set, else the helper next to the running executable, in `../libexec/announced`
+    /// and in `../lib/announced` from it (`make install` puts espeak-ng's in the first, the
+    /// announced-piper package and `make install-piper` put Piper's in the second).
+    var candidatePaths: [String] {
+        if let variable = getenv(environmentVariable), case let path = String(cString: variable), !path.isEmpty {
+            return [path]
+        }
+        guard let directory = EngineHelperProcess.executableDirectory() else { return [] }
+        return [
+            "\(directory)/\(executableName)", "\(directory)/../libexec/announced/\(executableName)",
+            "\(directory)/../lib/announced/\(executableName)",
+        ]
+    }
+
+    /// The first of ``candidatePaths`` that is an executable file; nil when the helper is not
+    /// installed. A few `access` calls, so it may be asked whenever it matters (a package
+    /// installed while the daemon runs is found the next time).
+    var installedPath: String? {
+        candidatePaths.first { access($0, X_OK) == 0 }
+    }
 }
 
 /// An engine's helper process (`announced-espeak`, `announced-piper`) and the two pipes to it.
@@ -58,21 +80,11 @@ final class EngineHelperProcess {
     /// `stop`, cleared by `start`.
     private(set) var sandboxBreach: String?
 
-    /// The helper of `kind` found next to the running executable, or in `../libexec/announced`
-    /// or `../lib/announced` from it (`make install` puts espeak-ng's in the first, the
-    /// announced-piper package and `make install-piper` put Piper's in the second), or where the
-    /// kind's environment variable says.
+    /// The helper of `kind`, found where ``EngineHelperKind/candidatePaths`` says.
     /// - Throws: `SpeechSynthesisError` naming the places looked at.
     init(kind: EngineHelperKind = .espeak) throws(SpeechSynthesisError) {
         self.kind = kind
-        var candidates: [String] = []
-        if let variable = getenv(kind.environmentVariable), case let path = String(cString: variable), !path.isEmpty {
-            candidates.append(path)
-        } else if let directory = Self.executableDirectory() {
-            candidates.append("\(directory)/\(kind.executableName)")
-            candidates.append("\(directory)/../libexec/announced/\(kind.executableName)")
-            candidates.append("\(directory)/../lib/announced/\(kind.executableName)")
-        }
+        let candidates = kind.candidatePaths
         guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
             throw SpeechSynthesisError(
                 "the \(kind.engine) helper \(kind.executableName) was not found (looked at \(candidates.joined(separator: ", "))). "
@@ -250,7 +262,7 @@ final class EngineHelperProcess {
         SpeechSynthesisError("the \(kind.engine) helper: \(what): \(String(cString: strerror(code)))")
     }
 
-    private static func executableDirectory() -> String? {
+    static func executableDirectory() -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }

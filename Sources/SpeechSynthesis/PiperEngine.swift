@@ -47,7 +47,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     private var logger = Logger(label: "announced.speech")
 
     /// How the helper is found.
-    private let helperKind: EngineHelperKind
+    let helperKind: EngineHelperKind
 
     init(idleUnload: Duration, helper: EngineHelperKind = .piper) {
         self.idleUnload = idleUnload

@@ -105,9 +105,11 @@ struct Daemon {
         let hangup = reloader.installSignalHandler()
         defer { hangup.cancel() }
 
-        // SSIP's lists and OUTPUT_MODULE look for Piper voices again, like the native `voices`.
+        // SSIP's lists and OUTPUT_MODULE look for Piper voices again, like the native `voices`,
+        // and for Piper's helper (`piper` is a module once it is installed, voices or not).
         let ssip = SSIPFrontEnd(
-            lookForVoices: { [engine] in engine.rescanVoices() }, maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
+            lookForVoices: { [engine] in engine.rescanVoices() }, lookForEngines: { [engine] in engine.installedEngines() },
+            maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
         )
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip,

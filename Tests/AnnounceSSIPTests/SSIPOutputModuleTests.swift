@@ -6,7 +6,7 @@ import NIOConcurrencyHelpers
 import SSIPProtocol
 import Testing
 
-@Suite("SSIP output modules: espeak-ng always, piper once a Piper voice is installed")
+@Suite("SSIP output modules: espeak-ng always, piper once its helper or a Piper voice is installed")
 struct SSIPOutputModuleTests {
     static let espeak = [
         VoiceDescription(name: "en-us", languages: ["en-us", "en"]),
@@ -17,8 +17,8 @@ struct SSIPOutputModuleTests {
         VoiceDescription(name: "en_us-fake-medium", identifier: "/v/en_US-fake-medium.onnx", languages: ["en-us", "en"], engine: "piper", quality: "medium"),
     ]
 
-    @Test("without a Piper voice: one module, and SET OUTPUT_MODULE piper is 312 and changes nothing; once one is installed: 216")
-    func piperNeedsAVoice() {
+    @Test("without Piper's helper or voice: one module, and SET OUTPUT_MODULE piper is 312 and changes nothing; once a voice is installed: 216")
+    func piperNeedsAVoiceOrItsHelper() {
         let installed = NIOLockedValueBox<[VoiceDescription]>([])
         let frontEnd = SSIPFrontEnd(lookForVoices: { Self.espeak + installed.withLockedValue { $0 } })
         var probe = DecoderProbe(frontEnd)
@@ -30,6 +30,27 @@ struct SSIPOutputModuleTests {
         #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250-piper|250 OK MODULE LIST SENT|"])
         #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
         #expect(probe.send("GET OUTPUT_MODULE") == ["251-piper|251 OK GET RETURNED|"])
+    }
+
+    @Test("with Piper's helper installed and no voice: piper is listed and set, lists no voices, and its messages carry espeak-ng's variant")
+    func piperHelperWithoutVoices() throws {
+        let helperInstalled = NIOLockedValueBox(false)
+        let frontEnd = SSIPFrontEnd(
+            lookForVoices: { Self.espeak },
+            lookForEngines: { helperInstalled.withLockedValue { $0 } ? ["espeak-ng", "piper"] : ["espeak-ng"] }
+        )
+        var probe = DecoderProbe(frontEnd)
+        #expect(probe.send("SET self OUTPUT_MODULE piper") == ["312 ERR COULDNT SET OUTPUT MODULE|"])
+        helperInstalled.withLockedValue { $0 = true }
+        #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250-piper|250 OK MODULE LIST SENT|"])
+        #expect(probe.send("SET self OUTPUT_MODULE PIPER") == ["216 OK OUTPUT MODULE SET|"])
+        #expect(probe.send("GET OUTPUT_MODULE") == ["251-piper|251 OK GET RETURNED|"])
+        #expect(probe.send("LIST SYNTHESIS_VOICES") == ["249 OK VOICE LIST SENT|"])
+        #expect(probe.send("SET self OUTPUT_MODULE festival") == ["312 ERR COULDNT SET OUTPUT MODULE|"])
+        _ = probe.send("SET self VOICE_TYPE FEMALE1")
+        let bound = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
+        #expect(bound.engine == "piper", "bound to piper, so a Piper voice installed later speaks it")
+        #expect(bound.options(testDefaults).voice == testDefaults.voice + "+f1", "espeak-ng speaks it, with VOICE_TYPE's variant")
     }
 
     @Test("LIST SYNTHESIS_VOICES lists the voices of the connection's module")

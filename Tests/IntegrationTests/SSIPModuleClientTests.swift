@@ -5,34 +5,62 @@ import Foundation
 import TestSupport
 import Testing
 
-/// python3-speechd's output modules against the real daemon: `piper` once a Piper voice is
-/// installed (a tiny fake pair, never spoken with: speaking needs the engine), refused with
-/// speech-dispatcher's code for a module that cannot be set before.
+/// python3-speechd's output modules against the real daemon: `piper` once Piper's helper is
+/// installed (the tests' daemon finds the announced-piper built beside it), refused with
+/// speech-dispatcher's code for a module that cannot be set without it; with the helper and no
+/// voice, set, and spoken for by espeak-ng; then its voices once a Piper voice is installed (a
+/// tiny fake pair, never spoken with: speaking needs the engine).
 @Suite("SSIP: python3-speechd's output modules against the daemon", .onBlockingThreads)
 struct SSIPModuleClientTests {
-    @Test("set_output_module('piper') fails with 312 until a Piper voice is installed; then it is listed and its voices are listed")
-    func piperModule() throws {
-        let ssip = try SSIPDaemon()
+    @Test("without Piper's helper (ANNOUNCED_PIPER_HELPER names no file): only espeak-ng is listed, and set_output_module('piper') fails with 312")
+    func piperNeedsItsHelper() throws {
+        let ssip = try SSIPDaemon(environment: ["ANNOUNCED_PIPER_HELPER": "/nonexistent/announced-piper"])
         let driver = try SpeechdDriver(ssip)
         try driver.connect()
         #expect(try driver.call("list_output_modules") == .array([.string("espeak-ng")]))
         let refused = driver.failingRequest("call", ["method": "set_output_module", "args": .array([.string("piper")])])
         #expect(refused?["code"]?.intValue == 312, "\(String(describing: refused))")
+        #expect(try driver.command("GET", "OUTPUT_MODULE").data == ["espeak-ng"])
+        try driver.call("close")
+        #expect(driver.finish() == 0, "\(driver.stderrText)")
+    }
+
+    @Test("with Piper's helper and no voice: piper is listed and set (216), lists no voices (249), and espeak-ng speaks its messages; a voice installed later is listed")
+    func piperWithoutVoices() throws {
+        let ssip = try SSIPDaemon()
+        let monitor = try speechWatcher(ssip.daemon)
+        let driver = try SpeechdDriver(ssip)
+        try driver.connect()
+        #expect(try driver.call("list_output_modules") == .array([.string("espeak-ng"), .string("piper")]))
+        let espeakVoices = try #require(try driver.call("list_synthesis_voices")?.arrayValue)
+        #expect(espeakVoices.count > 50)
+        try driver.call("set_output_module", .string("piper"))
+        #expect(try driver.command("GET", "OUTPUT_MODULE").data == ["piper"])
+        let none = try driver.command("LIST", "SYNTHESIS_VOICES")
+        #expect(none.code == 249 && none.data.isEmpty, "\(none)")
+        #expect(try driver.call("list_synthesis_voices") == .array([]))
+
+        try driver.speak("Download complete.", tag: "fallback")
+        #expect(driver.waitForTerminalCallback(tag: "fallback") == "end")
+        #expect(driver.callbacks(tag: "fallback") == ["begin", "end"])
+        let started = try #require(monitor.waitFor(timeout: 10) { $0["state"] == .string("started") })
+        #expect(started["engine"] == .string("espeak-ng"), "\(started.text)")
+        let samples = try ssip.daemon.wavSamples(seq: try #require(started["seq"]?.intValue))
+        #expect(samples.count > 11_025 && (samples.map { abs(Int($0)) }.max() ?? 0) > 1_000, "heard, not silent")
 
         try FakeVoice.install("en_US-fake-medium", in: ssip.daemon.voicesDirectory, config: FakeVoice.config(dataset: "fake"))
         try FakeVoice.install("de_DE-fake-low", in: ssip.daemon.voicesDirectory, config: FakeVoice.config(code: "de_DE", quality: "low", espeak: "de"))
         #expect(try driver.call("list_output_modules") == .array([.string("espeak-ng"), .string("piper")]))
-        let espeakVoices = try #require(try driver.call("list_synthesis_voices")?.arrayValue)
-        #expect(espeakVoices.count > 50 && !espeakVoices.contains { $0.arrayValue?.first == .string("en_us-fake-medium") })
-        try driver.call("set_output_module", .string("piper"))
-        #expect(try driver.command("GET", "OUTPUT_MODULE").data == ["piper"])
         let piperVoices = try #require(try driver.call("list_synthesis_voices"))
         #expect(piperVoices == .array([
             .array([.string("de_de-fake-low"), .string("de-DE"), .string("none")]),
             .array([.string("en_us-fake-medium"), .string("en-US"), .string("none")]),
         ]), "\(piperVoices)")
         try driver.call("set_output_module", .string("espeak-ng"))
-        #expect(try driver.call("list_synthesis_voices")?.arrayValue?.count == espeakVoices.count)
+        let espeakAgain = try #require(try driver.call("list_synthesis_voices")?.arrayValue)
+        #expect(espeakAgain.count == espeakVoices.count && !espeakAgain.contains { $0.arrayValue?.first == .string("en_us-fake-medium") })
+        let unknown = driver.failingRequest("call", ["method": "set_output_module", "args": .array([.string("festival")])])
+        #expect(unknown?["code"]?.intValue == 312, "\(String(describing: unknown))")
         try driver.call("close")
         #expect(driver.finish() == 0, "\(driver.stderrText)")
     }
