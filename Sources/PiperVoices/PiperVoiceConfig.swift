@@ -57,7 +57,7 @@ public struct PiperVoiceConfig: Sendable, Hashable {
             throw PiperVoiceProblem("must hold one JSON object (a Piper voice's configuration), not a \(root.typeName)")
         }
         if let type = object["phoneme_type"]?.stringValue, type != "espeak" {
-            throw PiperVoiceProblem("is a voice for \"phoneme_type\": \"\(type)\"; announced speaks only Piper voices phonemized by espeak-ng (\"espeak\")")
+            throw PiperVoiceProblem("is a voice for \"phoneme_type\": \"\(type)\"; announced phonemizes with espeak-ng and speaks only voices for \"espeak\" phonemes (nearly all Piper voices): choose another voice")
         }
         guard let map = object["phoneme_id_map"]?.objectValue, !map.members.isEmpty else {
             throw PiperVoiceProblem("has no \"phoneme_id_map\" object; it is not a Piper voice's configuration")
