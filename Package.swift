@@ -85,9 +85,12 @@ let package = Package(
         .target(name: "EngineSandbox", dependencies: ["CEngineSandbox", "CSeccomp"], swiftSettings: strictSwift),
         // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
         // costs one post, not the daemon; sandboxed, so a text that takes it over reaches nothing.
+        // pcaudio's audio device, replaced in announced-espeak by none, so espeak-ng's
+        // initialization leaves the sound server alone (no_audio_device.c).
+        .target(name: "CEspeakNoAudioDevice"),
         .executableTarget(
             name: "announced-espeak",
-            dependencies: ["CEspeakNG", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox"],
+            dependencies: ["CEspeakNG", "CEspeakNoAudioDevice", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox"],
             swiftSettings: strictSwift
         ),
         // The part of sherpa-onnx's C API announced-piper uses, declared here and loaded at run time

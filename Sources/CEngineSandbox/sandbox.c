@@ -4,6 +4,8 @@
 #include "CEngineSandbox.h"
 
 #include <errno.h>
+#include <semaphore.h>
+#include <time.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -134,3 +136,42 @@ int CEngineSandbox_install_violation_handler(int fd, const uint8_t *const *repor
 }
 
 int CEngineSandbox_violation_signal(void) { return SIGSYS; }
+
+static const char *probe_path;
+static volatile sig_atomic_t probe_error;
+static sem_t probe_done;
+
+static void on_probe(int signal) {
+    (void)signal;
+    int saved = errno;
+    int fd = open(probe_path, O_RDONLY | O_CLOEXEC);
+    probe_error = fd >= 0 ? 0 : errno;
+    if (fd >= 0) close(fd);
+    sem_post(&probe_done);
+    errno = saved;
+}
+
+int CEngineSandbox_open_on_thread(int thread, const char *path) {
+    probe_path = path;
+    probe_error = 0;
+    if (sem_init(&probe_done, 0, 0) != 0) return -errno;
+    struct sigaction action, previous;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_probe;
+    sigemptyset(&action.sa_mask);
+    if (sigaction(SIGUSR1, &action, &previous) != 0) return -errno;
+    int result;
+    if (syscall(SYS_tgkill, getpid(), thread, SIGUSR1) != 0) {
+        result = -errno;
+    } else {
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        deadline.tv_sec += 5;
+        int waited;
+        while ((waited = sem_timedwait(&probe_done, &deadline)) != 0 && errno == EINTR) {}
+        result = waited == 0 ? (int)probe_error : -ETIMEDOUT;
+    }
+    sigaction(SIGUSR1, &previous, NULL);
+    sem_destroy(&probe_done);
+    return result;
+}

@@ -71,6 +71,19 @@ public struct EngineSandbox: Sendable {
     /// - Throws: `EngineSandboxError` when `no_new_privs` or the seccomp filter cannot be set: the
     ///   caller must not go on to read untrusted input.
     public func enter() throws(EngineSandboxError) -> Report {
+        try enter(around: {})
+    }
+
+    /// Enters the sandbox in two steps around `initialize`, the engine's initialization, which may
+    /// start threads the allowlist does not allow. Call it on the process's only thread.
+    ///
+    /// `no_new_privs` and Landlock come first: Landlock binds only the thread that applies it and
+    /// the threads that thread starts afterwards, so every thread `initialize` starts is born
+    /// restricted. The seccomp filter comes after `initialize`, on every thread of the process at
+    /// once (TSYNC), so `initialize` may start threads without the allowlist allowing `clone`.
+    /// `initialize` must not read untrusted input: only seccomp's half of the sandbox is not yet on.
+    /// - Returns: and throws as ``enter()``.
+    public func enter(around initialize: () -> Void) throws(EngineSandboxError) -> Report {
         try violationReport.install()
         guard CEngineSandbox_set_no_new_privs() == 0 else { throw .failed("no_new_privs cannot be set", errno) }
         var report = Report()
@@ -83,6 +96,7 @@ public struct EngineSandbox: Sendable {
                 + "cannot write files, open sockets or run programs. Linux 5.13 and later have Landlock (it must be "
                 + "among the kernel's lsm= modules)."
         }
+        initialize()
         // Last: the filter also refuses the calls made above.
         try SystemCallAllowlist(processID: getpid(), allowances: allowances).load()
         return report

@@ -20,6 +20,11 @@ public enum SandboxProbe: String, CaseIterable, Sendable {
     case noNewPrivileges = "no-new-privs"
     /// Forks a child that exits at once (a sandbox that allows threads must still refuse it).
     case fork = "fork"
+    /// Makes the thread whose id is the first word of the argument open the file named by the rest
+    /// for reading: Landlock restricts each thread by itself, so a thread started before the
+    /// process restricted itself would read what the others cannot (`no thread <id>` when it is
+    /// not one of the helper's).
+    case readFileOnThread = "read-file-on-thread"
 
     /// What a probe text starts with: `<prefix><probe> <argument>`.
     public static let prefix = "\u{1B}sandbox-probe "
@@ -61,6 +66,14 @@ public enum SandboxProbe: String, CaseIterable, Sendable {
             return Self.refused()
         case .noNewPrivileges:
             return "no_new_privs=\(CEngineSandbox_get_no_new_privs())"
+        case .readFileOnThread:
+            let words = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            guard words.count == 2, let thread = Int32(words[0]) else { return "usage: <thread id> <path>" }
+            let result = CEngineSandbox_open_on_thread(thread, words[1])
+            if result == 0 { return "allowed" }
+            if result == -ESRCH { return "no thread \(thread)" }
+            if result < 0 { return "thread \(thread) not reached: \(String(cString: strerror(-result)))" }
+            return "refused: \(String(cString: strerror(result)))"
         case .fork:
             let child = CEngineSandbox_fork_and_exit()
             guard child > 0 else { return Self.refused() }

@@ -146,12 +146,24 @@ final class EngineHelperProcess {
         // socket passed by systemd (which is not close-on-exec), not a client's connection (NIO
         // accepts without SOCK_CLOEXEC), not a WAV file being written.
         let closing = CAnnounceLinux_spawn_file_actions_addclosefrom(&actions, STDERR_FILENO + 1)
+        // The helper starts as a new process would, not with the speech thread's signal mask and
+        // dispositions: espeak-ng's thread inherits them, and the debug sandbox probe signals it.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF) | Int16(POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         defer { arguments.forEach { free($0) } }
         let environment = Self.helperEnvironment(inherited: environ, overrides: Self.helperOverrides + extraEnvironment)
         defer { environment.forEach { free($0) } }
-        let status = closing != 0 ? closing : posix_spawn(&child, path, &actions, nil, arguments, environment)
+        let status = closing != 0 ? closing : posix_spawn(&child, path, &actions, &attributes, arguments, environment)
         close(toHelper[0])
         close(fromHelper[1])
         guard status == 0 else {

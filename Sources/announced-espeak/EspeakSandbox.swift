@@ -4,21 +4,27 @@ import EngineSandbox
 import EspeakHelperWire
 import Glibc
 
-/// The helper's sandbox (EngineSandbox): once espeak-ng is loaded it reads only its data
-/// directory (dictionaries, phoneme tables, voices), writes only to its pipes and standard error,
-/// and opens no socket, runs no program, gains no privileges. A refused system call ends the
-/// helper with SIGSYS after a `sandboxViolation` message naming it.
+/// The helper's sandbox (EngineSandbox), entered around espeak-ng's initialization: from then on
+/// it reads only espeak-ng's data directory (dictionaries, phoneme tables, voices), writes only to
+/// its pipes and standard error, and opens no socket, runs no program, gains no privileges, on
+/// every thread, espeak-ng's own too. A refused system call ends the helper with SIGSYS after a
+/// `sandboxViolation` message naming it.
 enum EspeakSandbox {
     #if DEBUG
     /// Debug builds only: set, the helper runs without its sandbox (the tests' control experiment).
     static let switchedOffVariable = "ANNOUNCED_ESPEAK_UNSANDBOXED"
     #endif
 
-    /// Enters the sandbox; when it cannot be set up, says why on standard error and exits with
-    /// status 3 rather than read a text unconfined.
-    static func enter(reportingTo output: FrameChannel) {
+    /// Enters the sandbox around `initialize`, espeak-ng's initialization, which starts a thread
+    /// (EngineSandbox.enter(around:)): Landlock before it, the seccomp filter after. When the
+    /// sandbox cannot be set up, says why on standard error and exits with status 3 rather than
+    /// read a text unconfined. Call it after espeak_ng_InitializePath.
+    static func enter(reportingTo output: FrameChannel, around initialize: () -> Void) {
         #if DEBUG
-        if getenv(switchedOffVariable) != nil { return }
+        if getenv(switchedOffVariable) != nil {
+            initialize()
+            return
+        }
         #endif
         // espeak-ng's data directory as the library found it (ESPEAK_DATA_PATH, or where it was built to look).
         var dataPath: UnsafePointer<CChar>?
@@ -28,7 +34,7 @@ enum EspeakSandbox {
             violationReport: ViolationReport(fd: output.fd) { HelperMessage.sandboxViolation(systemCall: $0).frame }
         )
         do {
-            if let warning = try sandbox.enter().warning {
+            if let warning = try sandbox.enter(around: initialize).warning {
                 say("announced-espeak: warning: \(warning)")
             }
         } catch {

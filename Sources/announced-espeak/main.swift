@@ -16,6 +16,12 @@ import Glibc
 // espeak-ng runs in synchronous mode with 60 ms buffers; the callback returns 1 to stop when the
 // daemon asks (`abort`). The pipe to the daemon is small, so synthesis runs at most a few hundred
 // milliseconds ahead of playback.
+//
+// Start-up: espeak-ng's data directory is looked up, then the sandbox is entered around espeak-ng's
+// initialization (EspeakSandbox): Landlock before it, because espeak-ng 1.51 starts a thread there
+// (its asynchronous mode's, idle in synchronous mode, started whatever the mode) and Landlock binds
+// only threads started after it; the seccomp filter after it, on both threads. Initialization opens
+// no audio device (CEspeakNoAudioDevice), so libpulse is never called.
 
 signal(SIGPIPE, SIG_IGN)
 // A long text (up to `max_text_chars`, a chapter) arrives in one frame: with a fixed mmap
@@ -25,12 +31,40 @@ _ = CAnnounceLinux_set_malloc_mmap_threshold(128 << 10)
 nonisolated(unsafe) let input = FrameChannel(fd: STDIN_FILENO)
 nonisolated(unsafe) let output = FrameChannel(fd: STDOUT_FILENO)
 
-let sampleRate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 60, nil, espeakINITIALIZE_DONT_EXIT)
-guard sampleRate > 0 else {
-    output.write(HelperMessage.initializationFailed(code: sampleRate).frame)
-    exit(1)
+// espeak-ng's initialization sets LC_CTYPE to C.UTF-8 for its wide-character functions: loaded
+// here, before Landlock, the locale needs no file then (glibc keeps a locale it has loaded).
+setlocale(LC_CTYPE, "C.UTF-8")
+// The data directory (ESPEAK_DATA_PATH, or where espeak-ng was built to look), for the sandbox.
+espeak_ng_InitializePath(nil)
+
+/// What espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 60, nil, espeakINITIALIZE_DONT_EXIT) did, in
+/// its two steps: load the phoneme data, then the 60 ms output buffer of synchronous mode.
+func initializeEspeak() {
+    var context: espeak_ng_ERROR_CONTEXT?
+    var status = espeak_ng_Initialize(&context)
+    if status == ENS_OK {
+        status = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, 60, nil)
+    }
+    guard status == ENS_OK else {
+        // Why, on standard error (the daemon's log), as espeak_Initialize printed it.
+        let log = fdopen(STDERR_FILENO, "w")
+        espeak_ng_PrintStatusCodeMessage(status, log, context)
+        fflush(log)
+        espeak_ng_ClearErrorContext(&context)
+        output.write(HelperMessage.initializationFailed(code: Int32(bitPattern: status.rawValue)).frame)
+        exit(1)
+    }
 }
-guard output.write(HelperMessage.ready(sampleRate: sampleRate, voices: EspeakVoices.list()).frame) else { exit(0) }
+
+// From here on the helper reads only espeak-ng's data and writes only to its pipes (EspeakSandbox).
+var voices: [HelperVoice] = []
+EspeakSandbox.enter(reportingTo: output) {
+    initializeEspeak()
+    // Before the seccomp filter: espeak_ListVoices sorts with qsort, which asks for the memory size (sysinfo).
+    voices = EspeakVoices.list()
+}
+
+guard output.write(HelperMessage.ready(sampleRate: espeak_ng_GetSampleRate(), voices: voices).frame) else { exit(0) }
 
 /// Set by the callback when the daemon asked to stop, or is gone.
 nonisolated(unsafe) var stopRequested = false
@@ -69,9 +103,6 @@ espeak_SetSynthCallback { samples, count, events in
     }
     return 0
 }
-
-// From here on the helper reads only espeak-ng's data and writes only to its pipes (EspeakSandbox).
-EspeakSandbox.enter(reportingTo: output)
 
 var currentVoice: String?
 while let frame = input.readFrame() {

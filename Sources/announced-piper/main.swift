@@ -64,6 +64,9 @@ do {
 // thread, which must be born inside the sandbox (Landlock binds the threads that exist when it is
 // applied and their children, not threads started before).
 espeak_ng_InitializePath(nil)
+// espeak-ng's initialization sets LC_CTYPE to C.UTF-8; inside the sandbox the locale's files cannot
+// be read, so it is loaded here (glibc keeps it), else espeak-ng would phonemize in the C locale.
+setlocale(LC_CTYPE, "C.UTF-8")
 var espeakData: UnsafePointer<CChar>?
 _ = espeak_Info(&espeakData)
 

@@ -80,8 +80,19 @@ final class PiperHelper {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // A new process's signal mask and dispositions, as the daemon starts it (EngineHelperProcess).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigfillset(&defaults)
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF) | Int16(POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
-        let result = posix_spawn(&child, PiperTestFiles.helper, &actions, nil, argv, envp)
+        let result = posix_spawn(&child, PiperTestFiles.helper, &actions, &attributes, argv, envp)
         close(toHelper[0])
         close(fromHelper[1])
         guard result == 0 else {

@@ -78,6 +78,32 @@ struct PiperSandboxTests {
         #expect(Self.run(.readFile, PiperTestFiles.libraryDirectory + "/libsherpa-onnx-c-api.so", in: helper) == .answered("allowed"))
     }
 
+    @Test(
+        "Landlock binds every thread of the helper, espeak-ng's and ONNX Runtime's too: none can read a file outside its paths",
+        .enabled(if: EngineSandbox.kernelLandlockABI != nil, "this kernel has no Landlock")
+    )
+    func everyThreadRestricted() throws {
+        let file = Self.directory() + "/secret.txt"
+        try "the user's own file".write(toFile: file, atomically: true, encoding: .utf8)
+        for sandboxed in [false, true] {
+            let helper = try Self.helper(sandboxed: sandboxed)
+            // A voice loaded and spoken, so ONNX Runtime has started whatever threads it starts.
+            helper.send(.prepare(voice: PiperTestFiles.voice))
+            #expect(helper.next(timeout: 120) == .voicePrepared(status: 0, message: ""))
+            helper.send(PiperHelper.request("Threads."))
+            #expect(helper.utterance().last == .done(status: 0))
+            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(helper.pid)/task")
+            #expect(!threads.isEmpty)
+            for thread in threads {
+                let expected = sandboxed ? "refused: Permission denied" : "allowed"
+                #expect(
+                    Self.run(.readFileOnThread, "\(thread) \(file)", in: helper) == .answered(expected),
+                    "thread \(thread) of \(threads.count), \(sandboxed ? "sandboxed" : "unsandboxed")"
+                )
+            }
+        }
+    }
+
     @Test("a file cannot be created: the helper is stopped at the open")
     func createFile() throws {
         let directory = Self.directory()

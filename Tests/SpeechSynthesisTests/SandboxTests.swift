@@ -77,6 +77,30 @@ struct SandboxTests {
         #expect(try Self.run(.readFile, "/etc/passwd", sandboxed: true) == .answered("refused: Permission denied"))
     }
 
+    @Test(
+        "Landlock binds every thread of the helper, espeak-ng's own too: none can read a file outside the data",
+        .enabled(if: EngineSandbox.kernelLandlockABI != nil, "this kernel has no Landlock")
+    )
+    func everyThreadRestricted() throws {
+        let file = Self.directory() + "/secret.txt"
+        try "the user's own file".write(toFile: file, atomically: true, encoding: .utf8)
+        for sandboxed in [false, true] {
+            let helper = try Self.helper(sandboxed: sandboxed)
+            defer { helper.stop() }
+            // Ready, so espeak-ng has started whatever threads it starts.
+            #expect(Self.run(.noNewPrivileges, in: helper) == .answered(sandboxed ? "no_new_privs=1" : "no_new_privs=0"))
+            let threads = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(helper.pid)/task")
+            #expect(!threads.isEmpty)
+            for thread in threads {
+                let expected = sandboxed ? "refused: Permission denied" : "allowed"
+                #expect(
+                    Self.run(.readFileOnThread, "\(thread) \(file)", in: helper) == .answered(expected),
+                    "thread \(thread) of \(threads.count), \(sandboxed ? "sandboxed" : "unsandboxed")"
+                )
+            }
+        }
+    }
+
     @Test("a file cannot be created: the helper is stopped at the open")
     func createFile() throws {
         let directory = Self.directory()

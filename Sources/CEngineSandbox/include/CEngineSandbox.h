@@ -96,5 +96,12 @@ int CEngineSandbox_install_violation_handler(int fd, const uint8_t *const *repor
 
 /// The SIGSYS number (Swift's Glibc module has it, but this keeps the handler's pair together).
 int CEngineSandbox_violation_signal(void);
+/// For the debug sandbox probe: makes thread `thread` of this process open `path` for reading
+/// (and close it), from a SIGUSR1 handler run on that thread, since Landlock restricts each thread
+/// by itself. Returns the open's error number (0 when it opened), or a negative error number when
+/// the thread cannot be reached (-ESRCH: not a thread of this process; -ETIMEDOUT: it did not run
+/// the handler within 5 s, e.g. it blocks SIGUSR1). Not reentrant; it replaces SIGUSR1's action
+/// while it runs.
+int CEngineSandbox_open_on_thread(int thread, const char *path);
 
 #endif
