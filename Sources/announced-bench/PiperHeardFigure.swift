@@ -74,7 +74,8 @@ extension Figures {
     /// Each text is spoken `rounds` times by espeak-ng (posts naming `voice` `en-us`) and by the
     /// Piper voice, warm (one unmeasured Piper post loads the voice first): write → first
     /// audible sample; then interrupting Piper posts; the memory; then the piper CLI's pipelines.
-    func piperHeard(files: PiperBenchFiles) throws -> PiperHeardFigures {
+    /// `threads` is the daemon's `piper_threads` (nil: its default).
+    func piperHeard(files: PiperBenchFiles, threads: Int? = nil) throws -> PiperHeardFigures {
         guard HeadlessPulseAudio.canRecord else {
             throw BenchError("figure 14 needs pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
         }
@@ -85,7 +86,7 @@ extension Figures {
         defer { pulse.kill() }
         let recorder = try pulse.record()
         var figures = PiperHeardFigures()
-        try speakThroughAnnounced(files: files, pulse: pulse, recorder: recorder, rounds: rounds, into: &figures)
+        try speakThroughAnnounced(files: files, threads: threads, pulse: pulse, recorder: recorder, rounds: rounds, into: &figures)
         if let cli = files.cli {
             let pipeline = PiperPipeline(cli: cli, voice: files.voice, environment: pulse.clientEnvironment)
             figures.rows += try pipeline.measure(recorder: recorder, rounds: max(10, samples / 10), coldRounds: max(5, samples / 20))
@@ -94,7 +95,7 @@ extension Figures {
     }
 
     private func speakThroughAnnounced(
-        files: PiperBenchFiles, pulse: HeadlessPulseAudio, recorder: MonitorRecorder, rounds: Int, into figures: inout PiperHeardFigures
+        files: PiperBenchFiles, threads: Int?, pulse: HeadlessPulseAudio, recorder: MonitorRecorder, rounds: Int, into figures: inout PiperHeardFigures
     ) throws {
         let directory = "/tmp/announced-bench-piper-\(getpid())"
         let voices = directory + "/data/announced/voices"
@@ -105,7 +106,9 @@ extension Figures {
             if link(files.voice + suffix, target) != 0 { try FileManager.default.copyItem(atPath: files.voice + suffix, toPath: target) }
         }
         let config = directory + "/announced.json"
-        try Data(#"{"voice": "en_us-joe-medium", "engine_idle_unload": \#(Self.piperIdleUnload)}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
+        try Data(#"{"voice": "en_us-joe-medium", "engine_idle_unload": \#(Self.piperIdleUnload)\#(threadsSetting)}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
         var environment = pulse.clientEnvironment
         environment["XDG_DATA_HOME"] = directory + "/data"
         environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = files.libraryDirectory
