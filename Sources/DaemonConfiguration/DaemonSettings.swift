@@ -52,10 +52,10 @@ public struct DaemonSettings: Sendable, Hashable {
     /// most as many as the machine has cores).
     public var piperThreads = DaemonSettings.defaultPiperThreads
 
-    /// `piper_threads`' default: 2. On two cores two threads gave the first audio of a short post
-    /// sooner than one (only two met the target), unless other programs kept both cores busy
-    /// (Benchmarks/README.md, figures 13 and 14).
-    public static let defaultPiperThreads = 2
+    /// `piper_threads`' default: 1. On two cores shared with other work, one thread gave the first
+    /// audio of a short post sooner than two, and a steadier p99; two were sooner only while a
+    /// core sat idle (Benchmarks/README.md, figures 13 and 14).
+    public static let defaultPiperThreads = 1
 
     /// The defaults.
     public init() {}

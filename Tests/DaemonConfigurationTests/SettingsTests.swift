@@ -111,7 +111,7 @@ struct LayeringTests {
             "ANNOUNCED_MAX_TEXT_CHARS": "100", "ANNOUNCED_MAX_PENDING_PER_CLIENT": "3",
             "ANNOUNCED_MAX_OUTBOUND_BYTES": "4096", "ANNOUNCED_ALLOW_UIDS": "1001, 1002", "ANNOUNCED_LOG_LEVEL": "trace",
             "ANNOUNCED_SSIP_SOCKET": "default", "ANNOUNCED_ENGINE_IDLE_UNLOAD": "30",
-            "ANNOUNCED_PIPER_THREADS": "1",
+            "ANNOUNCED_PIPER_THREADS": "2",
         ]
         let settings = try fixture.loader(environment: environment).load().settings
         var expected = DaemonSettings()
@@ -131,7 +131,7 @@ struct LayeringTests {
         expected.logLevel = .trace
         expected.ssipSocket = .default
         expected.engineIdleUnload = 30
-        expected.piperThreads = 1
+        expected.piperThreads = 2
         #expect(settings == expected)
         #expect(SettingsKey.audioOutput.environmentVariable == "ANNOUNCED_AUDIO")
         #expect(SettingsKey.maxLineBytes.environmentVariable == "ANNOUNCED_MAX_LINE_BYTES")
