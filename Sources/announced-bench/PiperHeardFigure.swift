@@ -174,35 +174,43 @@ extension Figures {
         }
     }
 
-    /// An interrupting post written while a Piper post is audible (the 20 ms before the write
-    /// audible) → the last audible sample rendered before the new post's `started` line arrived
-    /// (the new post's first audio is a sentence's synthesis, over 100 ms, later).
+    /// An interrupting post (at volume 0) written while a Piper post is audible (the 20 ms before
+    /// the write audible) → the last audible sample rendered after the write, once the new post's
+    /// `started` line has arrived and 50 ms more have been recorded.
     private func measureInterruptions(
         _ client: BenchClient, _ recorder: MonitorRecorder, id: inout Int, rounds: Int, into figures: inout PiperHeardFigures
     ) throws {
         let text = "A long sentence that keeps speaking while it is interrupted, again and again, until the very end of it."
-        id += 1
-        client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
-        guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+        // The interrupting post is spoken at volume 0, so every audible sample after its write is
+        // the old post's, however soon the new post's audio comes (its first chunk starts 5 ms
+        // before it is audible, sooner than its `started` line may reach the client). Each round
+        // then starts an audible post again, which the next round interrupts.
+        func speakAudibly() throws {
+            id += 1
+            client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
+            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+        }
+        try speakAudibly()
         for round in 0..<rounds {
             // Somewhere in the middle of a word, most of the time.
             usleep(UInt32(300_000 + (round * 37_000) % 200_000))
             let from = max(0, recorder.sampleCount - MonitorRecorder.rate / 10)
             id += 1
             let sent = now()
-            client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
-            guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else { throw BenchError("lost the connection") }
+            client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)","volume":0}"#)
+            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
             usleep(50_000)
             let recorded = recorder.samples(from: from, to: recorder.sampleCount)
             let times = recorded.indices.compactMap { index in
                 abs(Int(recorded[index])) > MonitorRecorder.audibleThreshold ? recorder.renderedNanoseconds(ofSample: from + index) : nil
             }
-            guard times.contains(where: { $0 < sent && $0 + 20_000_000 >= sent }) else {
+            if times.contains(where: { $0 < sent && $0 + 20_000_000 >= sent }) {
+                let last = times.last ?? sent
+                figures.interrupted.add(nanoseconds: last > sent ? last - sent : 0)
+            } else {
                 figures.inSilence += 1
-                continue
             }
-            let last = times.last { $0 < started } ?? sent
-            figures.interrupted.add(nanoseconds: last > sent ? last - sent : 0)
+            try speakAudibly()
         }
         client.send(#"{"op":"stop","id":"s\#(id)"}"#)
         guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
