@@ -48,6 +48,14 @@ public struct DaemonSettings: Sendable, Hashable {
     /// `engine_idle_unload`: seconds an engine that loads its voices (Piper) may go unused before
     /// its helper is stopped and its model unloaded.
     public var engineIdleUnload = 300
+    /// `piper_threads`: the threads ONNX Runtime runs one Piper synthesis on (the daemon uses at
+    /// most as many as the machine has cores).
+    public var piperThreads = DaemonSettings.defaultPiperThreads
+
+    /// `piper_threads`' default: 1. On two cores shared with other work, one thread gave the first
+    /// audio of a short post sooner than two, and a steadier p99; two were sooner only while a
+    /// core sat idle (Benchmarks/README.md, figures 13 and 14).
+    public static let defaultPiperThreads = 1
 
     /// The defaults.
     public init() {}

@@ -41,12 +41,14 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
     case logLevel = "log_level"
     /// `engine_idle_unload`.
     case engineIdleUnload = "engine_idle_unload"
+    /// `piper_threads`.
+    case piperThreads = "piper_threads"
 
     /// The type a value of this key has.
     var type: SettingType {
         switch self {
         case .socket, .ssipSocket, .audioOutput, .audioDevice, .voice, .punctuation, .logLevel, .duck: return .string
-        case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes, .engineIdleUnload: return .int
+        case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes, .engineIdleUnload, .piperThreads: return .int
         case .earcons: return .bool
         case .allowUIDs: return .intArray
         case .voiceForLanguage: return .stringArray
@@ -81,7 +83,7 @@ public enum SettingsKey: String, Sendable, Hashable, CaseIterable {
         case .earcons: return "must be true or false"
         case .duck: return DuckSetting.requirement
         case .allowUIDs: return "must be a list of user ids (numbers from 0 to 4294967294) such as [1001, 1002]"
-        case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes, .engineIdleUnload:
+        case .rate, .pitch, .volume, .maxLineBytes, .maxTextChars, .maxPendingPerClient, .maxOutboundBytes, .engineIdleUnload, .piperThreads:
             if range.upperBound == Int(Int32.max) { return "must be a whole number greater than 0" }
             return "must be a whole number from \(range.lowerBound) to \(range.upperBound)"
         }

@@ -196,6 +196,7 @@ public struct SettingsLoader: Sendable {
         if case .intArray(let uids) = try read(.allowUIDs) { settings.allowUIDs = uids.map { UInt32($0) } }
         settings.logLevel = try string(.logLevel).flatMap { LogLevel(rawValue: $0) } ?? settings.logLevel
         settings.engineIdleUnload = try int(.engineIdleUnload) ?? settings.engineIdleUnload
+        settings.piperThreads = try int(.piperThreads) ?? settings.piperThreads
         return settings
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Glibc
 import Logging
 
 /// Piper behind the engine seam: its helper (`announced-piper`: sherpa-onnx with a Piper voice)
@@ -42,6 +43,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     private var inUse = false
     private var lastUse = ContinuousClock.now
     private var idleUnload: Duration
+    /// ONNX Runtime's threads in the helpers started from now on (`ANNOUNCED_PIPER_THREADS`);
+    /// nil leaves the helper's own default (or the daemon's environment) in place.
+    private var threads: Int?
     private var loaderStarted = false
     /// Where the loader logs (the first backend's speech logger).
     private var logger = Logger(label: "announced.speech")
@@ -59,6 +63,15 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         condition.lock()
         idleUnload = duration
         condition.signal()
+        condition.unlock()
+    }
+
+    /// Sets ONNX Runtime's threads for one synthesis, at most the machine's online cores; a
+    /// helper that runs keeps its count until it is next started (after its idle time, or a crash).
+    func setThreads(_ count: Int) {
+        let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        condition.lock()
+        threads = min(max(count, 1), cores)
         condition.unlock()
     }
 
@@ -143,8 +156,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 loading = voice
                 let helper = process
                 let logger = self.logger
+                let threads = self.threads
                 condition.unlock()
-                let result = load(voice, helper: helper, logger: logger)
+                let result = load(voice, helper: helper, threads: threads, logger: logger)
                 condition.lock()
                 loaderBusy = false
                 loading = nil
@@ -188,7 +202,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     }
 
     /// Starts the helper if it does not run, then loads `voice` into it. On the loader thread.
-    private func load(_ voice: String, helper existing: EngineHelperProcess?, logger: Logger) -> LoadResult {
+    private func load(_ voice: String, helper existing: EngineHelperProcess?, threads: Int?, logger: Logger) -> LoadResult {
         let clock = ContinuousClock()
         let began = clock.now
         var result = LoadResult(helper: existing)
@@ -197,11 +211,12 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             if let existing { helper = existing } else { helper = try EngineHelperProcess(kind: helperKind) }
             result.helper = helper
             if !helper.isRunning {
+                helper.extraEnvironment = threads.map { ["ANNOUNCED_PIPER_THREADS=\($0)"] } ?? []
                 try helper.start()
                 condition.lock()
                 helperPID = helper.pid
                 condition.unlock()
-                logger.notice("piper helper started", metadata: ["helper": "\(helper.path)"])
+                logger.notice("piper helper started", metadata: ["helper": "\(helper.path)", "threads": "\(threads.map(String.init) ?? "default")"])
             }
         } catch {
             logger.error("piper helper cannot start", metadata: ["error": "\(error)"])

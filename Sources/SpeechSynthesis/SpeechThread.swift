@@ -64,6 +64,12 @@ public final class SpeechThread: @unchecked Sendable {
         piper.setIdleUnload(duration)
     }
 
+    /// Sets the threads ONNX Runtime runs one Piper synthesis on (`piper_threads`), at most the
+    /// machine's cores; a helper started from now on uses them.
+    public func setPiperThreads(_ threads: Int) {
+        piper.setThreads(threads)
+    }
+
     /// espeak-ng's engine, waiting for its helper to start.
     /// - Throws: `SpeechSynthesisError` when the helper cannot be found or started, or espeak-ng
     ///   cannot be initialized.

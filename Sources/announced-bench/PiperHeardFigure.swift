@@ -74,7 +74,8 @@ extension Figures {
     /// Each text is spoken `rounds` times by espeak-ng (posts naming `voice` `en-us`) and by the
     /// Piper voice, warm (one unmeasured Piper post loads the voice first): write → first
     /// audible sample; then interrupting Piper posts; the memory; then the piper CLI's pipelines.
-    func piperHeard(files: PiperBenchFiles) throws -> PiperHeardFigures {
+    /// `threads` is the daemon's `piper_threads` (nil: its default).
+    func piperHeard(files: PiperBenchFiles, threads: Int? = nil) throws -> PiperHeardFigures {
         guard HeadlessPulseAudio.canRecord else {
             throw BenchError("figure 14 needs pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
         }
@@ -85,7 +86,7 @@ extension Figures {
         defer { pulse.kill() }
         let recorder = try pulse.record()
         var figures = PiperHeardFigures()
-        try speakThroughAnnounced(files: files, pulse: pulse, recorder: recorder, rounds: rounds, into: &figures)
+        try speakThroughAnnounced(files: files, threads: threads, pulse: pulse, recorder: recorder, rounds: rounds, into: &figures)
         if let cli = files.cli {
             let pipeline = PiperPipeline(cli: cli, voice: files.voice, environment: pulse.clientEnvironment)
             figures.rows += try pipeline.measure(recorder: recorder, rounds: max(10, samples / 10), coldRounds: max(5, samples / 20))
@@ -94,7 +95,7 @@ extension Figures {
     }
 
     private func speakThroughAnnounced(
-        files: PiperBenchFiles, pulse: HeadlessPulseAudio, recorder: MonitorRecorder, rounds: Int, into figures: inout PiperHeardFigures
+        files: PiperBenchFiles, threads: Int?, pulse: HeadlessPulseAudio, recorder: MonitorRecorder, rounds: Int, into figures: inout PiperHeardFigures
     ) throws {
         let directory = "/tmp/announced-bench-piper-\(getpid())"
         let voices = directory + "/data/announced/voices"
@@ -105,7 +106,9 @@ extension Figures {
             if link(files.voice + suffix, target) != 0 { try FileManager.default.copyItem(atPath: files.voice + suffix, toPath: target) }
         }
         let config = directory + "/announced.json"
-        try Data(#"{"voice": "en_us-joe-medium", "engine_idle_unload": \#(Self.piperIdleUnload)}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
+        try Data(#"{"voice": "en_us-joe-medium", "engine_idle_unload": \#(Self.piperIdleUnload)\#(threadsSetting)}"#.utf8)
+            .write(to: URL(fileURLWithPath: config))
         var environment = pulse.clientEnvironment
         environment["XDG_DATA_HOME"] = directory + "/data"
         environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = files.libraryDirectory
@@ -171,35 +174,43 @@ extension Figures {
         }
     }
 
-    /// An interrupting post written while a Piper post is audible (the 20 ms before the write
-    /// audible) → the last audible sample rendered before the new post's `started` line arrived
-    /// (the new post's first audio is a sentence's synthesis, over 100 ms, later).
+    /// An interrupting post (at volume 0) written while a Piper post is audible (the 20 ms before
+    /// the write audible) → the last audible sample rendered after the write, once the new post's
+    /// `started` line has arrived and 50 ms more have been recorded.
     private func measureInterruptions(
         _ client: BenchClient, _ recorder: MonitorRecorder, id: inout Int, rounds: Int, into figures: inout PiperHeardFigures
     ) throws {
         let text = "A long sentence that keeps speaking while it is interrupted, again and again, until the very end of it."
-        id += 1
-        client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
-        guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+        // The interrupting post is spoken at volume 0, so every audible sample after its write is
+        // the old post's, however soon the new post's audio comes (its first chunk starts 5 ms
+        // before it is audible, sooner than its `started` line may reach the client). Each round
+        // then starts an audible post again, which the next round interrupts.
+        func speakAudibly() throws {
+            id += 1
+            client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
+            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+        }
+        try speakAudibly()
         for round in 0..<rounds {
             // Somewhere in the middle of a word, most of the time.
             usleep(UInt32(300_000 + (round * 37_000) % 200_000))
             let from = max(0, recorder.sampleCount - MonitorRecorder.rate / 10)
             id += 1
             let sent = now()
-            client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
-            guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else { throw BenchError("lost the connection") }
+            client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)","volume":0}"#)
+            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
             usleep(50_000)
             let recorded = recorder.samples(from: from, to: recorder.sampleCount)
             let times = recorded.indices.compactMap { index in
                 abs(Int(recorded[index])) > MonitorRecorder.audibleThreshold ? recorder.renderedNanoseconds(ofSample: from + index) : nil
             }
-            guard times.contains(where: { $0 < sent && $0 + 20_000_000 >= sent }) else {
+            if times.contains(where: { $0 < sent && $0 + 20_000_000 >= sent }) {
+                let last = times.last ?? sent
+                figures.interrupted.add(nanoseconds: last > sent ? last - sent : 0)
+            } else {
                 figures.inSilence += 1
-                continue
             }
-            let last = times.last { $0 < started } ?? sent
-            figures.interrupted.add(nanoseconds: last > sent ? last - sent : 0)
+            try speakAudibly()
         }
         client.send(#"{"op":"stop","id":"s\#(id)"}"#)
         guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }

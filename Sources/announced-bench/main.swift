@@ -9,6 +9,7 @@ import Glibc
 //                                                      pause, heard, memory, pair, longtext, piper, piper-heard: one figure alone,
 //                                                      for profiling; piper-heard is figure 14, run only this way)
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
+//   --piper-threads N: figure 14's daemon with piper_threads N (default: the daemon's default)
 //   announced-bench --soak POSTS [--daemon PATH]
 
 // A connection the daemon closed must show up as an error, not kill the benchmark.
@@ -101,7 +102,9 @@ if let only = option("--only") {
                 if piperFiles.cli == nil {
                     print("(the piper CLI is not at \(piperCLI): its rows are left out; scripts/fetch-piper-cli.sh installs it)")
                 }
-                print(try figures.piperHeard(files: piperFiles).described)
+                let threads = option("--piper-threads").flatMap { Int($0) }
+                print("(the daemon's piper_threads: \(threads.map(String.init) ?? "its default"))")
+                print(try figures.piperHeard(files: piperFiles, threads: threads).described)
                 continue
             default:
                 print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory, pair, longtext, piper or piper-heard")

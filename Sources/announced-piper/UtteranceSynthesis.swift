@@ -4,7 +4,8 @@ import EspeakHelperWire
 /// Speaks one utterance with a loaded voice, streaming: each sentence (or, in a long sentence,
 /// each group of clauses) is synthesized and sent as soon as it is ready, so the first audio of a
 /// chapter comes as soon as that of a short post. Marks are sent at the first sample after them,
-/// words at an estimate of their first sample (the clause's audio shared out by letters).
+/// words at an estimate of their first sample (the clause's audio shared out by letters). The
+/// first chunk's quiet onset is not sent (QuietOnset): positions count in the audio as sent.
 struct UtteranceSynthesis {
     /// The helper's output rate, whatever the voice's: what `ready` announces.
     static let outputRate = 22_050
@@ -94,6 +95,10 @@ struct UtteranceSynthesis {
             return shouldStop()
         }
         var samples = resampler.resample(audio)
+        if samplesSent == 0 {
+            // The utterance's first audio: its quiet onset would only delay what is heard.
+            samples.removeFirst(QuietOnset.start(of: samples))
+        }
         var lead = 0
         if pausePending {
             lead = Int(Self.sentencePause * Double(Self.outputRate))

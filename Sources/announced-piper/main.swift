@@ -52,6 +52,16 @@ func say(_ line: String) {
     _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
+/// ONNX Runtime's threads for one synthesis: `ANNOUNCED_PIPER_THREADS` (the daemon sets it from its
+/// `piper_threads` setting), at most the machine's online cores; without it 1, as `piper_threads`'
+/// default (on two cores shared with other work one thread gave the first audio sooner than two:
+/// Benchmarks/README.md, figures 13 and 14). Read before the sandbox, which may hide /sys.
+let threads: Int32 = {
+    let cores = Int32(clamping: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    let asked = getenv("ANNOUNCED_PIPER_THREADS").flatMap { Int32(String(cString: $0)) } ?? 1
+    return min(max(asked, 1), cores)
+}()
+
 let engine: PiperEngine
 do {
     engine = try PiperEngine.load()
@@ -80,8 +90,6 @@ guard espeak_ng_Initialize(nil) == ENS_OK else {
 }
 guard output.write(HelperMessage.ready(sampleRate: Int32(UtteranceSynthesis.outputRate), voices: []).frame) else { exit(0) }
 
-/// ONNX Runtime's threads for one synthesis (`ANNOUNCED_PIPER_THREADS`, default 1: on two cores, one thread gave the first samples sooner than two, announced-bench --only piper).
-let threads: Int32 = getenv("ANNOUNCED_PIPER_THREADS").flatMap { Int32(String(cString: $0)) }.map { min(max($0, 1), 8) } ?? 1
 nonisolated(unsafe) var currentVoice: LoadedVoice?
 
 /// The voice `path`, loaded if it is not the current one.

@@ -78,6 +78,7 @@ struct Daemon {
         // next start does it).
         defer { ducker?.restoreBeforeExit() }
         speech.setPiperIdleUnload(.seconds(settings.engineIdleUnload))
+        speech.setPiperThreads(settings.piperThreads)
         let piperVoices = PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: Logger(label: "announced.voices"))
         let engine: EngineBackend
         do {

@@ -111,6 +111,7 @@ struct LayeringTests {
             "ANNOUNCED_MAX_TEXT_CHARS": "100", "ANNOUNCED_MAX_PENDING_PER_CLIENT": "3",
             "ANNOUNCED_MAX_OUTBOUND_BYTES": "4096", "ANNOUNCED_ALLOW_UIDS": "1001, 1002", "ANNOUNCED_LOG_LEVEL": "trace",
             "ANNOUNCED_SSIP_SOCKET": "default", "ANNOUNCED_ENGINE_IDLE_UNLOAD": "30",
+            "ANNOUNCED_PIPER_THREADS": "2",
         ]
         let settings = try fixture.loader(environment: environment).load().settings
         var expected = DaemonSettings()
@@ -130,6 +131,7 @@ struct LayeringTests {
         expected.logLevel = .trace
         expected.ssipSocket = .default
         expected.engineIdleUnload = 30
+        expected.piperThreads = 2
         #expect(settings == expected)
         #expect(SettingsKey.audioOutput.environmentVariable == "ANNOUNCED_AUDIO")
         #expect(SettingsKey.maxLineBytes.environmentVariable == "ANNOUNCED_MAX_LINE_BYTES")
@@ -145,7 +147,8 @@ struct LayeringTests {
               "voice": "de", "rate": 90, "pitch": 0, "volume": 200, "punctuation": "some", "earcons": false,
               "max_line_bytes": 100, "max_text_chars": 50, "max_pending_per_client": 1,
               "max_outbound_bytes": 2048, "allow_uids": [0, 4294967294], "log_level": "critical",
-              "ssip_socket": "/run/user/5/speechd.sock", "engine_idle_unload": 1
+              "ssip_socket": "/run/user/5/speechd.sock", "engine_idle_unload": 1,
+              "piper_threads": 3
             }
             """, to: fixture.xdgFile)
         let loaded = try fixture.loader().load()
@@ -169,6 +172,7 @@ struct LayeringTests {
         expected.logLevel = .critical
         expected.ssipSocket = .path("/run/user/5/speechd.sock")
         expected.engineIdleUnload = 1
+        expected.piperThreads = 3
         #expect(loaded.settings == expected)
     }
 
@@ -211,7 +215,7 @@ struct LayeringTests {
         #expect(loaded.settings == expected)
         let text = try String(contentsOfFile: sample, encoding: .utf8)
         for key in ["socket", "ssip_socket", "audio", "output", "device", "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons",
-                    "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level", "duck", "engine_idle_unload"] {
+                    "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level", "duck", "engine_idle_unload", "piper_threads"] {
             #expect(text.contains("\"\(key)\""), "the sample lacks \(key)")
         }
     }
@@ -335,7 +339,7 @@ struct SettingsErrorTests {
             ("volume", "{}"), ("punctuation", "0"), ("earcons", "\"yes\""), ("earcons", "1"), ("max_line_bytes", "\"64k\""),
             ("max_text_chars", "false"), ("max_pending_per_client", "\"256\""), ("max_outbound_bytes", "1.5"),
             ("allow_uids", "1000"), ("allow_uids", "[\"1000\"]"), ("log_level", "3"), ("audio", "\"pulse\""),
-            ("audio.output", "1"), ("audio.device", "[0]"), ("engine_idle_unload", "\"5m\""),
+            ("audio.output", "1"), ("audio.device", "[0]"), ("engine_idle_unload", "\"5m\""), ("piper_threads", "1.5"),
         ])
     func wrongType(key: String, json: String) throws {
         let fixture = ConfigFixture()
@@ -356,7 +360,7 @@ struct SettingsErrorTests {
             ("max_line_bytes", "0"), ("max_text_chars", "-5"), ("max_pending_per_client", "0"), ("max_outbound_bytes", "0"),
             ("allow_uids", "[-1]"), ("allow_uids", "[4294967295]"), ("punctuation", "\"most\""), ("log_level", "\"loud\""),
             ("voice", "\"\""), ("socket", "\"\""), ("audio.output", "\"speaker\""), ("audio.output", "\"wav:\""),
-            ("audio.device", "\"\""), ("engine_idle_unload", "0"),
+            ("audio.device", "\"\""), ("engine_idle_unload", "0"), ("piper_threads", "0"),
         ])
     func outOfRange(key: String, json: String) throws {
         let fixture = ConfigFixture()

@@ -233,6 +233,39 @@ struct PiperHelperTests {
         #expect(firstSamples != nil && secondSentence != nil && firstSamples! < secondSentence!)
     }
 
+    @Test("a post's first chunk starts 5 ms before its first sample above |64|: it is the engine's own rendering with the quiet onset cut, sample for sample; a later sentence keeps its onset")
+    func firstChunkSkipsTheQuietOnset() throws {
+        // The same sentence twice: the second is the engine's own rendering of the same phonemes at
+        // the same settings, uncut (a later chunk keeps its quiet; it is part of the pause).
+        let sentence = "Download complete."
+        let helper = try Self.preparedHelper(environment: ["ANNOUNCED_PIPER_NOISE": "0"])
+        helper.send(PiperHelper.request(sentence + " " + sentence))
+        let messages = helper.utterance()
+        #expect(messages.last == .done(status: 0))
+        let samples = messages.samples
+        let words = messages.words
+        try #require(words.count == 4, "\(words)")
+        // The second sentence's audio starts where its first word is placed, after the 0.2 s pause.
+        let secondStart = Int(words[2].sample)
+        let pause = 4_410
+        try #require(secondStart > pause && secondStart < samples.count)
+        #expect(samples[(secondStart - pause)..<secondStart].allSatisfy { $0 == 0 }, "the sentence pause")
+        let first = Array(samples[..<(secondStart - pause)])
+        let own = Array(samples[secondStart...])
+        func firstAudible(_ audio: [Int16]) -> Int? { audio.firstIndex { abs(Int($0)) > 64 } }
+        let ownAudible = try #require(firstAudible(own))
+        let firstSentAudible = try #require(firstAudible(first))
+        let leadIn = 110  // 5 ms at 22,050 Hz
+        let cut = max(0, ownAudible - leadIn)
+        print("quiet onset: the engine's rendering is audible from sample \(ownAudible) (\(Double(ownAudible) / 22.05) ms); the first chunk sent from \(firstSentAudible), \(first.count) samples of \(own.count)")
+        #expect(ownAudible > leadIn, "the voice's rendering starts quiet (else there is nothing to cut)")
+        #expect(firstSentAudible == ownAudible - cut, "the first chunk's first audible sample is the lead-in from its start")
+        #expect(first.count == own.count - cut, "only the quiet onset is cut")
+        let difference = zip(first, own[cut...]).map { abs(Int($0) - Int($1)) }.max() ?? .max
+        #expect(difference <= 8, "the rest is the engine's rendering, within noiseless rendering's step or two: \(difference)")
+        #expect(words[0].sample == 0, "the first word starts with the audio as sent")
+    }
+
     @Test("ANNOUNCED_PIPER_NOISE=0 makes the audio repeatable: the same length, each sample within a few steps; the voice's own noise does not")
     func repeatable() throws {
         let text = "Build finished, all tests passed."

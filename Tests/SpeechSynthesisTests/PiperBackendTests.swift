@@ -112,6 +112,22 @@ struct PiperBackendTests {
         #expect(thread.piper.loadState.voice == nil)
     }
 
+    @Test("piper_threads reaches the helper as ANNOUNCED_PIPER_THREADS, capped at the machine's cores")
+    func threadsReachTheHelper() async throws {
+        let thread = PiperFixture.thread()
+        let recorder = EventRecorder()
+        let backend = try PiperFixture.backend(thread, recorder: recorder)
+        thread.setPiperThreads(1_000)
+        backend.prepare(voice: PiperFixture.voicePath)
+        try #require(waitFor(seconds: 60) { thread.piper.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
+        let pid = thread.piper.loadState.pid
+        let environment = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")), as: UTF8.self)
+            .split(separator: "\0").map(String.init)
+        let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        print("Piper helper \(pid) on \(cores) cores: \(environment.filter { $0.hasPrefix("ANNOUNCED_PIPER_THREADS=") })")
+        #expect(environment.filter { $0.hasPrefix("ANNOUNCED_PIPER_THREADS=") } == ["ANNOUNCED_PIPER_THREADS=\(cores)"])
+    }
+
     @Test("a Piper helper killed mid-post costs that post (error naming piper); espeak-ng speaks on, and Piper again after")
     func crashCostsOnePost() async throws {
         let thread = PiperFixture.thread()
