@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import AnnounceProtocol
-import Glibc
 import Logging
 
 /// One utterance in flight on the speech thread: feeds the output in small slices, turns
@@ -276,12 +275,14 @@ enum SSMLMarks {
             var counted = 0
             var index = 0
             while let open = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: index) {
-                guard open + opening.count <= bytes.count else { break }
-                guard memcmp(bytes.baseAddress! + open, opening, opening.count) == 0 else {
+                guard open + 5 <= bytes.count else { break }
+                // `mark` after the `<`, as one 4-byte load (little-endian, as on every platform
+                // announced builds for).
+                guard bytes.loadUnaligned(fromByteOffset: open + 1, as: UInt32.self) == markWord else {
                     index = open + 1
                     continue
                 }
-                index = open + opening.count
+                index = open + 5
                 guard let close = ByteScan.firstIndex(of: UInt8(ascii: ">"), in: bytes, from: index) else { break }
                 let tag = UnsafeBufferPointer(rebasing: utf8[index..<close])
                 index = close
@@ -294,8 +295,8 @@ enum SSMLMarks {
         }
     }
 
-    private static let opening: [UInt8] = Array("<mark".utf8)
-    private static let attribute: [UInt8] = Array("name=".utf8)
+    /// `mark` as a little-endian 32-bit word.
+    private static let markWord: UInt32 = 0x6B72_616D
 
     /// How many scalars start in `bytes`: the bytes that are not continuation bytes
     /// (`10xxxxxx`), counted a word at a time.
@@ -317,11 +318,12 @@ enum SSMLMarks {
 
     /// The quoted value of `name=` in a mark tag's bytes (after `<mark`, before `>`), if any.
     private static func name(inTag tag: UnsafeBufferPointer<UInt8>) -> String? {
-        // The first `name=` with a byte after it.
-        guard let found = (0..<max(0, tag.count - attribute.count)).first(where: {
-            memcmp(tag.baseAddress! + $0, attribute, attribute.count) == 0
+        // The first `name=` with a byte after it: `name` as one 4-byte load, then `=`.
+        let raw = UnsafeRawBufferPointer(tag)
+        guard let found = (0..<max(0, tag.count - 5)).first(where: {
+            raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self) == 0x656D_616E && tag[$0 + 4] == UInt8(ascii: "=")
         }) else { return nil }
-        let quoteIndex = found + attribute.count
+        let quoteIndex = found + 5
         let quote = tag[quoteIndex]
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
         guard let end = tag[(quoteIndex + 1)...].firstIndex(of: quote) else { return nil }
