@@ -57,7 +57,8 @@ final class UtteranceRun {
     private let expectedMarks: [SSMLMarks.Mark]
     private var nextExpectedMark = 0
 
-    init(job: QueuedUtterance, thread: SpeechThread, sampleRate: Int, map: TextPositionMap) {
+    /// `marks`: the SSML text's marks (`SSMLMarks.marks(in:)`), empty for plain text.
+    init(job: QueuedUtterance, thread: SpeechThread, sampleRate: Int, map: TextPositionMap, marks: [SSMLMarks.Mark]) {
         self.job = job
         self.thread = thread
         self.map = map
@@ -65,7 +66,7 @@ final class UtteranceRun {
         emit = job.audioPath.eventHandler
         seq = job.utterance.seq
         sliceFrames = max(1, sampleRate / 200)
-        expectedMarks = job.utterance.ssml ? SSMLMarks.marks(in: job.utterance.text) : []
+        expectedMarks = marks
     }
 
     /// Marks where espeak's audio begins: its event sample numbers count from here.
