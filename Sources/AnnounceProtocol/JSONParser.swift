@@ -22,16 +22,22 @@ public struct JSONParser {
     public static let maxDepth = 64
 
     /// Parses `bytes` as one JSON value.
+    /// Bytes in contiguous storage (an array, a slice of one, a buffer) are read where they lie;
+    /// others are copied once.
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { buffer throws(JSONSyntaxError) in
-            var parser = Reader(bytes: buffer)
-            parser.skipWhitespace()
-            let value = try parser.readValue(depth: 0)
-            parser.skipWhitespace()
-            guard parser.index == buffer.count else { throw parser.error("unexpected data after the JSON value") }
-            return value
-        }
+        let read = { (buffer: UnsafeRawBufferPointer) in Result { () throws(JSONSyntaxError) in try parse(buffer) } }
+        let result = bytes.withContiguousStorageIfAvailable { read(UnsafeRawBufferPointer($0)) } ?? Array(bytes).withUnsafeBytes(read)
+        return try result.get()
+    }
+
+    /// Parses the bytes of `buffer` as one JSON value, without copying them.
+    public static func parse(_ buffer: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+        var parser = Reader(bytes: buffer.assumingMemoryBound(to: UInt8.self))
+        parser.skipWhitespace()
+        let value = try parser.readValue(depth: 0)
+        parser.skipWhitespace()
+        guard parser.index == buffer.count else { throw parser.error("unexpected data after the JSON value") }
+        return value
     }
 
     /// Parses a string as one JSON value.
@@ -192,12 +198,16 @@ private struct Reader {
         index += 1
         let start = index
         // Fast path: no escapes.
-        while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\"), byte >= 0x20 {
-            index += 1
-        }
+        let run = ByteScan.jsonStringRun(in: UnsafeRawBufferPointer(bytes), from: start)
+        index = run.end
         guard let stop = current else { throw error("unterminated string") }
         if stop == UInt8(ascii: "\"") {
             let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            if run.isASCII {
+                // ASCII is valid UTF-8, and decoding leaves it as it is.
+                index += 1
+                return String(decoding: raw, as: UTF8.self)
+            }
             guard let string = validUTF8String(raw) else {
                 throw JSONSyntaxError(reason: "invalid UTF-8 in a string", offset: start)
             }
@@ -223,9 +233,7 @@ private struct Reader {
                 throw error("control character in a string")
             default:
                 let runStart = index
-                while let next = current, next != UInt8(ascii: "\""), next != UInt8(ascii: "\\"), next >= 0x20 {
-                    index += 1
-                }
+                index = ByteScan.jsonStringRun(in: UnsafeRawBufferPointer(bytes), from: runStart).end
                 let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
                 guard let text = validUTF8String(run) else {
                     throw JSONSyntaxError(reason: "invalid UTF-8 in a string", offset: runStart)

@@ -55,14 +55,18 @@ extension JSONValue {
         out.append(UInt8(ascii: "\""))
         // Runs of bytes that need no escape are copied whole: a `started` line repeats its
         // post's text, up to a chapter, and byte by byte that took tens of milliseconds.
+        // The runs are found a word at a time (ByteScan), and room for a long text is made once.
         let copied: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+            if bytes.count > 4096 { out.reserveCapacity(out.count + bytes.count + 2) }
+            let raw = UnsafeRawBufferPointer(bytes)
             var runStart = 0
-            for index in bytes.indices where needsEscape(bytes[index]) {
+            while runStart < bytes.count {
+                let index = ByteScan.jsonStringRun(in: raw, from: runStart).end
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+                guard index < bytes.count else { break }
                 appendEscaped(bytes[index], to: &out)
                 runStart = index + 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         if copied == nil {
             for byte in string.utf8 {

@@ -4,7 +4,8 @@
 ///
 /// Complete lines inside one chunk are handed on where they lie, without a copy; only the
 /// unfinished line at a chunk's end is kept, and a line that crosses chunks is joined once.
-/// Nothing is shifted per chunk.
+/// Nothing is shifted per chunk, and each byte is searched for a newline once, when its chunk
+/// arrives (never again as a long line's held bytes grow).
 public struct LineSplitter: Sendable {
     /// The protocol's `max_line_bytes` default: the longest line, without its newline (4 MiB, so
     /// that a text of `max_text_chars` fits escaped).
@@ -38,7 +39,7 @@ public struct LineSplitter: Sendable {
     public mutating func split(_ chunk: UnsafeRawBufferPointer, line: (UnsafeRawBufferPointer) -> Void) throws(LineTooLong) {
         var start = 0
         while start < chunk.count {
-            guard let newline = chunk[start...].firstIndex(of: UInt8(ascii: "\n")) else { break }
+            guard let newline = ByteScan.firstNewline(in: chunk, from: start) else { break }
             if partial.isEmpty {
                 guard newline - start <= maxLineBytes else { throw LineTooLong(maxLineBytes: maxLineBytes) }
                 line(UnsafeRawBufferPointer(rebasing: chunk[start..<newline]))

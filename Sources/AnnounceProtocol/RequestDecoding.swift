@@ -2,12 +2,19 @@
 extension RequestLine {
     /// Decodes one line (without its `\n`; a trailing `\r` is tolerated) into a request, or the
     /// error the daemon answers with. The error carries the line's `id` when it had a valid one.
+    /// Bytes in contiguous storage are read where they lie; others are copied once.
     public static func decode(line bytes: some Collection<UInt8>, limits: DecodingLimits = DecodingLimits()) -> Result<RequestLine, RequestError> {
-        var slice = Array(bytes)
-        if slice.last == UInt8(ascii: "\r") { slice.removeLast() }
+        bytes.withContiguousStorageIfAvailable { decode(line: UnsafeRawBufferPointer($0), limits: limits) }
+            ?? Array(bytes).withUnsafeBytes { decode(line: $0, limits: limits) }
+    }
+
+    /// Decodes one line (without its `\n`; a trailing `\r` is tolerated) from the bytes of
+    /// `bytes`, without copying them.
+    public static func decode(line bytes: UnsafeRawBufferPointer, limits: DecodingLimits = DecodingLimits()) -> Result<RequestLine, RequestError> {
+        let trimmed = bytes.last == UInt8(ascii: "\r") ? UnsafeRawBufferPointer(rebasing: bytes.dropLast()) : bytes
         let json: JSONValue
         do {
-            json = try JSONParser.parse(slice)
+            json = try JSONParser.parse(trimmed)
         } catch {
             return .failure(RequestError(.badJSON, "the line is not valid JSON: \(error)"))
         }

@@ -61,8 +61,8 @@ public struct JSONLinesDecoder: FrontEndDecoder {
             return DecodedInput()
         }
         var decoded = DecodedInput()
-        while let newline = incoming.readableBytesView.firstIndex(of: UInt8(ascii: "\n")) {
-            let length = newline - incoming.readerIndex
+        // Only the new bytes are searched: a long line's held start never is again.
+        while let length = incoming.withUnsafeReadableBytes({ ByteScan.firstNewline(in: $0) }) {
             guard (partial?.readableBytes ?? 0) + length <= maxLineBytes else {
                 return loseFraming(decoded)
             }

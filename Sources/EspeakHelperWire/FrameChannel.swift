@@ -16,9 +16,15 @@ public final class FrameChannel {
     /// Writes all of `bytes`. False when the other end is gone.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    /// Writes all of `bytes`. False when the other end is gone.
+    @discardableResult
+    public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var written = 0
         while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
+            let count = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return false }
             written += count
@@ -41,6 +47,11 @@ public final class FrameChannel {
                     let payload = buffer[(start + 5)..<(start + 5 + length)]
                     start += 5 + length
                     return (tag, payload)
+                }
+                if buffer.capacity < start + 5 + length, length <= Self.longestReservation {
+                    // A long frame (a chapter's text): room for all of it at once, so it is
+                    // copied in once rather than again at every doubling of the buffer.
+                    buffer.reserveCapacity(start + 5 + length)
                 }
             }
             if start > 0, start == buffer.count, buffer.capacity > Self.keptCapacity {
@@ -67,6 +78,11 @@ public final class FrameChannel {
     /// The most buffer capacity kept once everything in it has been read: enough for the frames
     /// of audio; a longer frame's buffer is freed after it.
     static let keptCapacity = 65_536
+
+    /// The longest frame room is made for before its bytes arrive (a text of `max_text_chars`
+    /// scalars in UTF-8 is at most 4 MiB): a length beyond it, from a helper gone wrong, only
+    /// grows the buffer as bytes come.
+    static let longestReservation = 8 << 20
 
     /// Whether the last `readFrame` gave up waiting.
     public private(set) var timedOut = false

@@ -41,9 +41,18 @@ struct PayloadWriter {
 
     /// The frame: tag, length, payload.
     func frame(_ tag: HelperTag) -> [UInt8] {
-        var frame: [UInt8] = [tag.rawValue]
-        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { frame.append(contentsOf: $0) }
-        return frame + bytes
+        var frame = header(tag, trailingBytes: 0)
+        frame.reserveCapacity(frame.count + bytes.count)
+        frame.append(contentsOf: bytes)
+        return frame
+    }
+
+    /// The start of a frame whose payload is this payload and then `trailingBytes` more bytes,
+    /// written after it: tag, length.
+    func header(_ tag: HelperTag, trailingBytes: Int) -> [UInt8] {
+        var header: [UInt8] = [tag.rawValue]
+        withUnsafeBytes(of: UInt32(bytes.count + trailingBytes).littleEndian) { header.append(contentsOf: $0) }
+        return header
     }
 }
 
@@ -110,17 +119,38 @@ extension HelperRequest {
             payload.append(voice)
             return payload.frame(.prepare)
         case .synthesize(let request):
-            var payload = PayloadWriter()
-            payload.append(request.voice)
-            payload.append(request.rate)
-            payload.append(request.pitch)
-            payload.append(request.volume)
-            payload.append(request.punctuation.rawValue)
-            payload.append(request.punctuationList)
-            payload.append(UInt8(request.ssml ? 1 : 0))
+            var payload = Self.synthesizeFields(request)
             payload.append(request.text)
             return payload.frame(.synthesize)
         }
+    }
+
+    /// Writes the request's frame to `channel`; false when the other end is gone. A synthesize
+    /// request's text (up to a chapter) goes from its string's own storage, not copied into a
+    /// frame first; the bytes are those of ``frame``.
+    public func write(to channel: FrameChannel) -> Bool {
+        guard case .synthesize(let request) = self else { return channel.write(frame) }
+        var fields = Self.synthesizeFields(request)
+        var text = request.text
+        return text.withUTF8 { utf8 in
+            fields.append(UInt32(utf8.count))
+            var start = fields.header(.synthesize, trailingBytes: utf8.count)
+            start.append(contentsOf: fields.bytes)
+            return channel.write(start) && channel.write(UnsafeRawBufferPointer(utf8))
+        }
+    }
+
+    /// A synthesize request's payload up to its text.
+    private static func synthesizeFields(_ request: SynthesisRequest) -> PayloadWriter {
+        var payload = PayloadWriter()
+        payload.append(request.voice)
+        payload.append(request.rate)
+        payload.append(request.pitch)
+        payload.append(request.volume)
+        payload.append(request.punctuation.rawValue)
+        payload.append(request.punctuationList)
+        payload.append(UInt8(request.ssml ? 1 : 0))
+        return payload
     }
 
     /// Decodes a frame's tag and payload.

@@ -202,7 +202,7 @@ final class EngineHelperProcess {
 
     /// Sends a request. False when the helper is gone.
     func send(_ request: HelperRequest) -> Bool {
-        requests?.write(request.frame) ?? false
+        requests.map { request.write(to: $0) } ?? false
     }
 
     /// How long the helper may go without a message while the speech thread waits for one, in

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
+import AnnounceProtocol
 import Logging
 
 /// One utterance in flight on the speech thread: feeds the output in small slices, turns
@@ -56,7 +57,8 @@ final class UtteranceRun {
     private let expectedMarks: [SSMLMarks.Mark]
     private var nextExpectedMark = 0
 
-    init(job: QueuedUtterance, thread: SpeechThread, sampleRate: Int, map: TextPositionMap) {
+    /// `marks`: the SSML text's marks (`SSMLMarks.marks(in:)`), empty for plain text.
+    init(job: QueuedUtterance, thread: SpeechThread, sampleRate: Int, map: TextPositionMap, marks: [SSMLMarks.Mark]) {
         self.job = job
         self.thread = thread
         self.map = map
@@ -64,7 +66,7 @@ final class UtteranceRun {
         emit = job.audioPath.eventHandler
         seq = job.utterance.seq
         sliceFrames = max(1, sampleRate / 200)
-        expectedMarks = job.utterance.ssml ? SSMLMarks.marks(in: job.utterance.text) : []
+        expectedMarks = marks
     }
 
     /// Marks where espeak's audio begins: its event sample numbers count from here.
@@ -262,43 +264,67 @@ enum SSMLMarks {
 
     /// The marks of `ssml`, in order, in one pass over its UTF-8 bytes (a mark's offset counts
     /// the scalars before it: every byte that does not continue a scalar starts one). A pass over
-    /// decoded scalars took about 100 ms on 1 MiB of SSML, before its first sample.
+    /// decoded scalars took about 100 ms on 1 MiB of SSML, and a byte loop 3.5 ms, before its
+    /// first sample; this one finds each `<` with `memchr` and counts scalars 8 bytes at a time.
     static func marks(in ssml: String) -> [Mark] {
         var text = ssml
-        return text.withUTF8 { bytes in
+        return text.withUTF8 { utf8 in
+            let bytes = UnsafeRawBufferPointer(utf8)
             var marks: [Mark] = []
-            let opening = Array("<mark".utf8)
             // The scalars before byte `counted`.
             var scalarsBefore = 0
             var counted = 0
             var index = 0
-            while index + opening.count <= bytes.count {
-                guard bytes[index] == UInt8(ascii: "<"), UnsafeBufferPointer(rebasing: bytes[index..<index + opening.count]).elementsEqual(opening) else {
-                    index += 1
+            while let open = ByteScan.firstIndex(of: UInt8(ascii: "<"), in: bytes, from: index) {
+                guard open + 5 <= bytes.count else { break }
+                // `mark` after the `<`, as one 4-byte load (little-endian, as on every platform
+                // announced builds for).
+                guard bytes.loadUnaligned(fromByteOffset: open + 1, as: UInt32.self) == markWord else {
+                    index = open + 1
                     continue
                 }
-                let start = index
-                index += opening.count
-                guard let close = bytes[index...].firstIndex(of: UInt8(ascii: ">")) else { break }
-                let tag = UnsafeBufferPointer(rebasing: bytes[index..<close])
+                index = open + 5
+                guard let close = ByteScan.firstIndex(of: UInt8(ascii: ">"), in: bytes, from: index) else { break }
+                let tag = UnsafeBufferPointer(rebasing: utf8[index..<close])
                 index = close
                 guard let name = name(inTag: tag) else { continue }
-                for byte in bytes[counted..<start] where byte & 0xC0 != 0x80 { scalarsBefore += 1 }
-                counted = start
+                scalarsBefore += scalarStarts(in: UnsafeRawBufferPointer(rebasing: bytes[counted..<open]))
+                counted = open
                 marks.append(Mark(name: name, offset: scalarsBefore))
             }
             return marks
         }
     }
 
+    /// `mark` as a little-endian 32-bit word.
+    private static let markWord: UInt32 = 0x6B72_616D
+
+    /// How many scalars start in `bytes`: the bytes that are not continuation bytes
+    /// (`10xxxxxx`), counted a word at a time.
+    static func scalarStarts(in bytes: UnsafeRawBufferPointer) -> Int {
+        var continuations = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // A continuation byte has its top bit set and the next one clear.
+            continuations += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] & 0xC0 == 0x80 { continuations += 1 }
+            index += 1
+        }
+        return bytes.count - continuations
+    }
+
     /// The quoted value of `name=` in a mark tag's bytes (after `<mark`, before `>`), if any.
     private static func name(inTag tag: UnsafeBufferPointer<UInt8>) -> String? {
-        let attribute = Array("name=".utf8)
-        // The first `name=` with a byte after it.
-        guard let found = (0..<max(0, tag.count - attribute.count)).first(where: {
-            UnsafeBufferPointer(rebasing: tag[$0..<$0 + attribute.count]).elementsEqual(attribute)
+        // The first `name=` with a byte after it: `name` as one 4-byte load, then `=`.
+        let raw = UnsafeRawBufferPointer(tag)
+        guard let found = (0..<max(0, tag.count - 5)).first(where: {
+            raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self) == 0x656D_616E && tag[$0 + 4] == UInt8(ascii: "=")
         }) else { return nil }
-        let quoteIndex = found + attribute.count
+        let quoteIndex = found + 5
         let quote = tag[quoteIndex]
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }
         guard let end = tag[(quoteIndex + 1)...].firstIndex(of: quote) else { return nil }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import EspeakHelperWire
+import BlockingThreads
+import Foundation
 import Glibc
 import Testing
 
@@ -44,6 +46,69 @@ struct HelperWireTests {
             #expect(try HelperMessage(tag: frame.tag, payload: frame.payload) == message)
         }
         #expect(reader.readFrame() == nil, "end of stream after the last frame")
+    }
+
+    /// Runs `body` on a thread of its own (not a pool's, which the writer may hold) and waits
+    /// for its result: the reading end of a pipe a chapter is written into.
+    final class ReaderThread<Result>: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private var result: Result?
+
+        init(_ body: @escaping @Sendable () -> Result) {
+            Thread { [self] in
+                result = body()
+                done.signal()
+            }.start()
+        }
+
+        func join() -> Result {
+            done.wait()
+            return result!
+        }
+    }
+
+    /// The bytes `write(to:)` puts on a pipe, read back whole after the writer closed it. A
+    /// chapter does not fit a pipe's buffer, so the reader drains it meanwhile.
+    static func bytesWritten(_ request: HelperRequest) throws -> [UInt8] {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { close(readEnd) }
+        let reader = ReaderThread { () -> [UInt8] in
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+                if count <= 0 { return bytes }
+                bytes += chunk[..<count]
+            }
+        }
+        #expect(request.write(to: FrameChannel(fd: writeEnd)))
+        close(writeEnd)
+        return reader.join()
+    }
+
+    @Test(
+        "a request written from its text's own storage is its frame, byte for byte, and reads back, up to a chapter",
+        .onBlockingThreads, arguments: [1, 70_000, 1_048_576]
+    )
+    func writtenInPlace(_ length: Int) throws {
+        var request = Self.request
+        request.text = String(repeating: "Grüße 👋 ", count: length / 11 + 1)
+        let synthesize = HelperRequest.synthesize(request)
+        #expect(try Self.bytesWritten(synthesize) == synthesize.frame)
+        #expect(try Self.bytesWritten(.abort) == HelperRequest.abort.frame)
+        // And it reads back as the request, through a real pipe.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        defer { close(readEnd) }
+        let reader = ReaderThread { () -> HelperRequest? in
+            FrameChannel(fd: readEnd).readFrame().flatMap { try? HelperRequest(tag: $0.tag, payload: $0.payload) }
+        }
+        #expect(synthesize.write(to: FrameChannel(fd: writeEnd)))
+        close(writeEnd)
+        #expect(reader.join() == synthesize)
     }
 
     @Test("the samples frame written straight from a buffer equals the message's, byte for byte")

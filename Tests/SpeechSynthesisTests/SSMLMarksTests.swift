@@ -40,3 +40,29 @@ struct SSMLMarksTests {
         #expect(marks.map(\.offset) == offsets)
     }
 }
+
+/// The scalar count under the mark scan: continuation bytes are not counted, a word at a time.
+@Suite("SSML marks: scalars counted a word at a time")
+struct SSMLScalarStartsTests {
+    @Test("every text and every slice of it counts as many scalars as it has", arguments: ["", "a", "abcdefgh", "é", "aé😀日本語xyz", String(repeating: "ü日😀a", count: 9)])
+    func scalarStarts(_ text: String) {
+        let bytes = Array(text.utf8)
+        bytes.withUnsafeBytes { raw in
+            for start in 0...bytes.count {
+                // Slices starting on a scalar's first byte, so the count is exact.
+                guard start == bytes.count || bytes[start] & 0xC0 != 0x80 else { continue }
+                let slice = UnsafeRawBufferPointer(rebasing: raw[start...])
+                #expect(SSMLMarks.scalarStarts(in: slice) == String(decoding: slice, as: UTF8.self).unicodeScalars.count)
+            }
+        }
+    }
+
+    @Test("a mark after multi-byte text at each position of a word is placed in scalars")
+    func markAfterMultiByte() {
+        for count in 0..<17 {
+            let before = String(repeating: "é", count: count) + String(repeating: "a", count: count % 5)
+            let text = "<speak>" + before + "<mark name='m'/>x</speak>"
+            #expect(SSMLMarks.marks(in: text) == [SSMLMarks.Mark(name: "m", offset: 7 + before.unicodeScalars.count)])
+        }
+    }
+}
