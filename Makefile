@@ -247,7 +247,8 @@ soak:
 	.build/release/announced-bench --soak $(SOAK_POSTS)
 
 ## bench-compare: announced beside a private speech-dispatcher at a PulseAudio null sink
+## (COMPARE_ROUNDS=N rounds; ROUND_TRIPS_ONLY=1 for the SSIP round trips and their floor alone)
 bench-compare: deps
 	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announced
 	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announced-espeak
-	ANNOUNCED_BUILD=$(SCRATCH)/release Benchmarks/compare-speechd $(COMPARE_ROUNDS)
+	ANNOUNCED_BUILD=$(SCRATCH)/release Benchmarks/compare-speechd $(if $(ROUND_TRIPS_ONLY),--round-trips) $(COMPARE_ROUNDS)

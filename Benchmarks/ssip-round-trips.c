@@ -9,7 +9,7 @@
 //   speak: SPEAK, 230, the text and the end marker, 225 (priority text, events off)
 //   get:   GET RATE, 251
 //   set:   SET self RATE 10, 203
-// Prints the round trips per second on standard output.
+// Prints the round trips per second and how many there were on standard output.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
@@ -125,6 +125,6 @@ int main(int argc, char **argv) {
 
     command("CANCEL self\r\n", "213");
     close(fd);
-    printf("%.0f\n", count / elapsed);
+    printf("%.0f %ld\n", count / elapsed, count);
     return 0;
 }

@@ -29,21 +29,23 @@ public struct SSIPDecoder: FrontEndDecoder {
         var decoded = DecodedInput()
         defer { incoming.moveReaderIndex(to: incoming.writerIndex) }
         guard !done else { return decoded }
-        var lines: [[UInt8]] = []
+        // Each line is taken where it lies in the read buffer, as the splitter finds it (no copy).
+        // The splitter is moved out while it runs, so that taking a line may change the decoder.
+        var splitter = self.splitter
+        defer { self.splitter = splitter }
         do {
             try incoming.withUnsafeReadableBytes { chunk throws(LineSplitter.LineTooLong) in
-                try splitter.split(chunk) { lines.append(Array($0)) }
+                try splitter.split(chunk) { line in
+                    if !done { take(line, into: &decoded) }
+                }
             }
         } catch {
-            for line in lines where !done { take(line, into: &decoded) }
             if !done {
                 decoded.inputs.append(.answered(SSIPReply.lineTooLong(limit: frontEnd.maxLineBytes)))
                 decoded.framingLost = true
                 done = true
             }
-            return decoded
         }
-        for line in lines where !done { take(line, into: &decoded) }
         return decoded
     }
 
@@ -57,8 +59,8 @@ public struct SSIPDecoder: FrontEndDecoder {
         frontEnd.connections.remove(connection.id)
     }
 
-    private mutating func take(_ line: [UInt8], into decoded: inout DecodedInput) {
-        let step = connection.session.withLockedValue { $0.take(line) }
+    private mutating func take(_ line: UnsafeRawBufferPointer, into decoded: inout DecodedInput) {
+        let step = connection.session.withLockedValue { $0.take(bytes: line) }
         switch step {
         case .none:
             break

@@ -49,6 +49,27 @@ public struct SSIPEncoder: FrontEndEncoder {
         }
     }
 
+    /// Appends the bytes of a reply, or of a message's `225`, written straight from the event loop.
+    public func encodeDirect(_ line: ClientLine, into buffer: inout ByteBuffer) {
+        switch line {
+        case .reply(let reply):
+            buffer.writeBytes(Self.bytes(of: reply))
+        case .event(.queued(_, let seq, _)):
+            buffer.writeBytes(queued(seq))
+        default:
+            var output = FrontEndOutput()
+            encode([line], into: &output)
+            for write in output.writes { buffer.writeBytes(write.bytes) }
+        }
+    }
+
+    /// `225-<seq>` + `225 OK MESSAGE QUEUED`; the message's first event is held from now on.
+    private func queued(_ seq: UInt64) -> [UInt8] {
+        let deadline = NIODeadline.now() + firstEventHold
+        connection.firstEventDeadlines.withLockedValue { $0[seq] = deadline }
+        return SSIPReply.messageQueued(Int(seq)).bytes
+    }
+
     /// The bytes of a reply the decoder made: always an ``SSIPReply`` (an SSIP connection's
     /// decoder makes no other kind).
     static func bytes(of reply: any FrontEndReply) -> [UInt8] {
@@ -69,9 +90,7 @@ public struct SSIPEncoder: FrontEndEncoder {
         }
         switch event {
         case .queued(_, let seq, _):
-            output.appendReply(SSIPReply.messageQueued(Int(seq)).bytes, answers: 1)
-            let deadline = NIODeadline.now() + firstEventHold
-            connection.firstEventDeadlines.withLockedValue { $0[seq] = deadline }
+            output.appendReply(queued(seq), answers: 1)
         case .started(_, let seq, _, _):
             emit(.begin, seq: seq)
         case .mark(_, let seq, let name):

@@ -80,17 +80,17 @@ extension ConnectionHandler {
     /// dispatcher, after this write. Once an input that the dispatcher answers is handed over,
     /// every later one follows it, and the sink counts the answers owed.
     private func handCountingAnswers(_ inputs: [ClientInput]) {
-        let direct = sink.mayWriteDirectly
-        var replies: [ClientLine] = []
+        // The replies written from here gather in one buffer (the sink's, reused), one write.
+        var replies = sink.mayWriteDirectly ? sink.startDirectWrite() : nil
         var handed: [ClientInput] = []
         var owed = 0
         for input in inputs {
             switch input {
-            case .answered(let reply) where direct && owed == 0:
-                replies.append(.reply(reply))
-            case .message(let message) where direct && owed == 0:
+            case .answered(let reply) where replies != nil && owed == 0:
+                sink.appendDirectly(.reply(reply), to: &replies!)
+            case .message(let message) where replies != nil && owed == 0:
                 let seq = dispatcher.reserveSequenceNumber()
-                replies.append(.event(.queued(id: message.id, seq: seq, warning: nil)))
+                sink.appendDirectly(.event(.queued(id: message.id, seq: seq, warning: nil)), to: &replies!)
                 handed.append(.queuedMessage(message, seq: seq))
             default:
                 owed += input.answerLines
@@ -98,7 +98,7 @@ extension ConnectionHandler {
             }
         }
         // The replies come before anything handed over that is answered (a name is not).
-        if !replies.isEmpty { sink.writeDirectly(replies) }
+        if let replies { sink.finishDirectWrite(replies) }
         if owed > 0 { sink.owe(owed) }
         if !handed.isEmpty { dispatcher.submit(handed, from: id) }
     }

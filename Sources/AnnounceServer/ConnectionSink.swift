@@ -22,7 +22,7 @@ import NIOCore
 /// The sink is the one owner of the order of the connection's writes. Everything it writes, it
 /// writes on the event loop: the dispatcher's lines (handed over on its turn, written in an
 /// `execute` block) and a front-end's own replies and `queued` answers, which the connection's
-/// handler asks it to write straight from the loop (``writeDirectly(_:)``) so that a `SET`, a
+/// handler asks it to write straight from the loop (``startDirectWrite()``) so that a `SET`, a
 /// `GET` or the `225` of a `SPEAK` costs no trip through the dispatcher's turn. It counts the answers the dispatcher owes the connection (the
 /// handler adds what it hands over, ``owe(_:)``; each write of the dispatcher's lines takes off
 /// what it answers) and writes a reply directly only when nothing is owed and no event is held:
@@ -33,27 +33,15 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     /// `max_outbound_bytes`: the most bytes that may wait in the channel, unread by the client
     /// (the channel's high water mark).
     let outboundLimit: Int
-    /// What the sink keeps on the event loop.
-    private struct State {
-        /// The sink has closed, or is closing, the connection.
-        var closed = false
-        /// Events held until their deadline, in order.
-        var held: Deque<FrontEndOutput.Write> = []
-        /// A task is scheduled to write the first held event.
-        var flushScheduled = false
-        /// Close once the held events are written.
-        var closeWhenWritten = false
-        /// Answers the dispatcher owes the connection: inputs handed to it whose answer has not
-        /// been written (or held) yet.
-        var owedAnswers = 0
-    }
-    private let state: NIOLoopBoundBox<State>
+    private let state: NIOLoopBoundBox<ConnectionSinkState>
+    /// The largest direct write buffer kept for the next (a voice list is dropped after its write).
+    static var directBufferKept: Int { 4096 }
 
     init(channel: any Channel, encoder: Encoder, outboundLimit: Int = 1 << 20) {
         self.channel = channel
         self.encoder = encoder
         self.outboundLimit = outboundLimit
-        self.state = NIOLoopBoundBox.makeBoxSendingValue(State(), eventLoop: channel.eventLoop)
+        self.state = NIOLoopBoundBox.makeBoxSendingValue(ConnectionSinkState(), eventLoop: channel.eventLoop)
     }
 
     func deliver(_ lines: [ClientLine]) {
@@ -87,12 +75,27 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
         state.value.owedAnswers == 0 && state.value.held.isEmpty && !state.value.closed
     }
 
-    /// Writes `lines`, a front-end's own replies and the `queued` answers of messages its handler
-    /// numbered itself, now, in one write. Call on the event loop, only when ``mayWriteDirectly``.
-    func writeDirectly(_ lines: [ClientLine]) {
-        var output = FrontEndOutput()
-        encoder.encode(lines, into: &output)
-        for write in output.writes { send(write.bytes) }
+    /// Starts a direct write: an empty buffer to append a front-end's own replies and the `queued`
+    /// answers of messages its handler numbered itself to (``appendDirectly(_:to:)``), written by
+    /// ``finishDirectWrite(_:)``. It is the last direct write's buffer when the channel has let go
+    /// of it, so a reply costs no allocation. Call on the event loop, only when
+    /// ``mayWriteDirectly``.
+    func startDirectWrite() -> ByteBuffer {
+        guard var buffer = state.value.directBuffer.take() else { return channel.allocator.buffer(capacity: 256) }
+        buffer.clear()  // new memory only if the channel still holds the last write's
+        return buffer
+    }
+
+    /// Appends the bytes of `line` to a direct write.
+    func appendDirectly(_ line: ClientLine, to buffer: inout ByteBuffer) {
+        encoder.encodeDirect(line, into: &buffer)
+    }
+
+    /// Writes what a direct write holds, now, in one write (nothing when it is empty), and keeps
+    /// its buffer for the next. Call on the event loop.
+    func finishDirectWrite(_ buffer: ByteBuffer) {
+        if buffer.readableBytes > 0 { send(buffer) }
+        if buffer.capacity <= Self.directBufferKept { state.value.directBuffer = buffer }
     }
 
     /// Writes `bytes`, unless the client has left too much unread: then closes the connection.
@@ -102,6 +105,11 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     /// and only a client that has not read what came before is cut off. So what waits for one
     /// client is at most the limit and one turn's lines.
     private func send(_ bytes: [UInt8]) {
+        send(channel.allocator.buffer(bytes: bytes))
+    }
+
+    /// Writes `buffer`, unless the client has left too much unread (as the write of bytes above).
+    private func send(_ buffer: ByteBuffer) {
         guard !state.value.closed else { return }
         guard !clientFellBehind else {
             state.value.closed = true
@@ -109,7 +117,7 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
             channel.close(promise: nil)
             return
         }
-        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+        channel.writeAndFlush(buffer, promise: nil)
     }
 
     /// Whether more than the limit waits in the channel, unread by the client. The channel stops
@@ -162,4 +170,24 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
             channel.close(promise: nil)
         }
     }
+}
+
+/// What a ``ConnectionSink`` keeps on its event loop (a type of its own, outside the generic sink,
+/// so that reaching it costs no generic metadata lookup per write).
+private struct ConnectionSinkState {
+    /// The sink has closed, or is closing, the connection.
+    var closed = false
+    /// Events held until their deadline, in order.
+    var held: Deque<FrontEndOutput.Write> = []
+    /// A task is scheduled to write the first held event.
+    var flushScheduled = false
+    /// Close once the held events are written.
+    var closeWhenWritten = false
+    /// Answers the dispatcher owes the connection: inputs handed to it whose answer has not
+    /// been written (or held) yet.
+    var owedAnswers = 0
+    /// The buffer of the last direct write, kept for the next one: once the kernel has taken
+    /// the bytes, the channel lets go of it and the next reply is written into the same
+    /// memory (nil until the first direct write, and after one too large to keep).
+    var directBuffer: ByteBuffer?
 }

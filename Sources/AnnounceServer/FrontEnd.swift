@@ -67,6 +67,22 @@ public struct DecodedInput: Sendable {
 public protocol FrontEndEncoder: Sendable {
     /// Appends `lines`, in order, to `output`.
     func encode(_ lines: [ClientLine], into output: inout FrontEndOutput)
+
+    /// Appends the bytes of `line`, a reply (``ClientLine/reply(_:)``) or a message's `queued`
+    /// event that the connection writes straight from its event loop, to `buffer`: the bytes
+    /// ``encode(_:into:)`` gives the line, with the same effects. A front-end whose clients send
+    /// one command at a time and wait for each answer writes the answer from here, with no
+    /// intermediate arrays (the default goes through ``FrontEndOutput``).
+    func encodeDirect(_ line: ClientLine, into buffer: inout ByteBuffer)
+}
+
+extension FrontEndEncoder {
+    /// Encodes `line` with ``encode(_:into:)`` and appends its writes' bytes.
+    public func encodeDirect(_ line: ClientLine, into buffer: inout ByteBuffer) {
+        var output = FrontEndOutput()
+        encode([line], into: &output)
+        for write in output.writes { buffer.writeBytes(write.bytes) }
+    }
 }
 
 /// The writes one dispatcher turn makes on a connection, in order.

@@ -7,11 +7,27 @@ extension SSIPCommand {
     /// out of range, 332 for a command not allowed inside a block, 501 for invalid UTF-8.
     /// Keywords are case-insensitive; values (names, text) keep their case.
     public static func parse(_ line: some Collection<UInt8>, insideBlock: Bool = false) -> Result<SSIPCommand, SSIPReply> {
-        var bytes = Array(line)
-        if bytes.last == 13 { bytes.removeLast() }
-        guard let text = String(validating: bytes, as: UTF8.self) else { return .failure(.invalidEncoding) }
+        if let parsed = line.withContiguousStorageIfAvailable({ parse(bytes: UnsafeRawBufferPointer($0), insideBlock: insideBlock) }) {
+            return parsed
+        }
+        return Array(line).withUnsafeBytes { parse(bytes: $0, insideBlock: insideBlock) }
+    }
+
+    /// ``parse(_:insideBlock:)`` for bytes where they lie (the server's read buffer): the line is
+    /// not copied, and a command of ASCII words allocates nothing but the strings it keeps.
+    public static func parse(bytes line: UnsafeRawBufferPointer, insideBlock: Bool = false) -> Result<SSIPCommand, SSIPReply> {
+        let bytes = line.last == 13 ? UnsafeRawBufferPointer(rebasing: line.dropLast()) : line
+        // ASCII is valid UTF-8 and is decoded by String's fast path; anything else is validated.
+        let isASCII = bytes.allSatisfy { $0 < 0x80 }
+        let text: String
+        if isASCII {
+            text = String(decoding: bytes, as: UTF8.self)
+        } else {
+            guard let valid = String(validating: bytes, as: UTF8.self) else { return .failure(.invalidEncoding) }
+            text = valid
+        }
         do throws(SSIPParseError) {
-            return .success(try parse(words: SSIPWords(text), insideBlock: insideBlock))
+            return .success(try parse(words: SSIPWords(text, isASCII: isASCII), insideBlock: insideBlock))
         } catch {
             return .failure(error.reply)
         }
@@ -147,18 +163,42 @@ enum SSIPParseError: Error {
 
 /// A command line split at spaces (speech-dispatcher splits at single spaces; runs of spaces are
 /// taken as one here, so a doubled space is not a missing argument).
+///
+/// A line of ASCII (every command a client sends, but for names and values in other scripts) is
+/// split where it lies, word by word as the parser asks: a byte is a character there. Any other
+/// line is split by characters, as `split(separator:)` does (a space followed by a combining mark
+/// is one character, not a separator).
 struct SSIPWords {
     let line: Substring
-    let words: [Substring]
+    /// The words of a line that is not all ASCII; nil for ASCII, whose words are found in place.
+    private let characterWords: [Substring]?
 
-    init(_ text: String) {
+    /// Splits `text`; `isASCII` says whether it is all ASCII (the caller has just looked).
+    init(_ text: String, isASCII: Bool) {
         line = Substring(text)
-        words = line.split(separator: " ")
+        characterWords = isASCII ? nil : line.split(separator: " ")
+    }
+
+    /// Word `index`, or nil when the line has fewer words.
+    func word(_ index: Int) -> Substring? {
+        if let characterWords { return characterWords.indices.contains(index) ? characterWords[index] : nil }
+        let utf8 = line.utf8
+        var start = utf8.startIndex
+        var found = 0
+        while true {
+            while start != utf8.endIndex, utf8[start] == UInt8(ascii: " ") { utf8.formIndex(after: &start) }
+            guard start != utf8.endIndex else { return nil }
+            var end = start
+            while end != utf8.endIndex, utf8[end] != UInt8(ascii: " ") { utf8.formIndex(after: &end) }
+            if found == index { return line[start..<end] }
+            found += 1
+            start = end
+        }
     }
 
     /// Word `index` lowercased (ASCII), or nil.
     func keyword(_ index: Int) -> String? {
-        words.indices.contains(index) ? String(words[index]).lowercasedASCII : nil
+        word(index).map { $0.lowercasedASCII }
     }
 
     func requiredKeyword(_ index: Int) throws(SSIPParseError) -> String {
@@ -167,14 +207,14 @@ struct SSIPWords {
     }
 
     func required(_ index: Int) throws(SSIPParseError) -> String {
-        guard words.indices.contains(index) else { throw .reply(.missingParameter) }
-        return String(words[index])
+        guard let word = word(index) else { throw .reply(.missingParameter) }
+        return String(word)
     }
 
     /// Everything from word `index` to the end of the line, spaces inside kept.
     func rest(from index: Int) throws(SSIPParseError) -> String {
-        guard words.indices.contains(index) else { throw .reply(.missingParameter) }
-        return String(line[words[index].startIndex...]).trimmingTrailingSpaces
+        guard let word = word(index) else { throw .reply(.missingParameter) }
+        return String(line[word.startIndex...]).trimmingTrailingSpaces
     }
 
     /// `self`, `all` or a client id, for SET.
@@ -211,7 +251,8 @@ struct SSIPWords {
             negative = sign == "-"
             digits = digits.dropFirst()
         }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let magnitude = Int(digits) else { return nil }
+        // An ASCII digit is a character of one byte: checking the bytes is checking the characters.
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (48...57).contains($0) }), let magnitude = Int(digits) else { return nil }
         return negative ? -magnitude : magnitude
     }
 
@@ -230,12 +271,23 @@ struct SSIPWords {
     }
 }
 
-extension String {
-    /// The string with ASCII letters lowercased (SSIP keywords are ASCII).
+extension Substring {
+    /// The word with ASCII letters lowercased (SSIP keywords are ASCII). A keyword of up to 15
+    /// bytes stays in the string itself (Swift's small strings): no allocation.
     var lowercasedASCII: String {
-        String(decoding: utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        let utf8 = self.utf8
+        return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+            var written = 0
+            for byte in utf8 {
+                buffer[written] = (65...90).contains(byte) ? byte + 32 : byte
+                written += 1
+            }
+            return written
+        }
     }
+}
 
+extension String {
     var trimmingTrailingSpaces: String {
         var result = Substring(self)
         while result.last == " " || result.last == "\t" { result = result.dropLast() }

@@ -25,18 +25,22 @@ public struct SSIPReply: Sendable, Hashable, CustomStringConvertible {
     /// The reply's bytes: every line ends with CR LF; a data line's CR or LF is replaced by a space
     /// so that a value can never break the framing.
     public var bytes: [UInt8] {
+        // One allocation: the code is a small string, and the array is sized before it is filled.
+        let prefix = String(code).utf8
         var out: [UInt8] = []
-        let prefix = Array(String(code).utf8)
+        out.reserveCapacity(data.reduce(0) { $0 + prefix.count + $1.utf8.count + 3 } + prefix.count + text.utf8.count + 3)
         for line in data {
             out += prefix
             out.append(UInt8(ascii: "-"))
-            out += line.utf8.map { $0 == 13 || $0 == 10 ? UInt8(ascii: " ") : $0 }
-            out += [13, 10]
+            for byte in line.utf8 { out.append(byte == 13 || byte == 10 ? UInt8(ascii: " ") : byte) }
+            out.append(13)
+            out.append(10)
         }
         out += prefix
         out.append(UInt8(ascii: " "))
         out += text.utf8
-        out += [13, 10]
+        out.append(13)
+        out.append(10)
         return out
     }
 

@@ -216,6 +216,12 @@ public struct SSIPSession: Sendable {
 
     /// Takes one line (without its LF) and says what to do.
     public mutating func take(_ line: some Collection<UInt8>) -> SSIPStep {
+        if let step = line.withContiguousStorageIfAvailable({ take(bytes: UnsafeRawBufferPointer($0)) }) { return step }
+        return Array(line).withUnsafeBytes { take(bytes: $0) }
+    }
+
+    /// ``take(_:)`` for a line where it lies (the server's read buffer), not copied.
+    public mutating func take(bytes line: UnsafeRawBufferPointer) -> SSIPStep {
         if var message = reader {
             let outcome = message.take(line)
             reader = message
@@ -230,7 +236,7 @@ public struct SSIPSession: Sendable {
                 return .reply(reply)
             }
         }
-        switch SSIPCommand.parse(line, insideBlock: insideBlock) {
+        switch SSIPCommand.parse(bytes: line, insideBlock: insideBlock) {
         case .failure(let reply):
             return .reply(reply)
         case .success(let command):

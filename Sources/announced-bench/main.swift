@@ -5,7 +5,7 @@ import Glibc
 // announced-bench: the figures of Benchmarks/README.md (what each means is there too),
 // against the daemon as a separate, release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
-//   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl,
+//   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, throughput,
 //                                                      pause, heard, memory, pair, longtext, piper, piper-heard: one figure alone,
 //                                                      for profiling; piper-heard is figure 14, run only this way)
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
@@ -89,6 +89,13 @@ if let only = option("--only") {
             case "longtext":
                 print(try figures.longTexts().described)
                 continue
+            case "throughput":
+                let one = try figures.throughput(posts: max(10_000, millionPosts / 10), connections: 1)
+                one.daemon?.stop()
+                let hundred = try figures.throughput(posts: 100_000, connections: 100)
+                hundred.daemon?.stop()
+                print("4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)); 100 connections \(format(hundred.postsPerSecond, 0))")
+                continue
             case "piper":
                 let piper = PiperHelperFigure(
                     helper: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("announced-piper").path,
@@ -107,7 +114,7 @@ if let only = option("--only") {
                 print(try figures.piperHeard(files: piperFiles, threads: threads).described)
                 continue
             default:
-                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory, pair, longtext, piper or piper-heard")
+                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory, pair, longtext, throughput, piper or piper-heard")
                 exit(2)
             }
             print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")

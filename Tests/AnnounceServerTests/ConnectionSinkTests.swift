@@ -108,6 +108,35 @@ struct ConnectionSinkHoldTests {
         #expect(!channel.isActive)
     }
 
+    @Test("direct writes reuse one buffer, yet a write the channel still holds keeps its bytes")
+    func directWritesKeepTheirBytes() throws {
+        let channel = try connectedChannel()
+        let sink = ConnectionSink(channel: channel, encoder: ScriptedEncoder())
+        func storage(_ buffer: ByteBuffer) -> UInt { buffer.withVeryUnsafeBytes { UInt(bitPattern: $0.baseAddress) } }
+        // An embedded channel keeps every write until it is read: the second direct write must
+        // not overwrite the first one's memory.
+        var secondStorage: UInt = 0
+        do {
+            var first = sink.startDirectWrite()
+            first.writeString("first ")
+            sink.finishDirectWrite(first)
+        }
+        do {
+            var second = sink.startDirectWrite()
+            #expect(second.readableBytes == 0, "a direct write starts empty")
+            second.writeString("second ")
+            secondStorage = storage(second)
+            sink.finishDirectWrite(second)
+        }
+        #expect(try written(channel) == ["first ", "second "])
+
+        // Once the channel has let go of the buffer, the next direct write uses the same memory.
+        let kept = sink.startDirectWrite()
+        #expect(storage(kept) == secondStorage)
+        sink.finishDirectWrite(kept)
+        #expect(try written(channel).isEmpty, "an empty direct write writes nothing")
+    }
+
     @Test("a connection past its outbound limit is closed and its held events are dropped")
     func slowReaderDropsHeld() throws {
         let channel = try connectedChannel()

@@ -105,4 +105,25 @@ struct SSIPCommandTests {
         #expect(parse("SET self SYNTHESIS_VOICE  Mb  En1 ") == .success(.set(.self, .synthesisVoice("Mb  En1"))))
         #expect(parse("CHAR É") == .success(.char("É")))
     }
+
+    @Test("a line with letters beyond ASCII is split by characters: a space with a combining mark is no separator")
+    func charactersBeyondASCII() {
+        // ASCII lines are split byte by byte where they lie; this pins that other lines still split
+        // as Swift's characters do (a byte-wise split would cut the language at the space).
+        #expect(parse("SET self LANGUAGE x \u{301}y") == .success(.set(.self, .language("x \u{301}y"))))
+        #expect(parse("SET self SYNTHESIS_VOICE  Zoë  Ünïcode ") == .success(.set(.self, .synthesisVoice("Zoë  Ünïcode"))))
+        #expect(parse("SET SELF CLIENT_NAME \"user:Éditeur:main\"") == .success(.set(.self, .clientName("user:Éditeur:main"))))
+        #expect(parse("SET self RATE ５") == .failure(.notANumber), "a digit of another script is not a number")
+    }
+
+    @Test("a keyword longer than a small string, and the same line from a buffer where it lies, parse alike")
+    func longKeywordsAndBuffers() {
+        #expect(parse("set self debug_destination /tmp/x") == .success(.set(.self, .debugDestination("/tmp/x"))))
+        #expect(parse("LIST SYNTHESIS_VOICES") == .success(.list(.synthesisVoices)))
+        for line in ["GET RATE\r", "SET self RATE 10", "set SELF synthesis_voice Mb En1", "CHAR É"] {
+            let bytes = Array(line.utf8)
+            let fromBuffer = bytes.withUnsafeBytes { SSIPCommand.parse(bytes: $0) }
+            #expect(fromBuffer == SSIPCommand.parse(bytes.lazy.map { $0 }), "\(line)")
+        }
+    }
 }
