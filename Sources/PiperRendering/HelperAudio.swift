@@ -6,6 +6,9 @@
 public enum HelperAudio {
     /// The helper's output rate: what `ready` announces.
     public static let sampleRate = 22_050
+    /// The pause between sentences (Piper's own default), in seconds: zeros the helper sends
+    /// before the next sentence's audio.
+    public static let sentencePause = 0.2
 
     /// One engine sample (in [-1, 1]) at linear `gain` (1 is volume 100) as a 16-bit sample:
     /// scaled to 32,767, rounded, clipped.

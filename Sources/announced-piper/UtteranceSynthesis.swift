@@ -11,7 +11,7 @@ struct UtteranceSynthesis {
     /// The helper's output rate, whatever the voice's: what `ready` announces.
     static let outputRate = HelperAudio.sampleRate
     /// The pause between sentences (Piper's own default), in seconds.
-    static let sentencePause = 0.2
+    static let sentencePause = HelperAudio.sentencePause
     /// Phoneme scalars a chunk of several clauses may have: few for the first chunk (the time to
     /// the first sample; "Download complete." has 21), more after it, when the engine runs ahead of
     /// playback and longer chunks keep a sentence's intonation whole. One clause longer than the
