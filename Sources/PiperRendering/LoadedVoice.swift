@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSherpaOnnx
-import Glibc
 public import PiperVoices
 
 /// One Piper voice loaded into sherpa-onnx: its model on ONNX Runtime, ready to turn phonemes into audio.
