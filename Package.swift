@@ -96,13 +96,18 @@ let package = Package(
         // The part of sherpa-onnx's C API announced-piper uses, declared here and loaded at run time
         // (dlopen), so the package builds without the engine (scripts/fetch-piper-engine.sh gets it).
         .target(name: "CSherpaOnnx"),
+        // Piper voices on sherpa-onnx: the engine loaded, a voice prepared and loaded, phonemes
+        // rendered, and the rules that turn a rendering into the helper's audio (16-bit samples,
+        // the first chunk's quiet onset). announced-piper speaks with it; IntegrationTests renders
+        // with it directly, to compare with what the daemon recorded.
+        .target(name: "PiperRendering", dependencies: ["CSherpaOnnx", "PiperVoices"], swiftSettings: strictSwift),
         // announced-piper: Piper voices through sherpa-onnx (ONNX Runtime), phonemized by espeak-ng,
         // in a sandboxed process of its own on the same wire as announced-espeak.
         .executableTarget(
             name: "announced-piper",
-            // PiperVoices reads the voice's `.onnx.json` (as the daemon does); it links only
-            // AnnounceProtocol and glibc, so the helper gains no library.
-            dependencies: ["CSherpaOnnx", "CEspeakNG", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox", "PiperVoices"],
+            // PiperRendering reads the voice's `.onnx.json` with PiperVoices (as the daemon does),
+            // which links only AnnounceProtocol and glibc, so the helper gains no library.
+            dependencies: ["PiperRendering", "CEspeakNG", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox"],
             swiftSettings: strictSwift
         ),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.
@@ -264,7 +269,7 @@ let package = Package(
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "EngineSandbox", "TestSupport", "BlockingThreads"],
+            dependencies: ["AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "EngineSandbox", "PiperRendering", "TestSupport", "BlockingThreads"],
             // Sources of client programs the tests compile themselves (the libspeechd client).
             exclude: ["Fixtures"],
             swiftSettings: strictSwift

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import EspeakHelperWire
+import PiperRendering
 
 /// Speaks one utterance with a loaded voice, streaming: each sentence (or, in a long sentence,
 /// each group of clauses) is synthesized and sent as soon as it is ready, so the first audio of a
@@ -8,9 +9,9 @@ import EspeakHelperWire
 /// first chunk's quiet onset is not sent (QuietOnset): positions count in the audio as sent.
 struct UtteranceSynthesis {
     /// The helper's output rate, whatever the voice's: what `ready` announces.
-    static let outputRate = 22_050
+    static let outputRate = HelperAudio.sampleRate
     /// The pause between sentences (Piper's own default), in seconds.
-    static let sentencePause = 0.2
+    static let sentencePause = HelperAudio.sentencePause
     /// Phoneme scalars a chunk of several clauses may have: few for the first chunk (the time to
     /// the first sample; "Download complete." has 21), more after it, when the engine runs ahead of
     /// playback and longer chunks keep a sentence's intonation whole. One clause longer than the
@@ -112,7 +113,7 @@ struct UtteranceSynthesis {
         while start < samples.count {
             let count = min(Self.frameSamples, samples.count - start)
             for index in 0..<count {
-                pcm[index] = Int16(max(-32_768, min(32_767, (samples[start + index] * gain * 32_767).rounded())))
+                pcm[index] = HelperAudio.pcm(samples[start + index], gain: gain)
             }
             let sent = pcm.withUnsafeBufferPointer { output.write(HelperMessage.samplesFrame(UnsafeBufferPointer(rebasing: $0[..<count]))) }
             guard sent else { return false }

@@ -4,6 +4,7 @@ import CEspeakNG
 import EngineSandbox
 import EspeakHelperWire
 import Glibc
+import PiperRendering
 
 // announced-piper: Piper voices (VITS models on ONNX Runtime, through sherpa-onnx's C API), in a
 // sandboxed process of its own, on the same wire as announced-espeak (EspeakHelperWire).
@@ -34,7 +35,7 @@ import Glibc
 // Punctuation modes are not spoken (the voice hears punctuation as pauses and intonation).
 //
 // Environment: ANNOUNCED_PIPER_LIBRARY_DIR (PiperEngine), ANNOUNCED_PIPER_VOICE_DIRS (PiperSandbox),
-// ANNOUNCED_PIPER_THREADS (below), ANNOUNCED_PIPER_NOISE=0 (LoadedVoice: repeatable audio, for
+// ANNOUNCED_PIPER_THREADS (below), ANNOUNCED_PIPER_NOISE=0 (below: repeatable audio, for
 // tests), and in debug builds ANNOUNCED_PIPER_UNSANDBOXED (PiperSandbox).
 //
 // Exit statuses: 0 when the daemon closed the pipe; 1 when the engine or espeak-ng cannot be
@@ -61,6 +62,11 @@ let threads: Int32 = {
     let asked = getenv("ANNOUNCED_PIPER_THREADS").flatMap { Int32(String(cString: $0)) } ?? 1
     return min(max(asked, 1), cores)
 }()
+
+/// `ANNOUNCED_PIPER_NOISE=0`: VITS's noise scales are (almost) 0 instead of the voice's, so the
+/// same phonemes give the same durations and samples within a step or two of each other (for tests
+/// that compare audio; the voice sounds flatter). LoadedVoice.noNoise says why not exactly 0.
+let noiseless = getenv("ANNOUNCED_PIPER_NOISE").map { String(cString: $0) == "0" } ?? false
 
 let engine: PiperEngine
 do {
@@ -97,7 +103,7 @@ func voice(_ path: String) -> Result<LoadedVoice, LoadedVoice.Problem> {
     if let currentVoice, currentVoice.path == path { return .success(currentVoice) }
     currentVoice = nil  // one model in memory at a time
     do {
-        let loaded = try LoadedVoice(path: path, engine: engine, threads: threads)
+        let loaded = try LoadedVoice(path: path, engine: engine, threads: threads, noiseless: noiseless)
         guard espeak_SetVoiceByName(loaded.file.espeakVoice) == EE_OK else {
             return .failure(LoadedVoice.Problem(message: "espeak-ng has no voice \(loaded.file.espeakVoice), which \(path) is phonemized with"))
         }

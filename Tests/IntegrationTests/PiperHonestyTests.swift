@@ -7,7 +7,7 @@ import Testing
 
 /// A daemon whose Piper helper uses the fetched engine, with en_US-joe-medium installed and
 /// `ANNOUNCED_PIPER_NOISE=0`, so the same text gives the same audio within a step per sample.
-private func piperDaemon(_ extra: [String: String] = [:]) throws -> DaemonProcess {
+func piperDaemon(_ extra: [String: String] = [:]) throws -> DaemonProcess {
     let daemon = try DaemonProcess(
         environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory, "ANNOUNCED_PIPER_NOISE": "0"].merging(extra) { $1 }
     )
@@ -18,17 +18,18 @@ private func piperDaemon(_ extra: [String: String] = [:]) throws -> DaemonProces
 /// The test voice's option fragment for `announce`.
 private let joe = #","voice":"en_us-joe-medium""#
 
-/// The largest difference between two recordings of the same length, sample by sample.
 /// How far two noiseless renderings of the same text may differ, sample by sample: the helper's
 /// noise scale of 1e-6 (sherpa-onnx ignores 0) leaves a step or two (1 and 2 seen in CI); a lost,
 /// repeated or re-pitched sample differs by hundreds or thousands.
-private let renderingTolerance = 4
+let renderingTolerance = 4
 
-private func largestDifference(_ first: [Int16], _ second: [Int16]) -> Int {
+/// The largest difference between two recordings of the same length, sample by sample.
+func largestDifference(_ first: [Int16], _ second: [Int16]) -> Int {
     zip(first, second).map { abs(Int($0) - Int($1)) }.max() ?? 0
 }
 
-private func peak(_ samples: [Int16]) -> Int { samples.map { abs(Int($0)) }.max() ?? 0 }
+/// The largest magnitude of `samples`.
+func peak(_ samples: [Int16]) -> Int { samples.map { abs(Int($0)) }.max() ?? 0 }
 
 /// Issue 25's "same honesty as espeak-ng", through the real daemon with the real Piper voice:
 /// what a client is told (`spoken_chars`, marks, pause, rate and volume, spelling) agrees with

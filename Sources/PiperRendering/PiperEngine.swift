@@ -3,27 +3,28 @@ import CSherpaOnnx
 import Glibc
 
 /// sherpa-onnx's C API, loaded at run time from the engine's library directory.
-struct PiperEngine {
+public struct PiperEngine: Sendable {
     /// Where the engine's libraries are looked for, first found wins: `ANNOUNCED_PIPER_LIBRARY_DIR`;
     /// the executable's own directory (a development build with the libraries copied beside it);
     /// its `piper` folder (`make install-piper`, whatever the prefix); the installed package's
     /// `/usr/lib/announced/piper`.
-    static let libraryDirectoryVariable = "ANNOUNCED_PIPER_LIBRARY_DIR"
+    public static let libraryDirectoryVariable = "ANNOUNCED_PIPER_LIBRARY_DIR"
     /// Where the `announced-piper` package installs the engine.
-    static let installedLibraryDirectory = "/usr/lib/announced/piper"
+    public static let installedLibraryDirectory = "/usr/lib/announced/piper"
 
     /// The loaded functions.
     let api: CSherpaOnnx_API
     /// The directory the library was loaded from.
-    let directory: String
+    public let directory: String
 
     /// The engine could not be loaded: why, and what to do.
-    struct Problem: Error {
-        let message: String
+    public struct Problem: Error {
+        /// What is missing or broken, and what to do.
+        public let message: String
     }
 
     /// The directories to try, in order.
-    static func candidateDirectories() -> [String] {
+    public static func candidateDirectories() -> [String] {
         var directories: [String] = []
         if let variable = getenv(libraryDirectoryVariable), variable.pointee != 0 {
             directories.append(String(cString: variable))
@@ -43,8 +44,12 @@ struct PiperEngine {
     }
 
     /// Loads the library from the first candidate directory that has it.
-    static func load() throws(Problem) -> PiperEngine {
-        let directories = candidateDirectories()
+    public static func load() throws(Problem) -> PiperEngine {
+        try load(from: candidateDirectories())
+    }
+
+    /// Loads the library from the first of `directories` that has it (a test names the fetched engine's).
+    public static func load(from directories: [String]) throws(Problem) -> PiperEngine {
         for directory in directories where access(directory + "/" + CSHERPAONNX_LIBRARY_NAME, R_OK) == 0 {
             var api = CSherpaOnnx_API()
             var error = [CChar](repeating: 0, count: 1024)
@@ -61,7 +66,7 @@ struct PiperEngine {
     }
 
     /// sherpa-onnx's version, e.g. `2.0.1`.
-    var version: String {
+    public var version: String {
         api.getVersionStr().map { String(cString: $0) } ?? "unknown"
     }
 }

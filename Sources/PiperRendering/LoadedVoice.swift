@@ -1,27 +1,33 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CSherpaOnnx
-import Glibc
-import PiperVoices
+public import PiperVoices
 
 /// One Piper voice loaded into sherpa-onnx: its model on ONNX Runtime, ready to turn phonemes into audio.
-final class LoadedVoice {
+public final class LoadedVoice {
     /// The `.onnx` it was loaded from.
-    let path: String
+    public let path: String
     /// What its `.onnx.json` says (read by PiperVoices, as the daemon reads it).
-    let file: PiperVoiceConfig
+    public let file: PiperVoiceConfig
     /// The engine's output rate.
-    let sampleRate: Int
+    public let sampleRate: Int
     private let engine: PiperEngine
     private let tts: OpaquePointer
 
     /// A voice that cannot be loaded: why, in words for the log and the daemon.
-    struct Problem: Error {
-        let message: String
+    public struct Problem: Error {
+        /// What went wrong and what to do, in words for the log and the daemon.
+        public let message: String
+
+        /// A problem described by `message`.
+        public init(message: String) {
+            self.message = message
+        }
     }
 
     /// Loads the voice `path` (a `.onnx`, its `.onnx.json` beside it), with ONNX Runtime running
-    /// each synthesis on `threads` threads.
-    init(path: String, engine: PiperEngine, threads: Int32) throws(Problem) {
+    /// each synthesis on `threads` threads; `noiseless`: VITS's noise scales are ``noNoise``
+    /// instead of the voice's, so the same phonemes give the same audio within a step or two.
+    public init(path: String, engine: PiperEngine, threads: Int32, noiseless: Bool) throws(Problem) {
         guard path.hasPrefix("/"), path.hasSuffix(".onnx") else {
             throw Problem(message: "\(path) is not the absolute path of a Piper voice's .onnx file")
         }
@@ -46,8 +52,8 @@ final class LoadedVoice {
                 "cpu".withCString { provider in
                     config.model.vits.model = model
                     config.model.vits.tokens = tokens
-                    config.model.vits.noise_scale = Self.noiseless ? Self.noNoise : file.inference.noiseScale
-                    config.model.vits.noise_scale_w = Self.noiseless ? Self.noNoise : file.inference.noiseWidth
+                    config.model.vits.noise_scale = noiseless ? Self.noNoise : file.inference.noiseScale
+                    config.model.vits.noise_scale_w = noiseless ? Self.noNoise : file.inference.noiseWidth
                     config.model.vits.length_scale = file.inference.lengthScale
                     config.model.num_threads = threads
                     config.model.provider = provider
@@ -73,17 +79,12 @@ final class LoadedVoice {
     /// The noise scale that stands for none: with 0 sherpa-onnx's audio still varied from run to
     /// run as with the voice's noise (0 does not reach the model); with 1e-6 the lengths are the
     /// same and the samples differ by a step or two.
-    static let noNoise: Float = 1e-6
-
-    /// `ANNOUNCED_PIPER_NOISE=0`: VITS's noise scales are (almost) 0 instead of the voice's, so
-    /// the same phonemes give the same durations and samples within a step or two of each other
-    /// (for tests that compare audio; the voice sounds flatter).
-    static let noiseless = getenv("ANNOUNCED_PIPER_NOISE").map { String(cString: $0) == "0" } ?? false
+    public static let noNoise: Float = 1e-6
 
     /// Synthesizes one sentence's phonemes (IPA scalars) at `speed` (1 is the voice's own rate).
     /// `keepGoing` is asked when the engine reports progress; false stops it. Returns the audio
     /// at ``sampleRate``, or nil when the engine failed or was stopped.
-    func synthesize(phonemes: [Int32], speed: Float, keepGoing: @escaping () -> Bool) -> [Float]? {
+    public func synthesize(phonemes: [Int32], speed: Float, keepGoing: @escaping () -> Bool) -> [Float]? {
         guard !phonemes.isEmpty else { return [] }
         final class Context {
             let keepGoing: () -> Bool

@@ -9,18 +9,18 @@
 ///
 /// The cut is made before the volume is applied, so it is the same at every volume, and before any
 /// word or mark of the chunk is placed, so their sample positions count in the audio as sent.
-enum QuietOnset {
+public enum QuietOnset {
     /// A sample is audible above this magnitude, in 16-bit steps at volume 100 (|64| of 32,767,
     /// about −54 dBFS): what the benchmarks count as audible at the sound server.
-    static let threshold = 64
+    public static let threshold = 64
     /// Samples kept before the first audible one, at the helper's output rate: 5 ms, so a soft
     /// attack that starts just under the threshold is not clipped.
-    static let leadIn = UtteranceSynthesis.outputRate / 200
+    public static let leadIn = HelperAudio.sampleRate / 200
 
     /// The index the audio starts at: ``leadIn`` before the first sample above ``threshold``
     /// (samples in [-1, 1], scaled as the helper converts them at volume 100); 0 when that sample
     /// comes sooner or no sample is above it (nothing is cut from a quiet chunk).
-    static func start(of samples: [Float]) -> Int {
+    public static func start(of samples: [Float]) -> Int {
         let limit = Float(threshold)
         guard let first = samples.firstIndex(where: { abs(($0 * 32_767).rounded()) > limit }) else { return 0 }
         return max(0, first - leadIn)
