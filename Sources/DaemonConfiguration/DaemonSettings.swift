@@ -52,10 +52,11 @@ public struct DaemonSettings: Sendable, Hashable {
     /// most as many as the machine has cores).
     public var piperThreads = DaemonSettings.defaultPiperThreads
 
-    /// `piper_threads`' default: 1. On two cores shared with other work, one thread gave the first
-    /// audio of a short post sooner than two, and a steadier p99; two were sooner only while a
-    /// core sat idle (Benchmarks/README.md, figures 13 and 14).
-    public static let defaultPiperThreads = 1
+    /// `piper_threads`' default: 2 (the daemon takes at most the machine's cores). On this 2-core
+    /// machine, otherwise idle, two threads were heard in about half the time of one (a short
+    /// post p50 82-85 ms against 168); while other programs keep both cores busy one thread is
+    /// the steadier (Benchmarks/README.md, figures 13 and 14).
+    public static let defaultPiperThreads = 2
 
     /// The defaults.
     public init() {}

@@ -54,12 +54,12 @@ func say(_ line: String) {
 }
 
 /// ONNX Runtime's threads for one synthesis: `ANNOUNCED_PIPER_THREADS` (the daemon sets it from its
-/// `piper_threads` setting), at most the machine's online cores; without it 1, as `piper_threads`'
-/// default (on two cores shared with other work one thread gave the first audio sooner than two:
-/// Benchmarks/README.md, figures 13 and 14). Read before the sandbox, which may hide /sys.
+/// `piper_threads` setting), at most the machine's online cores; without it 2, `piper_threads`'
+/// default (DaemonSettings.defaultPiperThreads, whose comment gives the measurement). Read before
+/// the sandbox, which may hide /sys.
 let threads: Int32 = {
     let cores = Int32(clamping: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    let asked = getenv("ANNOUNCED_PIPER_THREADS").flatMap { Int32(String(cString: $0)) } ?? 1
+    let asked = getenv("ANNOUNCED_PIPER_THREADS").flatMap { Int32(String(cString: $0)) } ?? 2
     return min(max(asked, 1), cores)
 }()
 

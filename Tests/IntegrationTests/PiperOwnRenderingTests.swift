@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
+import Glibc
 import PiperRendering
 import Testing
 
@@ -27,11 +28,15 @@ private enum Phonemes {
 )
 struct PiperOwnRenderingTests {
     /// en_US-joe-medium loaded in this process, as the daemon's helper loads it under
-    /// `ANNOUNCED_PIPER_NOISE=0` with the default `piper_threads`: the fetched engine, noise
-    /// scale LoadedVoice.noNoise, the voice's length scale, one thread.
+    /// `ANNOUNCED_PIPER_NOISE=0` with `piper_threads` 2 (the default; the daemon takes at most the
+    /// machine's cores, as here): the fetched engine, noise scale LoadedVoice.noNoise, the voice's
+    /// length scale.
+    /// The helper's ONNX Runtime threads under `ANNOUNCED_PIPER_THREADS=2`.
+    private static let threads = Int32(min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
     private func loadJoe() throws -> LoadedVoice {
         let engine = try PiperEngine.load(from: [FetchedPiper.libraryDirectory])
-        let voice = try LoadedVoice(path: FetchedPiper.voiceDirectory + "/en_US-joe-medium.onnx", engine: engine, threads: 1, noiseless: true)
+        let voice = try LoadedVoice(path: FetchedPiper.voiceDirectory + "/en_US-joe-medium.onnx", engine: engine, threads: Self.threads, noiseless: true)
         // The helper's rate: its audio is the engine's, not resampled.
         try #require(voice.sampleRate == HelperAudio.sampleRate)
         // The helper warms a loaded voice up with one rendering before its first post; so does the test.
@@ -62,7 +67,7 @@ struct PiperOwnRenderingTests {
 
     /// `text` spoken in en_us-joe-medium through the real daemon (WAV output, `ANNOUNCED_PIPER_NOISE=0`): its recording.
     private func recorded(_ text: String) throws -> [Int16] {
-        let daemon = try piperDaemon()
+        let daemon = try piperDaemon(["ANNOUNCED_PIPER_THREADS": "2"])
         let client = try daemon.connect()
         client.send(announce(1, text, #","voice":"en_us-joe-medium""#))
         let finished = try #require(client.waitForTerminal(id: 1, timeout: 90))
