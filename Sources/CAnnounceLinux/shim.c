@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <malloc.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
 #include <sys/pidfd.h>
@@ -38,6 +39,21 @@ short CAnnounceLinux_spawn_setsid_flag(void) { return POSIX_SPAWN_SETSID; }
 
 int CAnnounceLinux_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
+}
+
+int CAnnounceLinux_spawnattr_init_new_process(posix_spawnattr_t *attributes, short extra_flags) {
+    int status = posix_spawnattr_init(attributes);
+    if (status != 0) return status;
+    sigset_t all, none;
+    sigfillset(&all);
+    sigemptyset(&none);
+    if ((status = posix_spawnattr_setsigdefault(attributes, &all)) != 0
+        || (status = posix_spawnattr_setsigmask(attributes, &none)) != 0
+        || (status = posix_spawnattr_setflags(attributes, (short)(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | extra_flags))) != 0) {
+        posix_spawnattr_destroy(attributes);
+        return status;
+    }
+    return 0;
 }
 
 int CAnnounceLinux_pidfd_open(pid_t pid) { return pidfd_open(pid, 0); }

@@ -149,21 +149,14 @@ final class EngineHelperProcess {
         // The helper starts as a new process would, not with the speech thread's signal mask and
         // dispositions: espeak-ng's thread inherits them, and the debug sandbox probe signals it.
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF) | Int16(POSIX_SPAWN_SETSIGMASK))
+        let attributesStatus = CAnnounceLinux_spawnattr_init_new_process(&attributes, 0)
+        defer { if attributesStatus == 0 { posix_spawnattr_destroy(&attributes) } }
         var child: pid_t = 0
         let arguments: [UnsafeMutablePointer<CChar>?] = [strdup(path), nil]
         defer { arguments.forEach { free($0) } }
         let environment = Self.helperEnvironment(inherited: environ, overrides: Self.helperOverrides + extraEnvironment)
         defer { environment.forEach { free($0) } }
-        let status = closing != 0 ? closing : posix_spawn(&child, path, &actions, &attributes, arguments, environment)
+        let status = closing != 0 ? closing : attributesStatus != 0 ? attributesStatus : posix_spawn(&child, path, &actions, &attributes, arguments, environment)
         close(toHelper[0])
         close(fromHelper[1])
         guard status == 0 else {

@@ -58,16 +58,9 @@ final class DetachedDaemon {
         if status == 0 { status = CAnnounceLinux_spawn_file_actions_addchdir(&actions, "/") }
 
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        let flags = CAnnounceLinux_spawn_setsid_flag() | Int16(POSIX_SPAWN_SETSIGDEF) | Int16(POSIX_SPAWN_SETSIGMASK)
-        posix_spawnattr_setflags(&attributes, flags)
+        let attributesStatus = CAnnounceLinux_spawnattr_init_new_process(&attributes, CAnnounceLinux_spawn_setsid_flag())
+        defer { if attributesStatus == 0 { posix_spawnattr_destroy(&attributes) } }
+        if status == 0 { status = attributesStatus }
 
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

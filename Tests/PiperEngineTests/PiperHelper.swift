@@ -82,15 +82,9 @@ final class PiperHelper {
         }
         // A new process's signal mask and dispositions, as the daemon starts it (EngineHelperProcess).
         var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
+        let attributesStatus = CAnnounceLinux_spawnattr_init_new_process(&attributes, 0)
+        guard attributesStatus == 0 else { throw PiperHelperError("posix_spawnattr: \(attributesStatus)") }
         defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigfillset(&defaults)
-        var none = sigset_t()
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF) | Int16(POSIX_SPAWN_SETSIGMASK))
         var child: pid_t = 0
         let result = posix_spawn(&child, PiperTestFiles.helper, &actions, &attributes, argv, envp)
         close(toHelper[0])

@@ -52,6 +52,12 @@ short CAnnounceLinux_spawn_setsid_flag(void);
 /// in `path`. 0, or an errno value.
 int CAnnounceLinux_spawn_file_actions_addchdir(posix_spawn_file_actions_t *actions, const char *path);
 
+/// Initializes `attributes` so that the spawned child starts as a new process would: every signal
+/// at its default disposition and none blocked, whatever the spawning thread had
+/// (`POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK`, with `extra_flags` added). Returns 0 or an
+/// error number; on an error `attributes` is destroyed again.
+int CAnnounceLinux_spawnattr_init_new_process(posix_spawnattr_t *attributes, short extra_flags);
+
 /// `pidfd_open(pid, 0)` (Linux 5.3+, glibc 2.36+): a descriptor that polls readable once the
 /// process `pid` has ended; -1 and errno when it cannot be had.
 int CAnnounceLinux_pidfd_open(pid_t pid);
