@@ -13,7 +13,7 @@ struct UtteranceSynthesis {
     /// The pause between sentences (Piper's own default), in seconds.
     static let sentencePause = HelperAudio.sentencePause
     /// Phoneme scalars a chunk of several clauses may have: few for the first chunk (the time to
-    /// the first sample; "Download complete." has 21), more after it, when the engine runs ahead of
+    /// the first sample; "Download complete." has 20), more after it, when the engine runs ahead of
     /// playback and longer chunks keep a sentence's intonation whole. One clause longer than the
     /// limit is still one chunk.
     static let firstChunkLimit = 60

@@ -229,7 +229,7 @@ final class Reloader {
         var restartOnly = current.settings
         restartOnly.reloadable = speech
         if restartOnly != new {
-            logger.notice("SIGHUP: socket, ssip_socket, audio, duck, limits, allow_uids and log_level changes take effect when announced restarts")
+            logger.notice("SIGHUP: socket, ssip_socket, audio, duck, limits, allow_uids, log_level, engine_idle_unload and piper_threads changes take effect when announced restarts")
         }
         current = loaded
         logger.info(
