@@ -46,6 +46,25 @@ public enum ByteScan {
         return (index, seen & highBits == 0)
     }
 
+    /// How many Unicode scalars start in `bytes` (UTF-8): the bytes that do not continue a scalar
+    /// (`10xxxxxx`), counted a word at a time. What `max_text_chars`, `spoken_chars` and an SSML
+    /// mark's offset count.
+    public static func scalarStarts(in bytes: UnsafeRawBufferPointer) -> Int {
+        var continuations = 0
+        var index = 0
+        while index + 8 <= bytes.count {
+            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            // A continuation byte has its top bit set and the next one clear.
+            continuations += (word & ~(word << 1) & highBits).nonzeroBitCount
+            index += 8
+        }
+        while index < bytes.count {
+            if bytes[index] & 0xC0 == 0x80 { continuations += 1 }
+            index += 1
+        }
+        return bytes.count - continuations
+    }
+
     private static let lowBits: UInt64 = 0x0101_0101_0101_0101
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 

@@ -8,9 +8,7 @@ extension String {
     /// on its way to the first sample.
     public var unicodeScalarCount: Int {
         let counted = utf8.withContiguousStorageIfAvailable { bytes in
-            var count = 0
-            for byte in bytes where byte & 0xC0 != 0x80 { count += 1 }
-            return count
+            ByteScan.scalarStarts(in: UnsafeRawBufferPointer(bytes))
         }
         return counted ?? unicodeScalars.count
     }

@@ -288,7 +288,7 @@ enum SSMLMarks {
                 let tag = UnsafeBufferPointer(rebasing: utf8[index..<close])
                 index = close
                 guard let name = name(inTag: tag) else { continue }
-                scalarsBefore += scalarStarts(in: UnsafeRawBufferPointer(rebasing: bytes[counted..<open]))
+                scalarsBefore += ByteScan.scalarStarts(in: UnsafeRawBufferPointer(rebasing: bytes[counted..<open]))
                 counted = open
                 marks.append(Mark(name: name, offset: scalarsBefore))
             }
@@ -298,24 +298,6 @@ enum SSMLMarks {
 
     /// `mark` as a little-endian 32-bit word.
     private static let markWord: UInt32 = 0x6B72_616D
-
-    /// How many scalars start in `bytes`: the bytes that are not continuation bytes
-    /// (`10xxxxxx`), counted a word at a time.
-    static func scalarStarts(in bytes: UnsafeRawBufferPointer) -> Int {
-        var continuations = 0
-        var index = 0
-        while index + 8 <= bytes.count {
-            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            // A continuation byte has its top bit set and the next one clear.
-            continuations += (word & ~(word << 1) & 0x8080_8080_8080_8080).nonzeroBitCount
-            index += 8
-        }
-        while index < bytes.count {
-            if bytes[index] & 0xC0 == 0x80 { continuations += 1 }
-            index += 1
-        }
-        return bytes.count - continuations
-    }
 
     /// The quoted value of `name=` in a mark tag's bytes (after `<mark`, before `>`), if any.
     private static func name(inTag tag: UnsafeBufferPointer<UInt8>) -> String? {

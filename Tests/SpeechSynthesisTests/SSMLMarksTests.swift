@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceProtocol
 @testable import SpeechSynthesis
 import Testing
 
@@ -52,7 +53,7 @@ struct SSMLScalarStartsTests {
                 // Slices starting on a scalar's first byte, so the count is exact.
                 guard start == bytes.count || bytes[start] & 0xC0 != 0x80 else { continue }
                 let slice = UnsafeRawBufferPointer(rebasing: raw[start...])
-                #expect(SSMLMarks.scalarStarts(in: slice) == String(decoding: slice, as: UTF8.self).unicodeScalars.count)
+                #expect(ByteScan.scalarStarts(in: slice) == String(decoding: slice, as: UTF8.self).unicodeScalars.count)
             }
         }
     }
