@@ -165,7 +165,7 @@ struct LetterPiece {
     var letters: Int
     var language = ""
 
-    /// The pieces of `scalars`, a single foreign letter inside a word joined to its neighbour.
+    /// The pieces of `scalars`, a single foreign letter inside a word joined to the word's script.
     static func pieces(of scalars: [Unicode.Scalar]) -> [LetterPiece] {
         var found: [LetterPiece] = []
         for (index, scalar) in scalars.enumerated() {
@@ -184,27 +184,31 @@ struct LetterPiece {
         return joiningSingleLetters(found)
     }
 
-    /// `pieces`, with each single letter that touches a letter of another script (inside a word)
-    /// taken into the script before it (or after it, at the word's start), except between Han and
-    /// kana, which Japanese writes side by side.
+    /// `pieces`, with each single letter of a word's minor script (a word: pieces that touch)
+    /// taken into the script most of the word's letters are in, except between Han and kana,
+    /// which Japanese writes side by side.
     private static func joiningSingleLetters(_ pieces: [LetterPiece]) -> [LetterPiece] {
         var joined: [LetterPiece] = []
-        for (index, original) in pieces.enumerated() {
-            var piece = original
-            if piece.letters == 1 {
-                let next = index + 1 < pieces.count ? pieces[index + 1] : nil
-                if let before = joined.last, before.end == piece.start, !(before.script.isCJK && piece.script.isCJK) {
-                    piece.script = before.script
-                } else if let after = next, after.start == piece.end, !(after.script.isCJK && piece.script.isCJK) {
-                    piece.script = after.script
+        var wordStart = 0
+        while wordStart < pieces.count {
+            var wordEnd = wordStart + 1
+            while wordEnd < pieces.count, pieces[wordEnd].start == pieces[wordEnd - 1].end { wordEnd += 1 }
+            let word = pieces[wordStart..<wordEnd]
+            var letters: [Script: Int] = [:]
+            for piece in word { letters[piece.script, default: 0] += piece.letters }
+            // The first of the word's scripts with the most letters.
+            let main = word.map(\.script).first { letters[$0] == letters.values.max() } ?? word[wordStart].script
+            for original in word {
+                var piece = original
+                if piece.letters == 1, !(piece.script.isCJK && main.isCJK) { piece.script = main }
+                if let before = joined.last, before.end == piece.start, before.script == piece.script {
+                    joined[joined.count - 1].end = piece.end
+                    joined[joined.count - 1].letters += piece.letters
+                } else {
+                    joined.append(piece)
                 }
             }
-            if let before = joined.last, before.end == piece.start, before.script == piece.script {
-                joined[joined.count - 1].end = piece.end
-                joined[joined.count - 1].letters += piece.letters
-            } else {
-                joined.append(piece)
-            }
+            wordStart = wordEnd
         }
         return joined
     }
