@@ -123,7 +123,8 @@ public struct LanguageRunSplitter: Sendable {
     }
 
     private static let phraseBreaks: Set<UInt32> = Set(
-        ".!?;:\"()[]{}\n\r\u{00AB}\u{00BB}\u{00A1}\u{00BF}\u{201C}\u{201D}\u{201E}\u{2026}\u{3002}\u{FF01}\u{FF1F}".unicodeScalars.map(\.value)
+        (".!?;:\"()[]{}\n\r" + "\u{00AB}\u{00BB}\u{00A1}\u{00BF}\u{201C}\u{201D}\u{201E}\u{2026}\u{3002}\u{FF01}\u{FF1F}")
+            .unicodeScalars.map(\.value)
     )
 
     /// The runs of the pieces: a new run where the language changes, at the boundary the type's

@@ -40,7 +40,8 @@ struct RunInvariantTests {
                     let scalars = Array(text.unicodeScalars)
                     #expect(!runs.isEmpty)
                     #expect(runs.first?.range.lowerBound == 0 && runs.last?.range.upperBound == scalars.count, "\(text.debugDescription)")
-                    #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.range.upperBound == $1.range.lowerBound }, "\(text.debugDescription)")
+                    let touching = zip(runs, runs.dropFirst()).allSatisfy { $0.range.upperBound == $1.range.lowerBound }
+                    #expect(touching, "\(text.debugDescription)")
                     #expect(runs.allSatisfy { $0.text.unicodeScalars.elementsEqual(scalars[$0.range]) }, "\(text.debugDescription)")
                     if switching != .off {
                         #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.language != $1.language }, "\(text.debugDescription)")

@@ -42,7 +42,8 @@ struct SSMLRunsTests {
 
     @Test("The elements open where a run starts are opened again, and those still open are closed")
     func wrappersReopened() {
-        let ssml = #"<speak><prosody rate="fast">One <s xml:lang="fr">deux <mark name="m2"/>trois</s> four<mark name="m4"/></prosody></speak>"#
+        let ssml = #"<speak><prosody rate="fast">One <s xml:lang="fr">deux <mark name="m2"/>trois</s> four<mark name="m4"/>"#
+            + "</prosody></speak>"
         let runs = splitter.runs(ofSSML: ssml, language: "en")
         #expect(summary(runs, of: ssml) == [
             #"en: <speak><prosody rate="fast">One </prosody></speak>"#,
@@ -50,7 +51,8 @@ struct SSMLRunsTests {
             #"en: <speak><prosody rate="fast"> four<mark name="m4"/></prosody></speak>"#,
         ])
         // A mark's position in a run maps back to its position in the post's SSML.
-        let markInRun = runs[1].ssml.unicodeScalars.count - #"trois</s></prosody></speak>"#.unicodeScalars.count - #"<mark name="m2"/>"#.unicodeScalars.count
+        let markInRun = runs[1].ssml.unicodeScalars.count - #"trois</s></prosody></speak>"#.unicodeScalars.count
+            - #"<mark name="m2"/>"#.unicodeScalars.count
         let markInPost = Array(ssml.unicodeScalars).count - #"trois</s> four<mark name="m4"/></prosody></speak>"#.unicodeScalars.count
             - #"<mark name="m2"/>"#.unicodeScalars.count
         #expect(runs[1].range.lowerBound + markInRun - runs[1].sourceOffset == markInPost)
@@ -58,7 +60,8 @@ struct SSMLRunsTests {
 
     @Test("Marks stay in text order across runs")
     func marksInOrder() {
-        let ssml = #"<speak><mark name="a"/>Hi <voice xml:lang="ru"><mark name="b"/>привет <mark name="c"/></voice><mark name="d"/>bye</speak>"#
+        let ssml = #"<speak><mark name="a"/>Hi <voice xml:lang="ru"><mark name="b"/>привет <mark name="c"/></voice>"#
+            + #"<mark name="d"/>bye</speak>"#
         let runs = splitter.runs(ofSSML: ssml, language: "en")
         let names = runs.flatMap { run in
             run.ssml.split(separator: "<mark name=\"").dropFirst().map { String($0.prefix(1)) }
