@@ -123,6 +123,14 @@ let package = Package(
         // Piper voices as files: finding and checking `.onnx` + `.onnx.json` pairs, and
         // installing them whole. Shared by the daemon and `announcectl voices install`. No Foundation.
         .target(name: "PiperVoices", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        // A post's text cut into runs of one language each: by script, by SSML's xml:lang, and by
+        // a language identifier (CLD2, through CLD2Shim). No Foundation, no ICU.
+        .target(name: "LanguageRuns", dependencies: ["CLD2Shim"], swiftSettings: strictSwift),
+        // CLD2 is C++ only: a C function around the one call LanguageRuns makes. It links libcld2
+        // itself: a module map's `link` reaches only Swift code that imports the module.
+        .target(name: "CLD2Shim", dependencies: ["CCLD2"], linkerSettings: [.linkedLibrary("cld2")]),
+        // Debian's libcld2-dev: no C header and no pkg-config file, so this names the package only.
+        .systemLibrary(name: "CCLD2", providers: [.apt(["libcld2-dev"])]),
         // The daemon's configuration: file, environment and flags, layered.
         .target(name: "DaemonConfiguration", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         // The Swift client library: `await announcer.announce("Saved")`.
@@ -265,6 +273,10 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(name: "PiperVoicesTests", dependencies: ["PiperVoices", "AnnounceProtocol", "TestSupport"], swiftSettings: strictSwift),
+        // Language runs, and espeak-ng reading each run in its language.
+        .testTarget(
+            name: "LanguageRunsTests", dependencies: ["LanguageRuns", "ProcessHarness", "BlockingThreads"], swiftSettings: strictSwift
+        ),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(
