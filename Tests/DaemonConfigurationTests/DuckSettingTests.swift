@@ -11,7 +11,8 @@ struct DuckSettingTests {
         fixture.write(#"{"duck": -12}"#, to: fixture.xdgFile)
         #expect(try fixture.loader().load().settings.duck == .level(decibels: -12))
         #expect(try fixture.loader(environment: ["ANNOUNCED_DUCK": "-20dB"]).load().settings.duck == .level(decibels: -20))
-        #expect(try fixture.loader(CommandLineSettings(duck: "off"), environment: ["ANNOUNCED_DUCK": "-20"]).load().settings.duck == .off)
+        #expect(try fixture.loader(CommandLineSettings(arguments: ["--duck", "off"]), environment: ["ANNOUNCED_DUCK": "-20"]).load().settings.duck == .off)
+        #expect(try fixture.loader(CommandLineSettings(arguments: ["--duck", "-20"])).load().settings.duck == .level(decibels: -20))
         fixture.write(#"{"duck": "off"}"#, to: fixture.xdgFile)
         #expect(try fixture.loader().load().settings.duck == .off)
         fixture.write(#"{"duck": "-6"}"#, to: fixture.xdgFile)
@@ -34,7 +35,7 @@ struct DuckSettingTests {
         let fixture = ConfigFixture()
         let variable = try #require(loadError(fixture.loader(environment: ["ANNOUNCED_DUCK": "on"])))
         #expect(variable.description.hasPrefix("environment variable ANNOUNCED_DUCK"), "\(variable)")
-        let flag = try #require(loadError(fixture.loader(CommandLineSettings(duck: "-100"))))
+        let flag = try #require(settingsError(fixture, flags: ["--duck", "-100"]))
         #expect(flag.description.hasPrefix("--duck"), "\(flag)")
         #expect(flag.description.contains("-60 to -1"), "\(flag)")
     }
