@@ -43,12 +43,14 @@ public enum SettingsDocumentation {
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 
-    /// The settings flags for `--help` and the man page: one line each, with its values and default.
+    /// The settings flags for `--help` and the man page: one line each, with its values and
+    /// default (a key whose default is null has its fallbacks in the text instead).
     public static var flagsHelp: String {
         SettingsTable.entries.compactMap { entry in
             guard let flag = entry.flag else { return nil }
-            let values = [entry.typeSummary.replacing("`", with: ""), flag.extraHelp].compactMap { $0 }.joined(separator: "; ")
-            return "\(flag.name) <\(flag.valueName)>: \(entry.doc) (\(values); default \(entry.defaultJSON.jsonText))"
+            let values = entry.typeSummary.replacing("`", with: "").replacing(" or null", with: "")
+            let notes = [values, flag.extraHelp, entry.defaultJSON == .null ? nil : "default \(entry.defaultJSON.jsonText)"]
+            return "\(flag.name) <\(flag.valueName)>: \(entry.doc) (\(notes.compactMap { $0 }.joined(separator: "; ")))"
         }.joined(separator: "\n")
     }
 }

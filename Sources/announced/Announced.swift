@@ -87,7 +87,7 @@ struct Announced: AsyncParsableCommand {
     @Argument(
         parsing: .allUnrecognized,
         help: ArgumentHelp(
-            "Settings flags, each over its ANNOUNCED_* variable and the file's key (Config/README.md's table lists them all):",
+            "Settings flags, each over its ANNOUNCED_* variable and the file's key (the sample configuration has every key):",
             discussion: SettingsDocumentation.flagsHelp, valueName: "setting-flag value"))
     var settingsFlags: [String] = []
 
