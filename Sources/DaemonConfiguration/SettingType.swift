@@ -38,7 +38,9 @@ public struct SettingType<Value: Sendable & Hashable>: Sendable {
     }
 
     /// Values of another type that stand for these one for one (`allow_uids`' `UInt32`s).
-    public func map<Other>(_ forward: @escaping @Sendable (Value) -> Other, back: @escaping @Sendable (Other) -> Value) -> SettingType<Other> {
+    public func map<Other>(
+        _ forward: @escaping @Sendable (Value) -> Other, back: @escaping @Sendable (Other) -> Value
+    ) -> SettingType<Other> {
         let fromText = self.fromText
         let fromJSON = self.fromJSON
         let toJSON = self.toJSON
@@ -51,10 +53,10 @@ public struct SettingType<Value: Sendable & Hashable>: Sendable {
 extension SettingType where Value == Int {
     /// A whole number in `range`; an upper bound of `Int32.max` means "no limit" in the messages.
     public static func integer(_ range: ClosedRange<Int>) -> SettingType<Int> {
-        let unbounded = range.upperBound == Int(Int32.max)
-        let words =
-            unbounded ? (range.lowerBound == 1 ? "greater than 0" : "of \(range.lowerBound) or more") : "from \(range.lowerBound) to \(range.upperBound)"
-        let summary = unbounded ? (range.lowerBound == 1 ? "integer > 0" : "integer ≥ \(range.lowerBound)") : "integer \(range.lowerBound)-\(range.upperBound)"
+        let (low, high) = (range.lowerBound, range.upperBound)
+        let unbounded = high == Int(Int32.max)
+        let words = unbounded ? (low == 1 ? "greater than 0" : "of \(low) or more") : "from \(low) to \(high)"
+        let summary = unbounded ? (low == 1 ? "integer > 0" : "integer ≥ \(low)") : "integer \(low)-\(high)"
         return SettingType(
             summary: summary, requirement: "must be a whole number \(words)",
             fromText: { Int($0).flatMap { range.contains($0) ? $0 : nil } },
@@ -91,11 +93,13 @@ extension SettingType where Value == String {
 
 extension SettingType {
     /// One of `Value`'s words (`none`, `some`, `all`), written as a string.
-    public static func word(_ words: Value.Type) -> SettingType<Value> where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
+    public static func word(_ words: Value.Type) -> SettingType<Value>
+    where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
         let names = Value.allCases.map(\.rawValue)
         return SettingType(
             summary: names.map { "`\"\($0)\"`" }.joined(separator: ", "), requirement: "must be one of \(names.joined(separator: ", "))",
-            fromText: { Value(rawValue: $0) }, fromJSON: { $0.stringValue.flatMap(Value.init(rawValue:)) }, toJSON: { .string($0.rawValue) })
+            fromText: { Value(rawValue: $0) }, fromJSON: { $0.stringValue.flatMap(Value.init(rawValue:)) },
+            toJSON: { .string($0.rawValue) })
     }
 
     /// A value written as one string that `parse` reads (`auto`, `wav:DIR`), and as `description`.
@@ -117,7 +121,8 @@ extension SettingType {
 
     /// A list of `element`'s values: a JSON array in the file, commas in a variable or flag (each
     /// element trimmed of spaces).
-    public static func list<Element>(of element: SettingType<Element>, requirement: String) -> SettingType<[Element]> where Value == [Element] {
+    public static func list<Element>(of element: SettingType<Element>, requirement: String) -> SettingType<[Element]>
+    where Value == [Element] {
         SettingType(
             summary: "array of " + element.summary, requirement: requirement,
             fromText: { text in

@@ -16,7 +16,8 @@ struct SettingsLayer: Sendable {
         for entry in SettingsTable.entries {
             guard let name = entry.environmentVariable, let text = environment[name], !text.isEmpty else { continue }
             guard let value = entry.parse(text: text) else {
-                throw SettingsError(source: .environment(name), key: entry.key, problem: "\(entry.requirement), not \"\(text)\"; correct or unset it")
+                throw SettingsError(
+                    source: .environment(name), key: entry.key, problem: "\(entry.requirement), not \"\(text)\"; correct or unset it")
             }
             values[entry.key] = value
         }

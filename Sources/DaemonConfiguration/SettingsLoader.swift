@@ -39,7 +39,8 @@ public struct CommandLineSettings: Sendable, Hashable {
                     source: .flag(argument), key: nil, problem: "is not an option announced knows; `announced --help` lists them")
             }
             guard let value = parts.count == 2 ? parts[1] : remaining.popFirst() else {
-                throw SettingsError(source: .flag(flag.name), key: entry.key, problem: "needs a value (\(flag.valueName)): \(entry.requirement)")
+                throw SettingsError(
+                    source: .flag(flag.name), key: entry.key, problem: "needs a value (\(flag.valueName)): \(entry.requirement)")
             }
             let texts = flag.shorthand?(value) ?? [(entry.key, value)]
             for (key, text) in texts {
@@ -148,7 +149,8 @@ public struct SettingsLoader: Sendable {
                 if candidate.required {
                     throw SettingsError(
                         source: .file(candidate.path), key: nil,
-                        problem: "does not exist; create it, starting from the sample with every key (\(SampleConfiguration.whereInstalled)), or leave out --config"
+                        problem: "does not exist; create it, starting from the sample with every key "
+                            + "(\(SampleConfiguration.whereInstalled)), or leave out --config"
                     )
                 }
                 continue

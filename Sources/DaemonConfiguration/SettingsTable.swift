@@ -44,7 +44,8 @@ public struct SettingsTable: Sendable {
     public let audioOutput = Setting<AudioOutputSetting>(
         "audio.output",
         .parsed(
-            summary: "`\"auto\"`, `\"pulse\"`, `\"alsa\"`, `\"null\"` or `\"wav:DIR\"`", requirement: "must be auto, pulse, alsa, null or wav:DIR",
+            summary: "`\"auto\"`, `\"pulse\"`, `\"alsa\"`, `\"null\"` or `\"wav:DIR\"`",
+            requirement: "must be auto, pulse, alsa, null or wav:DIR",
             AudioOutputSetting.init),
         default: .auto, environment: .named("ANNOUNCED_AUDIO"),
         flag: SettingFlag(

@@ -104,7 +104,8 @@ struct LayeringTests {
         #expect(loaded.settings.voice == "fr")
         #expect(loaded.settings.audioOutput == .wav(directory: "/tmp/w"))
         #expect(loaded.settings.logLevel == .warning)
-        let flags = try CommandLineSettings(arguments: ["--audio", "alsa", "--voice", "cmn", "--rate", "400", "--log-level", "error"])
+        let flags = try CommandLineSettings(
+            arguments: ["--audio", "alsa", "--voice", "cmn", "--rate", "400", "--log-level", "error"])
         loaded = try fixture.loader(flags, environment: environment).load()
         #expect(loaded.settings.rate == 400)
         #expect(loaded.settings.voice == "cmn")
