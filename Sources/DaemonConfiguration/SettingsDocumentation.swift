@@ -43,7 +43,7 @@ public enum SettingsDocumentation {
         return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 
-    /// The settings flags for `--help` and the man page: one line each, with its values and
+    /// The settings flags for `--help` and the man page: one paragraph each, with its values and
     /// default (a key whose default is null has its fallbacks in the text instead).
     public static var flagsHelp: String {
         SettingsTable.entries.compactMap { entry in
@@ -51,6 +51,6 @@ public enum SettingsDocumentation {
             let values = entry.typeSummary.replacing("`", with: "").replacing(" or null", with: "")
             let notes = [values, flag.extraHelp, entry.defaultJSON == .null ? nil : "default \(entry.defaultJSON.jsonText)"]
             return "\(flag.name) <\(flag.valueName)>: \(entry.doc) (\(notes.compactMap { $0 }.joined(separator: "; ")))"
-        }.joined(separator: "\n")
+        }.joined(separator: "\n\n")
     }
 }
