@@ -34,7 +34,7 @@ enum ConfigFileReader {
 /// add megabytes to the daemon's resident memory).
 ///
 /// The file must be one JSON object; `audio` must be an object. Unknown keys become warnings.
-/// A value is checked when it is read: ``SettingsLayer`` turns a value of the wrong JSON type
+/// A value is checked when it is read: ``SettingsLayer`` turns a value its key does not accept
 /// into a ``SettingsError`` naming the file and the key.
 struct SettingsFileSnapshot: Sendable {
     /// The file's path.
@@ -73,9 +73,9 @@ struct SettingsFileSnapshot: Sendable {
         var values: [String: JSONValue] = [:]
         var warnings: [String] = []
         for (name, value) in members {
-            guard SettingsKey(rawValue: name) != nil else {
+            guard SettingsTable.entry(name) != nil else {
                 warnings.append(
-                    "config file \(path): unknown key \"\(name)\" is ignored; check its spelling (the keys are \(SettingsKey.fileTopLevelKeys.joined(separator: ", ")), and output and device inside audio)"
+                    "config file \(path): unknown key \"\(name)\" is ignored; check its spelling (the keys are \(SettingsTable.fileTopLevelKeys.joined(separator: ", ")), and output and device inside audio)"
                 )
                 continue
             }
@@ -83,27 +83,6 @@ struct SettingsFileSnapshot: Sendable {
         }
         self.values = values
         self.warnings = warnings
-    }
-
-    /// `json` as a value of `key`'s type, or nil when it has another JSON type. `duck` is a string
-    /// (`"off"`) or a number of decibels (`-12`); the key reads it as text.
-    static func value(of json: JSONValue, for key: SettingsKey) -> SettingValue? {
-        let written = key == .duck ? json.integerValue.map { JSONValue.string(String($0)) } ?? json : json
-        switch key.type {
-        case .string: return written.stringValue.map { .string($0) }
-        case .int: return written.integerValue.flatMap { Int(exactly: $0) }.map { .int($0) }
-        case .bool: return written.boolValue.map { .bool($0) }
-        case .stringArray:
-            // `voice_for_language`, an object of language → voice, as `lang=voice` texts (the form
-            // its environment variable has too).
-            guard let object = written.objectValue else { return nil }
-            let pairs = object.members.compactMap { member in member.value.stringValue.map { "\(member.key)=\($0)" } }
-            return pairs.count == object.members.count ? .stringArray(pairs) : nil
-        case .intArray:
-            guard let array = written.arrayValue else { return nil }
-            let integers = array.compactMap { $0.integerValue.flatMap { Int(exactly: $0) } }
-            return integers.count == array.count ? .intArray(integers) : nil
-        }
     }
 
     /// The 1-based line and column of byte `offset`.

@@ -4,62 +4,51 @@ public import AnnounceProtocol
 /// Everything the daemon reads from its flags, `ANNOUNCED_*` environment variables and its
 /// configuration file, with the defaults that apply when none of them sets a key.
 ///
-/// The keys, as the file spells them, are listed in ``SettingsKey``; `Config/announced.json`
-/// shows each with its default.
+/// Each key is read as a property named like its ``SettingsTable`` entry, typed by it:
+/// `settings.rate` is an `Int`, `settings.audioOutput` an ``AudioOutputSetting``. A new value has
+/// passed its key's checks, so what is read is always one the key accepts.
+@dynamicMemberLookup
 public struct DaemonSettings: Sendable, Hashable {
-    /// `socket`: the Unix socket to serve; nil means the protocol's fallbacks
-    /// (`ANNOUNCED_SOCKET`, `$XDG_RUNTIME_DIR/announced/announced.sock`, `/tmp/announced-<uid>/`).
-    public var socket: String?
-    /// `ssip_socket`: whether and where speech-dispatcher's protocol (SSIP) is served.
-    public var ssipSocket: SSIPSocketSetting = .off
-    /// `audio.output`: `auto`, `pulse`, `alsa`, `null` or `wav:DIR`.
-    public var audioOutput: AudioOutputSetting = .auto
-    /// `audio.device`: the PulseAudio sink or ALSA device to play on; nil means the output's default.
-    public var audioDevice: String?
-    /// `voice`: the default voice (espeak-ng's or an installed Piper voice's name).
-    public var voice = "en-us"
-    /// `voice_for_language`: which voice speaks a language when a post names only its `lang`,
-    /// as language tag → voice name, in the order given.
-    public var voiceForLanguage: [LanguageVoice] = []
-    /// `rate`: the default rate, words per minute (80-450).
-    public var rate = 175
-    /// `pitch`: the default pitch (0-100).
-    public var pitch = 50
-    /// `volume`: the default volume (0-200).
-    public var volume = 100
-    /// `punctuation`: which punctuation is spoken by default.
-    public var punctuation: Punctuation = .none
-    /// `earcons`: play the screen-change earcon before `screen-changed` speech.
-    public var earcons = true
-    /// `duck`: whether, and by how much, other applications' playback is lowered while announced speaks.
-    public var duck: DuckSetting = .off
-    /// `max_line_bytes`: the longest request line, in bytes.
-    public var maxLineBytes = LineSplitter.protocolMaxLineBytes
-    /// `max_text_chars`: the most Unicode scalars one post may speak.
-    public var maxTextChars = DecodingLimits.protocolMaxTextChars
-    /// `max_pending_per_client`: the most posts one connection may have pending or speaking.
-    public var maxPendingPerClient = 256
-    /// `max_outbound_bytes`: the most unread bytes a client may leave before it is disconnected.
-    public var maxOutboundBytes = 1_048_576
-    /// `allow_uids`: users besides the daemon's own who may connect.
-    public var allowUIDs: [UInt32] = []
-    /// `log_level`: the least severe log messages written.
-    public var logLevel: LogLevel = .info
-    /// `engine_idle_unload`: seconds an engine that loads its voices (Piper) may go unused before
-    /// its helper is stopped and its model unloaded.
-    public var engineIdleUnload = 300
-    /// `piper_threads`: the threads ONNX Runtime runs one Piper synthesis on (the daemon uses at
-    /// most as many as the machine has cores).
-    public var piperThreads = DaemonSettings.defaultPiperThreads
+    /// Each key's value, by key; every key of the table is here.
+    private var values: [String: SettingBox]
 
-    /// `piper_threads`' default: 2 (the daemon takes at most the machine's cores). On this 2-core
-    /// machine, otherwise idle, two threads were heard in about half the time of one (a short
-    /// post p50 82-85 ms against 168); while other programs keep both cores busy one thread is
-    /// the steadier (Benchmarks/README.md, figures 13 and 14).
-    public static let defaultPiperThreads = 2
+    /// Every key at its default.
+    public init() {
+        values = Dictionary(uniqueKeysWithValues: SettingsTable.entries.map { ($0.key, $0.boxedDefault) })
+    }
 
-    /// The defaults.
-    public init() {}
+    /// The value of the key `entry` names, e.g. `settings.rate`.
+    public subscript<Value>(dynamicMember entry: KeyPath<SettingsTable, Setting<Value>>) -> Value {
+        get { self[SettingsTable.shared[keyPath: entry]] }
+        set { self[SettingsTable.shared[keyPath: entry]] = newValue }
+    }
+
+    /// The value of `setting`.
+    public subscript<Value>(setting: Setting<Value>) -> Value {
+        get { values[setting.key]?.value as? Value ?? setting.defaultValue }
+        set { values[setting.key] = SettingBox(newValue) }
+    }
+
+    /// Sets a key to a value its entry parsed.
+    mutating func set(_ key: String, to value: SettingBox) {
+        values[key] = value
+    }
+
+    /// The keys whose values differ in `other`, in table order.
+    public func keysDiffering(from other: DaemonSettings) -> [any AnySetting] {
+        SettingsTable.entries.filter { values[$0.key] != other.values[$0.key] }
+    }
+
+    /// What a reload from `old` to these settings cannot apply, for the log: `the changes to
+    /// log_level and duck take effect when announced restarts (...)`; nil when a reload applies
+    /// every change.
+    public func restartNotice(since old: DaemonSettings) -> String? {
+        let keys = keysDiffering(from: old).filter { $0.reload == .needsRestart }.map(\.key)
+        guard let last = keys.last else { return nil }
+        let names = keys.count == 1 ? last : keys.dropLast().joined(separator: ", ") + " and " + last
+        return "the change\(keys.count == 1 ? "" : "s") to \(names) take\(keys.count == 1 ? "s" : "") effect when announced restarts "
+            + "(systemctl --user restart announced)"
+    }
 }
 
 /// One entry of `voice_for_language`: a language tag and the voice that speaks it.
@@ -73,6 +62,40 @@ public struct LanguageVoice: Sendable, Hashable {
     public init(language: String, voice: String) {
         self.language = language
         self.voice = voice
+    }
+
+    /// `voice_for_language`'s type: an object of language tag → voice name in the file,
+    /// `lang=voice` pairs separated by commas in the variable.
+    static let settingType = SettingType<[LanguageVoice]>(
+        summary: "object of language tag → voice name",
+        requirement: "must be an object of language tags and voice names such as {\"en\": \"en_us-joe-medium\", \"de\": \"de\"} "
+            + "(ANNOUNCED_VOICE_FOR_LANGUAGE=en=en_us-joe-medium,de=de)",
+        fromText: { text in
+            var entries: [LanguageVoice] = []
+            for part in text.split(separator: ",") where !part.trimmingWhitespace.isEmpty {
+                guard let entry = LanguageVoice(pair: String(part.trimmingWhitespace)) else { return nil }
+                entries.append(entry)
+            }
+            return entries
+        },
+        fromJSON: { json in
+            guard let object = json.objectValue else { return nil }
+            let entries = object.members.compactMap { member in member.value.stringValue.flatMap { LanguageVoice(member.key, $0) } }
+            return entries.count == object.members.count ? entries : nil
+        },
+        toJSON: { .object(JSONObject($0.map { (key: $0.language, value: .string($0.voice)) })) })
+
+    /// `lang=voice` split, when the language is a plausible BCP 47 tag and the voice is not empty.
+    init?(pair text: String) {
+        let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count == 2 else { return nil }
+        self.init(parts[0], parts[1])
+    }
+
+    /// An entry, when `language` is a plausible BCP 47 tag and `voice` is not empty.
+    init?(_ language: String, _ voice: String) {
+        guard RequestLine.isPlausibleLanguageTag(String(language.map { $0 == "_" ? "-" : $0 })), !voice.isEmpty else { return nil }
+        self.init(language: language, voice: voice)
     }
 }
 
@@ -172,44 +195,4 @@ public enum LogLevel: String, Sendable, Hashable, CaseIterable {
     case error
     /// Failures that stop the daemon.
     case critical
-}
-
-extension DaemonSettings {
-    /// The settings a `SIGHUP` reload may change without a restart: the speech defaults, the
-    /// language preferences and the earcon switch.
-    public struct Reloadable: Sendable, Hashable {
-        /// `voice`.
-        public var voice: String
-        /// `rate`.
-        public var rate: Int
-        /// `pitch`.
-        public var pitch: Int
-        /// `volume`.
-        public var volume: Int
-        /// `punctuation`.
-        public var punctuation: Punctuation
-        /// `earcons`.
-        public var earcons: Bool
-        /// `voice_for_language`.
-        public var voiceForLanguage: [LanguageVoice]
-    }
-
-    /// The part of these settings a reload applies.
-    public var reloadable: Reloadable {
-        get {
-            Reloadable(
-                voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation, earcons: earcons,
-                voiceForLanguage: voiceForLanguage
-            )
-        }
-        set {
-            voice = newValue.voice
-            rate = newValue.rate
-            pitch = newValue.pitch
-            volume = newValue.volume
-            punctuation = newValue.punctuation
-            earcons = newValue.earcons
-            voiceForLanguage = newValue.voiceForLanguage
-        }
-    }
 }

@@ -1,79 +1,41 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
 
-/// One layer of the settings: the flags, the `ANNOUNCED_*` variables or the file. It hands on
-/// only values their key accepts.
+/// One layer of the settings, the flags, the `ANNOUNCED_*` variables or the file, read into the
+/// values it sets, each parsed once by its key's ``SettingType``.
 ///
 /// A value of the wrong type, out of range or not one of the key's words throws a
-/// ``SettingsError`` naming the layer, the key and the value as the user wrote it.
+/// ``SettingsError`` naming the layer, the key and the value as the user wrote it, with what to do.
 struct SettingsLayer: Sendable {
-    /// Where a layer's values come from.
-    enum Origin: Sendable {
-        /// The flags given, by key.
-        case commandLine([SettingsKey: SettingValue])
-        /// The `ANNOUNCED_*` variables, by name (empty ones left out).
-        case environment([String: String])
-        /// The configuration file.
-        case file(SettingsFileSnapshot)
-    }
-
-    let origin: Origin
-
-    /// The flags layer.
-    static func commandLine(_ values: [SettingsKey: SettingValue]) -> SettingsLayer {
-        SettingsLayer(origin: .commandLine(values))
-    }
+    /// The values the layer sets, by key.
+    let values: [String: SettingBox]
 
     /// The `ANNOUNCED_*` variables of `environment`; empty ones count as unset.
-    static func environment(_ environment: [String: String]) -> SettingsLayer {
-        SettingsLayer(origin: .environment(environment.filter { $0.key.hasPrefix("ANNOUNCED_") && !$0.value.isEmpty }))
-    }
-
-    /// The file layer.
-    static func file(_ file: SettingsFileSnapshot) -> SettingsLayer {
-        SettingsLayer(origin: .file(file))
-    }
-
-    /// The value this layer gives `key`, or nil when it does not set it.
-    ///
-    /// - Throws: ``SettingsError`` when the value is not one `key` accepts.
-    func value(_ key: SettingsKey) throws(SettingsError) -> SettingValue? {
-        let value: SettingValue?
-        switch origin {
-        case .commandLine(let values):
-            value = values[key]
-        case .environment(let variables):
-            guard let text = variables[key.environmentVariable] else { return nil }
-            guard let parsed = SettingValue(environmentText: text, as: key.type) else { throw failure(key) }
-            value = parsed
-        case .file(let file):
-            guard let json = file.values[key.rawValue] else { return nil }
-            guard let parsed = SettingsFileSnapshot.value(of: json, for: key) else { throw failure(key) }
-            value = parsed
+    static func environment(_ environment: [String: String]) throws(SettingsError) -> SettingsLayer {
+        var values: [String: SettingBox] = [:]
+        for entry in SettingsTable.entries {
+            guard let name = entry.environmentVariable, let text = environment[name], !text.isEmpty else { continue }
+            guard let value = entry.parse(text: text) else {
+                throw SettingsError(
+                    source: .environment(name), key: entry.key, problem: "\(entry.requirement), not \"\(text)\"; correct or unset it")
+            }
+            values[entry.key] = value
         }
-        if let value, !key.accepts(value) { throw failure(key) }
-        return value
+        return SettingsLayer(values: values)
     }
 
-    /// The error for `key`'s value in this layer: the requirement, the value and what to do.
-    func failure(_ key: SettingsKey) -> SettingsError {
-        let source: SettingsSource
-        let written: String?
-        let advice: String
-        switch origin {
-        case .commandLine(let values):
-            source = .flag(key.flag ?? "--" + key.rawValue)
-            written = values[key]?.written
-            advice = ""
-        case .environment(let variables):
-            source = .environment(key.environmentVariable)
-            written = variables[key.environmentVariable].map { "\"\($0)\"" }
-            advice = "; correct or unset it"
-        case .file(let file):
-            source = .file(file.providerName)
-            written = file.values[key.rawValue]?.jsonText
-            advice = "; correct it, or remove the key to use the default"
+    /// The keys the file sets.
+    static func file(_ file: SettingsFileSnapshot) throws(SettingsError) -> SettingsLayer {
+        var values: [String: SettingBox] = [:]
+        for entry in SettingsTable.entries {
+            guard let json = file.values[entry.key] else { continue }
+            guard let value = entry.parse(json: json) else {
+                throw SettingsError(
+                    source: .file(file.providerName), key: entry.key,
+                    problem: "\(entry.requirement), not \(json.jsonText); correct it, or remove the key to use the default")
+            }
+            values[entry.key] = value
         }
-        return SettingsError(source: source, key: key.rawValue, problem: key.requirement + (written.map { ", not " + $0 } ?? "") + advice)
+        return SettingsLayer(values: values)
     }
 }

@@ -1,64 +1,73 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
 
-/// The values given on the command line; nil where a flag was not given.
+/// The command line's settings: `--config` and the settings flags (``SettingsTable``'s), each
+/// value parsed once, when the flags are read.
 public struct CommandLineSettings: Sendable, Hashable {
-    /// `--socket PATH`.
-    public var socket: String?
-    /// `--ssip-socket PATH|default|off`.
-    public var ssipSocket: String?
-    /// `--config FILE`: the configuration file, which must then exist.
-    public var config: String?
-    /// `--audio OUTPUT`.
-    public var audio: String?
-    /// `--voice NAME`.
-    public var voice: String?
-    /// `--rate WPM`.
-    public var rate: Int?
-    /// `--pitch PITCH`.
-    public var pitch: Int?
-    /// `--volume VOLUME`.
-    public var volume: Int?
-    /// `--punctuation LEVEL`.
-    public var punctuation: String?
-    /// `--log-level LEVEL`.
-    public var logLevel: String?
-    /// `--duck off|DB`.
-    public var duck: String?
-
-    /// Creates the command-line layer.
-    public init(
-        socket: String? = nil, ssipSocket: String? = nil, config: String? = nil, audio: String? = nil, voice: String? = nil,
-        rate: Int? = nil, pitch: Int? = nil, volume: Int? = nil, punctuation: String? = nil, logLevel: String? = nil,
-        duck: String? = nil
-    ) {
-        self.socket = socket
-        self.ssipSocket = ssipSocket
-        self.config = config
-        self.audio = audio
-        self.voice = voice
-        self.rate = rate
-        self.pitch = pitch
-        self.volume = volume
-        self.punctuation = punctuation
-        self.logLevel = logLevel
-        self.duck = duck
+    /// One settings flag as given.
+    public struct GivenFlag: Sendable, Hashable {
+        /// The flag, e.g. `--rate`.
+        public var name: String
+        /// Its value as written.
+        public var value: String
     }
 
-    /// The values given, by key.
-    var values: [SettingsKey: SettingValue] {
-        var values: [SettingsKey: SettingValue] = [:]
-        values[.socket] = socket.map { .string($0) }
-        values[.ssipSocket] = ssipSocket.map { .string($0) }
-        values[.audioOutput] = audio.map { .string($0) }
-        values[.voice] = voice.map { .string($0) }
-        values[.rate] = rate.map { .int($0) }
-        values[.pitch] = pitch.map { .int($0) }
-        values[.volume] = volume.map { .int($0) }
-        values[.punctuation] = punctuation.map { .string($0) }
-        values[.logLevel] = logLevel.map { .string($0) }
-        values[.duck] = duck.map { .string($0) }
-        return values
+    /// `--config FILE`: the configuration file, which must then exist.
+    public var config: String?
+    /// The settings flags given, in order.
+    public private(set) var given: [GivenFlag] = []
+    /// The values they set, by key.
+    var values: [String: SettingBox] = [:]
+
+    /// No settings flags.
+    public init(config: String? = nil) {
+        self.config = config
+    }
+
+    /// Reads settings flags (`--rate 200`, `--rate=200`, `--duck -12`): each takes the next
+    /// argument as its value, whatever it starts with; a flag given twice counts once, the last.
+    ///
+    /// - Throws: ``SettingsError`` naming the flag, for an argument that is no settings flag, a
+    ///   flag without a value, or a value the key does not take.
+    public init(config: String? = nil, arguments: [String]) throws(SettingsError) {
+        self.config = config
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            guard argument.hasPrefix("--"), let entry = SettingsTable.entry(flag: parts[0]), let flag = entry.flag else {
+                throw SettingsError(
+                    source: .flag(argument), key: nil, problem: "is not an option announced knows; `announced --help` lists them")
+            }
+            guard let value = parts.count == 2 ? parts[1] : remaining.popFirst() else {
+                throw SettingsError(
+                    source: .flag(flag.name), key: entry.key, problem: "needs a value (\(flag.valueName)): \(entry.requirement)")
+            }
+            let texts = flag.shorthand?(value) ?? [(entry.key, value)]
+            for (key, text) in texts {
+                guard let setting = SettingsTable.entry(key), let parsed = setting.parse(text: text) else {
+                    let written = Int(value) != nil ? value : "\"\(value)\""
+                    throw SettingsError(source: .flag(flag.name), key: entry.key, problem: "\(entry.requirement), not \(written)")
+                }
+                values[key] = parsed
+            }
+            given.removeAll { $0.name == flag.name }
+            given.append(GivenFlag(name: flag.name, value: value))
+        }
+    }
+
+    /// The settings flags again, with `--config`, for another daemon: paths made absolute by `absolute`.
+    public func arguments(makingPathsAbsolute absolute: (String) -> String) -> [String] {
+        var arguments = config.map { ["--config", absolute($0)] } ?? []
+        for flag in given {
+            let value = SettingsTable.entry(flag: flag.name)?.flag?.absolutePaths(flag.value, absolute) ?? flag.value
+            arguments += [flag.name, value]
+        }
+        return arguments
+    }
+
+    /// Whether the flags set `setting`.
+    public func sets<Value>(_ setting: Setting<Value>) -> Bool {
+        values[setting.key] != nil
     }
 }
 
@@ -91,7 +100,7 @@ public struct ConfigFileCandidate: Sendable, Hashable {
 ///
 /// The one exception is `socket`, which follows the wire protocol: `--socket`, then the file's
 /// `socket`, then `ANNOUNCED_SOCKET` (resolved by the server with the remaining fallbacks), so
-/// the environment layer leaves `ANNOUNCED_SOCKET` out.
+/// its entry reads no variable.
 ///
 /// The file is the first found of `--config`, `$XDG_CONFIG_HOME/announced/announced.json`
 /// (`$HOME/.config` when `XDG_CONFIG_HOME` is unset) and ``systemFile``. Only that one is read.
@@ -131,8 +140,8 @@ public struct SettingsLoader: Sendable {
 
     /// Reads and checks every layer.
     ///
-    /// - Throws: ``SettingsError`` naming the file and key (or variable, or flag) of the first
-    ///   bad value, a malformed file, or a `--config` file that does not exist.
+    /// - Throws: ``SettingsError`` naming the file and key (or variable) of the first bad value, a
+    ///   malformed file, or a `--config` file that does not exist.
     public func load() throws(SettingsError) -> LoadedSettings {
         var file: SettingsFileSnapshot?
         for candidate in candidates {
@@ -140,7 +149,8 @@ public struct SettingsLoader: Sendable {
                 if candidate.required {
                     throw SettingsError(
                         source: .file(candidate.path), key: nil,
-                        problem: "does not exist; create it, starting from the sample with every key (\(SampleConfiguration.whereInstalled)), or leave out --config"
+                        problem: "does not exist; create it, starting from the sample with every key "
+                            + "(\(SampleConfiguration.whereInstalled)), or leave out --config"
                     )
                 }
                 continue
@@ -148,55 +158,14 @@ public struct SettingsLoader: Sendable {
             file = try SettingsFileSnapshot(path: candidate.path, bytes: bytes)
             break
         }
-        var variables = environment
-        variables["ANNOUNCED_SOCKET"] = nil
-        let layers = [SettingsLayer.commandLine(commandLine.values), .environment(variables)] + (file.map { [.file($0)] } ?? [])
-        // Each layer is read on its own first, so a bad value is reported even where a higher
-        // layer overrides it (the file would fail the next time it is read without that flag).
-        for layer in layers.dropFirst() { _ = try Self.resolve([layer]) }
-        let settings = try Self.resolve(layers)
-        return LoadedSettings(settings: settings, file: file?.providerName, warnings: file?.warnings ?? [])
-    }
-
-    /// Every key as the first of `layers` that sets it gives it, over the defaults.
-    static func resolve(_ layers: [SettingsLayer]) throws(SettingsError) -> DaemonSettings {
-        func read(_ key: SettingsKey) throws(SettingsError) -> SettingValue? {
-            for layer in layers {
-                if let value = try layer.value(key) { return value }
-            }
-            return nil
-        }
-        func string(_ key: SettingsKey) throws(SettingsError) -> String? {
-            if case .string(let text) = try read(key) { return text }
-            return nil
-        }
-        func int(_ key: SettingsKey) throws(SettingsError) -> Int? {
-            if case .int(let number) = try read(key) { return number }
-            return nil
-        }
+        // Every layer is read whole, so a bad value is reported even where a higher layer
+        // overrides it (the file would fail the next time it is read without that flag).
+        var layers = [SettingsLayer(values: commandLine.values), try SettingsLayer.environment(environment)]
+        if let file { layers.append(try SettingsLayer.file(file)) }
         var settings = DaemonSettings()
-        settings.socket = try string(.socket)
-        if let ssip = try string(.ssipSocket).flatMap(SSIPSocketSetting.init) { settings.ssipSocket = ssip }
-        if let output = try string(.audioOutput).flatMap(AudioOutputSetting.init) { settings.audioOutput = output }
-        settings.audioDevice = try string(.audioDevice)
-        settings.voice = try string(.voice) ?? settings.voice
-        if case .stringArray(let pairs) = try read(.voiceForLanguage) {
-            settings.voiceForLanguage = pairs.compactMap(SettingsKey.languageVoicePair).map { LanguageVoice(language: $0.language, voice: $0.voice) }
+        for layer in layers.reversed() {
+            for (key, value) in layer.values { settings.set(key, to: value) }
         }
-        settings.rate = try int(.rate) ?? settings.rate
-        settings.pitch = try int(.pitch) ?? settings.pitch
-        settings.volume = try int(.volume) ?? settings.volume
-        settings.punctuation = try string(.punctuation).flatMap { Punctuation(rawValue: $0) } ?? settings.punctuation
-        if case .bool(let earcons) = try read(.earcons) { settings.earcons = earcons }
-        if let duck = try string(.duck).flatMap(DuckSetting.init) { settings.duck = duck }
-        settings.maxLineBytes = try int(.maxLineBytes) ?? settings.maxLineBytes
-        settings.maxTextChars = try int(.maxTextChars) ?? settings.maxTextChars
-        settings.maxPendingPerClient = try int(.maxPendingPerClient) ?? settings.maxPendingPerClient
-        settings.maxOutboundBytes = try int(.maxOutboundBytes) ?? settings.maxOutboundBytes
-        if case .intArray(let uids) = try read(.allowUIDs) { settings.allowUIDs = uids.map { UInt32($0) } }
-        settings.logLevel = try string(.logLevel).flatMap { LogLevel(rawValue: $0) } ?? settings.logLevel
-        settings.engineIdleUnload = try int(.engineIdleUnload) ?? settings.engineIdleUnload
-        settings.piperThreads = try int(.piperThreads) ?? settings.piperThreads
-        return settings
+        return LoadedSettings(settings: settings, file: file?.providerName, warnings: file?.warnings ?? [])
     }
 }

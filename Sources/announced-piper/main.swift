@@ -55,7 +55,7 @@ func say(_ line: String) {
 
 /// ONNX Runtime's threads for one synthesis: `ANNOUNCED_PIPER_THREADS` (the daemon sets it from its
 /// `piper_threads` setting), at most the machine's online cores; without it 2, `piper_threads`'
-/// default (DaemonSettings.defaultPiperThreads, whose comment gives the measurement). Read before
+/// default (the `piper_threads` entry of DaemonConfiguration's SettingsTable). Read before
 /// the sandbox, which may hide /sys.
 let threads: Int32 = {
     let cores = Int32(clamping: max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN))))

@@ -23,7 +23,7 @@ struct Announced: AsyncParsableCommand {
             configuration file (--config, else $XDG_CONFIG_HOME/announced/announced.json, else \
             /etc/announced/announced.json; the sample with every key: \
             \(SampleConfiguration.whereInstalled)), then the defaults. \
-            SIGHUP reloads voice, rate, pitch, volume, punctuation and earcons from the file. \
+            SIGHUP reloads \(SettingsTable.reloadedKeys.joined(separator: ", ")) from the file; other keys wait for a restart. \
             SIGTERM or SIGINT ends every post with `shutdown`, removes the socket and exits 0.
 
             The socket is --socket, else the file's socket, else ANNOUNCED_SOCKET, else \
@@ -79,45 +79,17 @@ struct Announced: AsyncParsableCommand {
         version: version
     )
 
-    @Option(help: ArgumentHelp("The Unix socket to serve.", valueName: "path"))
-    var socket: String?
-
-    @Option(help: ArgumentHelp(
-        "Serve speech-dispatcher's protocol (SSIP) too: default (speech-dispatcher's socket, $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock), an absolute path, or off (the default).",
-        valueName: "path|default|off"
-    ))
-    var ssipSocket: String?
-
     @Option(help: ArgumentHelp("The configuration file.", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Where audio goes: auto, pulse, alsa, alsa:DEVICE, null or wav:DIR.", valueName: "output"))
-    var audio: AudioOutputChoice?
-
-    @Option(help: ArgumentHelp("The default voice: espeak-ng's by language or file name (en-us, en-gb, gmw/en, de), or an installed Piper voice's name (en_us-joe-medium).", valueName: "name"))
-    var voice: String?
-
-    @Option(help: ArgumentHelp("The default rate in words per minute (80-450).", valueName: "wpm"))
-    var rate: Int?
-
-    @Option(help: ArgumentHelp("The default pitch (0-100, 50 is the voice's own; Piper voices ignore it).", valueName: "pitch"))
-    var pitch: Int?
-
-    @Option(help: ArgumentHelp("The default volume (0-200, 100 is the voice's own).", valueName: "volume"))
-    var volume: Int?
-
-    @Option(help: ArgumentHelp("Which punctuation is spoken by default: none, some or all.", valueName: "level"))
-    var punctuation: String?
-
-    @Option(help: ArgumentHelp("trace, debug, info, notice, warning, error or critical.", valueName: "level"))
-    var logLevel: String?
-
-    // Unconditional, so that `--duck -12` reads -12 as the value, not as a flag.
-    @Option(parsing: .unconditional, help: ArgumentHelp(
-        "Lower other applications' playback while speaking: off (the default) or a level in decibels from -60 to -1, e.g. -12. Needs the pulse output (PulseAudio or PipeWire).",
-        valueName: "off|dB"
-    ))
-    var duck: String?
+    /// The settings flags (`--rate 200`), read by ``CommandLineSettings`` from the table of
+    /// settings (SettingsTable), which also gives their help: one definition per setting.
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp(
+            "Settings flags, each over its ANNOUNCED_* variable and the file's key (the sample configuration has every key):",
+            discussion: SettingsDocumentation.flagsHelp, valueName: "setting-flag value"))
+    var settingsFlags: [String] = []
 
     @OptionGroup(title: "Autospawn by speech-dispatcher's clients (SPEECHD_CMD)")
     var spawnOptions: SpawnOptions
@@ -160,64 +132,23 @@ struct Announced: AsyncParsableCommand {
     }
 
     func validate() throws {
-        if let rate, !SpeechRanges.rate.contains(rate) {
-            throw ValidationError("--rate must be between 80 and 450 words per minute")
-        }
-        if let pitch, !SpeechRanges.pitch.contains(pitch) {
-            throw ValidationError("--pitch must be between 0 and 100 (50 is the voice's own pitch)")
-        }
-        if let volume, !SpeechRanges.volume.contains(volume) {
-            throw ValidationError("--volume must be between 0 and 200 (100 is the voice's own volume)")
-        }
-        if let punctuation, Punctuation(rawValue: punctuation) == nil {
-            throw ValidationError("--punctuation must be none, some or all")
-        }
-        if let logLevel, Logger.Level(rawValue: logLevel) == nil {
-            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical")
-        }
-        if let duck, DuckSetting(duck) == nil {
-            throw ValidationError("--duck \(SettingsKey.duck.requirement), not \"\(duck)\"")
-        }
-        if let ssipSocket, SSIPSocketSetting(ssipSocket) == nil {
-            throw ValidationError("--ssip-socket \(SettingsKey.ssipSocket.requirement), not \"\(ssipSocket)\"")
-        }
         if spawnOptions.anyGiven, !spawnOptions.spawn {
             throw ValidationError("--communication-method, --socket-path and --port go with --spawn (speech-dispatcher's autospawn)")
         }
-        if spawnOptions.spawn, ssipSocket != nil {
+    }
+
+    /// The command line's settings, each flag's value parsed by its key; a bad one is a usage error.
+    func commandLineSettings() throws -> CommandLineSettings {
+        let commandLine: CommandLineSettings
+        do {
+            commandLine = try CommandLineSettings(config: config, arguments: settingsFlags)
+        } catch {
+            throw ValidationError(error.description)
+        }
+        if spawnOptions.spawn, commandLine.sets(SettingsTable.shared.ssipSocket) {
             throw ValidationError("with --spawn the SSIP socket is --socket-path; leave out --ssip-socket")
         }
-    }
-
-    /// The flags as the settings know them.
-    var commandLineSettings: CommandLineSettings {
-        CommandLineSettings(
-            socket: socket, ssipSocket: ssipSocket, config: config, audio: audio?.settingValue, voice: voice, rate: rate,
-            pitch: pitch, volume: volume, punctuation: punctuation, logLevel: logLevel, duck: duck
-        )
-    }
-
-    /// The daemon flags given, for the daemon `--spawn` starts, with paths made absolute (it
-    /// starts in `/`).
-    var daemonArguments: [String] {
-        var arguments: [String] = []
-        if let socket { arguments += ["--socket", SSIPSpawn.absolute(socket)] }
-        if let config { arguments += ["--config", SSIPSpawn.absolute(config)] }
-        if let audio {
-            if case .wav(let directory) = audio {
-                arguments += ["--audio", "wav:" + SSIPSpawn.absolute(directory)]
-            } else {
-                arguments += ["--audio", audio.description]
-            }
-        }
-        if let voice { arguments += ["--voice", voice] }
-        if let rate { arguments += ["--rate", "\(rate)"] }
-        if let pitch { arguments += ["--pitch", "\(pitch)"] }
-        if let volume { arguments += ["--volume", "\(volume)"] }
-        if let punctuation { arguments += ["--punctuation", punctuation] }
-        if let logLevel { arguments += ["--log-level", logLevel] }
-        if let duck { arguments += ["--duck", duck] }
-        return arguments
+        return commandLine
     }
 
     func run() async throws {
@@ -228,15 +159,18 @@ struct Announced: AsyncParsableCommand {
     /// a speech thread started here.
     func run(speech: SpeechThread?) async throws {
         let environment = ProcessEnvironment.current
+        let commandLine = try commandLineSettings()
         if spawnOptions.spawn {
+            // The daemon started runs in `/`: its paths are made absolute.
             let spawn = SSIPSpawn(
-                options: spawnOptions, commandLine: commandLineSettings, daemonArguments: daemonArguments, environment: environment
+                options: spawnOptions, commandLine: commandLine,
+                daemonArguments: commandLine.arguments(makingPathsAbsolute: SSIPSpawn.absolute), environment: environment
             )
             let status = spawn.run()
             if status != 0 { throw ExitCode(status) }
             return
         }
-        let loader = SettingsLoader(commandLine: commandLineSettings, environment: environment)
+        let loader = SettingsLoader(commandLine: commandLine, environment: environment)
         let loaded: LoadedSettings
         do {
             loaded = try loader.load()

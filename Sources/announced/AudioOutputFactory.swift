@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import DaemonConfiguration
 import Logging
 import SpeechSynthesis
 
@@ -13,8 +14,8 @@ struct AudioOutputFactory {
     /// saying what was tried.
     /// - Parameter device: the device from the configuration: the ALSA PCM name for `alsa` and
     ///   `auto` (default `default`), the sink for `pulse` (default: the server's default sink).
-    ///   `alsa:DEVICE` on the command line wins over it.
-    func makeOutput(_ choice: AudioOutputChoice, device: String? = nil) throws -> any AudioOutput {
+    ///   (`--audio alsa:DEVICE` is `alsa` on that device.)
+    func makeOutput(_ choice: AudioOutputSetting, device: String? = nil) throws -> any AudioOutput {
         let output: any AudioOutput
         switch choice {
         case .null:
@@ -31,12 +32,11 @@ struct AudioOutputFactory {
             } catch {
                 throw StartupError(description: "--audio pulse: \(error)")
             }
-        case .alsa, .alsaDevice:
-            let name = alsaDevice(choice, configured: device)
+        case .alsa:
             do {
-                output = try ALSAAudioOutput(device: name)
+                output = try ALSAAudioOutput(device: device ?? "default")
             } catch {
-                throw StartupError(description: "--audio \(choice): \(error)")
+                throw StartupError(description: "--audio alsa\(device.map { ":" + $0 } ?? ""): \(error)")
             }
         case .auto:
             output = makeAutomatic(alsaDevice: device ?? "default")
@@ -72,11 +72,6 @@ struct AudioOutputFactory {
             """
         )
         return NullAudioOutput()
-    }
-
-    private func alsaDevice(_ choice: AudioOutputChoice, configured: String?) -> String {
-        if case .alsaDevice(let name) = choice { return name }
-        return configured ?? "default"
     }
 
     /// The part of an output's error message before its advice.

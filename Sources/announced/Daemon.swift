@@ -40,8 +40,8 @@ struct Daemon {
         dispatcherConfiguration.maxPendingPerClient = settings.maxPendingPerClient
         dispatcherConfiguration.maxTextChars = settings.maxTextChars
 
-        // The protocol's order: --socket, the file's `socket`, ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, /tmp.
-        let location = SocketLocation.resolve(flag: options.socket, config: settings.socket, environment: environment)
+        // The protocol's order: --socket, the file's `socket` (both in settings.socket), ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, /tmp.
+        let location = SocketLocation.resolve(flag: nil, config: settings.socket, environment: environment)
         let socketPath = location.path
         let activation = Systemd.activationSockets(environment: environment)
         var serverConfiguration = ServerConfiguration(location: location, activationSocket: activation?.main)
@@ -60,13 +60,7 @@ struct Daemon {
         serverConfiguration.allowUIDs = settings.allowUIDs
         serverConfiguration.limits = DecodingLimits(maxTextChars: settings.maxTextChars)
 
-        // `--audio alsa:DEVICE` names its device on the command line; every other choice comes
-        // from the layered settings.
-        let named: AudioOutputChoice? = if case .alsaDevice = options.audio { options.audio } else { nil }
-        guard let choice = named ?? AudioOutputChoice(argument: settings.audioOutput.description) else {
-            throw StartupError(description: "unknown audio output \(settings.audioOutput); use auto, pulse, alsa, null or wav:DIR")
-        }
-        let output = try AudioOutputFactory(logger: logger).makeOutput(choice, device: settings.audioDevice)
+        let output = try AudioOutputFactory(logger: logger).makeOutput(settings.audioOutput, device: settings.audioDevice)
         let dispatcher = await MainActor.run {
             Dispatcher(configuration: dispatcherConfiguration, logger: Logger(label: "announced.dispatcher"))
         }
@@ -219,17 +213,14 @@ final class Reloader {
             logger.error("SIGHUP: not reloaded, the previous settings stay: \(Daemon.unknownVoice(new.voice))")
             return "reload failed, previous settings kept: no voice \(new.voice)"
         }
-        let speech = new.reloadable
-        dispatcher.updateVoicePreferences(VoicePreferences(speech.voiceForLanguage))
-        dispatcher.warnAboutMissingPreferredVoices(speech.voiceForLanguage, logger: logger)
+        dispatcher.updateVoicePreferences(VoicePreferences(new.voiceForLanguage))
+        dispatcher.warnAboutMissingPreferredVoices(new.voiceForLanguage, logger: logger)
         dispatcher.updateDefaults(
-            voice: speech.voice, rate: speech.rate, pitch: speech.pitch, volume: speech.volume,
-            punctuation: speech.punctuation, earcons: speech.earcons
+            voice: new.voice, rate: new.rate, pitch: new.pitch, volume: new.volume,
+            punctuation: new.punctuation, earcons: new.earcons
         )
-        var restartOnly = current.settings
-        restartOnly.reloadable = speech
-        if restartOnly != new {
-            logger.notice("SIGHUP: socket, ssip_socket, audio, duck, limits, allow_uids, log_level, engine_idle_unload and piper_threads changes take effect when announced restarts")
+        if let notice = new.restartNotice(since: current.settings) {
+            logger.notice("SIGHUP: \(notice)")
         }
         current = loaded
         logger.info(

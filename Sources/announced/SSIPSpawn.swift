@@ -61,7 +61,7 @@ struct SSIPSpawn {
         } catch {
             throw Failure(description: error.description)
         }
-        let main = SocketLocation.resolve(flag: commandLine.socket, config: loaded.settings.socket, environment: environment)
+        let main = SocketLocation.resolve(flag: nil, config: loaded.settings.socket, environment: environment)
         if SocketPreparation.isLive(main.path) {
             throw Failure(description: notServingSSIP(main: main.path, target: target, file: loaded.file ?? loader.candidates[0].path))
         }

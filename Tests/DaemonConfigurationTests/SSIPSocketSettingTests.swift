@@ -13,10 +13,10 @@ struct SSIPSocketSettingTests {
         #expect(try fixture.loader().load().settings.ssipSocket == .default)
         let environment = ["ANNOUNCED_SSIP_SOCKET": "/tmp/from-env/speechd.sock"]
         #expect(try fixture.loader(environment: environment).load().settings.ssipSocket == .path("/tmp/from-env/speechd.sock"))
-        let flags = CommandLineSettings(ssipSocket: "off")
+        let flags = try CommandLineSettings(arguments: ["--ssip-socket", "off"])
         #expect(try fixture.loader(flags, environment: environment).load().settings.ssipSocket == .off)
-        #expect(SettingsKey.ssipSocket.environmentVariable == "ANNOUNCED_SSIP_SOCKET")
-        #expect(SettingsKey.ssipSocket.flag == "--ssip-socket")
+        #expect(SettingsTable.shared.ssipSocket.environmentVariable == "ANNOUNCED_SSIP_SOCKET")
+        #expect(SettingsTable.shared.ssipSocket.flag?.name == "--ssip-socket")
     }
 
     @Test("null in the file, or an empty variable, leaves it off")
@@ -29,16 +29,16 @@ struct SSIPSocketSettingTests {
     @Test(
         "a bad value names where it came from, what is allowed and the value",
         arguments: [
-            (#"{"ssip_socket": "speechd.sock"}"#, [String: String](), CommandLineSettings(), "key \"ssip_socket\": must be off, default", ", not \"speechd.sock\"; correct it, or remove the key"),
-            (#"{"ssip_socket": true}"#, [:], CommandLineSettings(), "key \"ssip_socket\": must be off, default", ", not true; correct it"),
-            (#"{"ssip_socket": ""}"#, [:], CommandLineSettings(), "key \"ssip_socket\": must be off, default", ", not \"\"; correct it"),
-            ("{}", ["ANNOUNCED_SSIP_SOCKET": "on"], CommandLineSettings(), "environment variable ANNOUNCED_SSIP_SOCKET: must be off, default", ", not \"on\"; correct or unset it"),
-            ("{}", [:], CommandLineSettings(ssipSocket: "run/speechd.sock"), "--ssip-socket: must be off, default", ", not \"run/speechd.sock\""),
+            (#"{"ssip_socket": "speechd.sock"}"#, [String: String](), [String](), "key \"ssip_socket\": must be off, default", ", not \"speechd.sock\"; correct it, or remove the key"),
+            (#"{"ssip_socket": true}"#, [:], [], "key \"ssip_socket\": must be off, default", ", not true; correct it"),
+            (#"{"ssip_socket": ""}"#, [:], [], "key \"ssip_socket\": must be off, default", ", not \"\"; correct it"),
+            ("{}", ["ANNOUNCED_SSIP_SOCKET": "on"], [], "environment variable ANNOUNCED_SSIP_SOCKET: must be off, default", ", not \"on\"; correct or unset it"),
+            ("{}", [:], ["--ssip-socket", "run/speechd.sock"], "--ssip-socket: must be off, default", ", not \"run/speechd.sock\""),
         ])
-    func badValue(file: String, environment: [String: String], flags: CommandLineSettings, start: String, end: String) throws {
+    func badValue(file: String, environment: [String: String], flags: [String], start: String, end: String) throws {
         let fixture = ConfigFixture()
         fixture.write(file, to: fixture.xdgFile)
-        let error = try #require(loadError(fixture.loader(flags, environment: environment)))
+        let error = try #require(settingsError(fixture, flags: flags, environment: environment))
         #expect(error.description.contains(start), "\(error)")
         #expect(error.description.contains("or the absolute path of a Unix socket"), "\(error)")
         #expect(error.description.contains(end), "\(error)")

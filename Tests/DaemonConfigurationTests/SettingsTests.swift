@@ -39,6 +39,17 @@ final class ConfigFixture {
     }
 }
 
+/// The error reading the settings flags `flags` gives, or else loading with them; records an
+/// issue when there is none.
+func settingsError(_ fixture: ConfigFixture, flags: [String], environment: [String: String] = [:]) -> SettingsError? {
+    do {
+        let commandLine = try CommandLineSettings(arguments: flags)
+        return loadError(fixture.loader(commandLine, environment: environment))
+    } catch {
+        return error
+    }
+}
+
 /// Runs `loader.load()` expecting a ``SettingsError``; returns it.
 func loadError(_ loader: SettingsLoader) -> SettingsError? {
     do {
@@ -93,7 +104,8 @@ struct LayeringTests {
         #expect(loaded.settings.voice == "fr")
         #expect(loaded.settings.audioOutput == .wav(directory: "/tmp/w"))
         #expect(loaded.settings.logLevel == .warning)
-        let flags = CommandLineSettings(audio: "alsa", voice: "cmn", rate: 400, logLevel: "error")
+        let flags = try CommandLineSettings(
+            arguments: ["--audio", "alsa", "--voice", "cmn", "--rate", "400", "--log-level", "error"])
         loaded = try fixture.loader(flags, environment: environment).load()
         #expect(loaded.settings.rate == 400)
         #expect(loaded.settings.voice == "cmn")
@@ -133,8 +145,8 @@ struct LayeringTests {
         expected.engineIdleUnload = 30
         expected.piperThreads = 2
         #expect(settings == expected)
-        #expect(SettingsKey.audioOutput.environmentVariable == "ANNOUNCED_AUDIO")
-        #expect(SettingsKey.maxLineBytes.environmentVariable == "ANNOUNCED_MAX_LINE_BYTES")
+        #expect(SettingsTable.shared.audioOutput.environmentVariable == "ANNOUNCED_AUDIO")
+        #expect(SettingsTable.shared.maxLineBytes.environmentVariable == "ANNOUNCED_MAX_LINE_BYTES")
     }
 
     @Test("every key can be set in the file")
@@ -191,7 +203,7 @@ struct LayeringTests {
         #expect(try fixture.loader(environment: environment).load().settings.socket == nil)
         fixture.write(#"{"socket": "/tmp/from-file.sock"}"#, to: fixture.xdgFile)
         #expect(try fixture.loader(environment: environment).load().settings.socket == "/tmp/from-file.sock")
-        let flags = CommandLineSettings(socket: "/tmp/from-flag.sock")
+        let flags = try CommandLineSettings(arguments: ["--socket", "/tmp/from-flag.sock"])
         #expect(try fixture.loader(flags, environment: environment).load().settings.socket == "/tmp/from-flag.sock")
     }
 
@@ -399,7 +411,7 @@ struct SettingsErrorTests {
     @Test("a bad flag value names the flag")
     func badFlag() throws {
         let fixture = ConfigFixture()
-        let error = try #require(loadError(fixture.loader(CommandLineSettings(rate: 5))))
+        let error = try #require(settingsError(fixture, flags: ["--rate", "5"]))
         #expect(error.source == .flag("--rate"))
         #expect(error.description.hasPrefix("--rate: must be a whole number from 80 to 450"))
     }
@@ -408,10 +420,10 @@ struct SettingsErrorTests {
     func maskedBadValue() throws {
         let fixture = ConfigFixture()
         fixture.write(#"{"rate": 20, "audio": {"output": "speaker"}}"#, to: fixture.xdgFile)
-        let error = try #require(loadError(fixture.loader(CommandLineSettings(audio: "null", rate: 200), environment: ["ANNOUNCED_RATE": "300"])))
+        let error = try #require(settingsError(fixture, flags: ["--audio", "null", "--rate", "200"], environment: ["ANNOUNCED_RATE": "300"]))
         #expect(error.source == .file(fixture.xdgFile))
         #expect(error.key == "audio.output" || error.key == "rate")
-        let variable = try #require(loadError(fixture.loader(CommandLineSettings(rate: 200), environment: ["ANNOUNCED_RATE": "3000"])))
+        let variable = try #require(settingsError(fixture, flags: ["--rate", "200"], environment: ["ANNOUNCED_RATE": "3000"]))
         #expect(variable.source == .environment("ANNOUNCED_RATE"))
     }
 
@@ -460,7 +472,8 @@ struct SpeechFlagTests {
         #expect(settings.pitch == 30)
         #expect(settings.volume == 40)
         #expect(settings.punctuation == Punctuation.none)
-        settings = try fixture.loader(CommandLineSettings(pitch: 0, volume: 200, punctuation: "all"), environment: environment).load().settings
+        let flags = try CommandLineSettings(arguments: ["--pitch", "0", "--volume", "200", "--punctuation", "all"])
+        settings = try fixture.loader(flags, environment: environment).load().settings
         #expect(settings.pitch == 0)
         #expect(settings.volume == 200)
         #expect(settings.punctuation == .all)
@@ -469,13 +482,13 @@ struct SpeechFlagTests {
     @Test(
         "a bad value names the flag, the range or the words, and the value",
         arguments: [
-            (CommandLineSettings(pitch: 101), "--pitch: must be a whole number from 0 to 100, not 101"),
-            (CommandLineSettings(pitch: -1), "--pitch: must be a whole number from 0 to 100, not -1"),
-            (CommandLineSettings(volume: 201), "--volume: must be a whole number from 0 to 200, not 201"),
-            (CommandLineSettings(punctuation: "most"), "--punctuation: must be one of none, some, all, not \"most\""),
+            (["--pitch", "101"], "--pitch: must be a whole number from 0 to 100, not 101"),
+            (["--pitch", "-1"], "--pitch: must be a whole number from 0 to 100, not -1"),
+            (["--volume", "201"], "--volume: must be a whole number from 0 to 200, not 201"),
+            (["--punctuation", "most"], "--punctuation: must be one of none, some, all, not \"most\""),
         ])
-    func badFlag(flags: CommandLineSettings, message: String) throws {
-        let error = try #require(loadError(ConfigFixture().loader(flags)))
+    func badFlag(flags: [String], message: String) throws {
+        let error = try #require(settingsError(ConfigFixture(), flags: flags))
         #expect(error.description == message)
         #expect(error.source == .flag(String(message.prefix { $0 != ":" })))
     }

@@ -171,6 +171,28 @@ struct ConfigTests {
         #expect(daemon.stderrText().contains("not reloaded"))
     }
 
+    @Test("SIGHUP with a change a reload cannot apply: one notice naming exactly the keys that changed, the rest applied")
+    func restartNotice() throws {
+        let file = try EditableConfigFile(#"{"rate": 200}"#)
+        let scratch = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
+        let daemon = try DaemonProcess(arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
+        #expect(notify.waitForReady(timeout: 30))
+        let client = try daemon.connect()
+
+        // log_level is overridden by the test's --log-level flag, so its value in effect does not change.
+        try file.write(#"{"rate": 210, "max_pending_per_client": 9, "log_level": "error"}"#)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(notify.waitForReady(timeout: 30))
+        #expect(try statusReply(client, id: 1)["rate"] == .integer(210))
+        #expect(daemon.stop() == 0)
+        let notices = daemon.stderrText().split(separator: "\n").filter { $0.contains("effect when announced restarts") }
+        #expect(notices.count == 1, "\(notices)")
+        let notice = "SIGHUP: the change to max_pending_per_client takes effect when announced restarts (systemctl --user restart announced)"
+        #expect(notices.first?.hasSuffix(notice) == true, "\(notices)")
+    }
+
     @Test("--pitch, --volume and --punctuation set the defaults over the file: status shows them, and all punctuation is heard")
     func speechFlags() throws {
         let file = try EditableConfigFile(#"{"pitch": 20, "volume": 40, "punctuation": "none"}"#)

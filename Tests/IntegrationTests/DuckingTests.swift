@@ -222,7 +222,7 @@ struct DuckingWithoutPulseTests {
     func badFlag() throws {
         let daemon = try DaemonProcess(arguments: ["--duck", "5"], waitForReady: false)
         #expect(daemon.waitForExit() == 2)
-        #expect(daemon.stderrText().contains("--duck must be off or a level in decibels from -60 to -1 (e.g. -12), not \"5\""))
+        #expect(daemon.stderrText().contains("--duck: must be off or a level in decibels from -60 to -1 (e.g. -12), not 5"))
     }
 }
 
