@@ -109,17 +109,18 @@ struct PauseTests {
 
 @Suite("Daemon: a long pause is not a stuck espeak-ng helper", .onBlockingThreads)
 struct LongPauseTests {
-    @Test("a pause longer than the helper's 5 s silence limit resumes and finishes successfully")
+    @Test("a pause longer than the helper's silence limit resumes and finishes successfully")
     func pauseLongerThanTheSilenceLimit() throws {
-        let daemon = try DaemonProcess()
+        // The limit made 1 s (5 s for espeak-ng otherwise), so that the pause can outlast it soon.
+        let daemon = try DaemonProcess(environment: ["ANNOUNCED_HELPER_SILENCE_MS": "1000"])
         let client = try daemon.connect()
         client.send(announce(1, "One two three four five six seven eight nine ten eleven twelve.", #","words":true"#))
         _ = try #require(client.waitFor("word", id: 1))
         client.send(#"{"op":"pause","id":2}"#)
         _ = try #require(client.waitFor("paused", id: 1))
-        // The helper's watchdog gives up after 5 s without a frame (EngineHelperKind.espeak
-        // .silenceLimit); the pause must outlast it, and nothing observable marks that moment.
-        usleep(5_500_000)
+        // The speech thread gives up on a helper that sends nothing for the silence limit; the
+        // pause must outlast it, and nothing observable marks that moment: this wait is the test.
+        usleep(1_500_000)
         client.send(#"{"op":"resume","id":3}"#)
         _ = try #require(client.waitFor("resumed", id: 1))
         let finished = try #require(client.waitForTerminal(id: 1))

@@ -59,7 +59,7 @@ final class AnnouncectlProcess: @unchecked Sendable {
     /// Waits for the process to exit (killing it after `timeout` seconds, a failure guard).
     func finish(timeout: Double = 60) -> (status: Int32, stdout: String, stderr: String) {
         expectBlockingAllowed("Waiting for \(process.executableURL?.lastPathComponent ?? "a client") to exit")
-        if !returns(within: timeout, { [self] in process.waitForExit() }) {
+        if !processesEnd([process.processIdentifier], within: timeout) {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitForExit()
