@@ -26,9 +26,7 @@ enum LibspeechdProgram {
 
     /// Runs a build tool; its standard output, or an error with what it said.
     private static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = try AnnouncectlProcess(arguments, executable: URL(fileURLWithPath: tool))
-        process.finishInput()
-        let result = process.finish()
+        let result = try AnnouncectlProcess.run(arguments, executable: URL(fileURLWithPath: tool))
         guard result.status == 0 else {
             throw SSIPClientError("\(tool) \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }

@@ -15,6 +15,17 @@ struct PauseTests {
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
+    /// A daemon whose post 1 has started and is paused (by request 2).
+    private func pausedPost() throws -> (DaemonProcess, LineClient) {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        client.send(announce(1, text))
+        _ = try #require(client.waitFor("started", id: 1))
+        client.send(#"{"op":"pause","id":2}"#)
+        _ = try #require(client.waitFor("paused", id: 1))
+        return (daemon, client)
+    }
+
     /// Sends `status` and waits for its answer: everything the daemon decided before it is done.
     private func statusRoundTrip(_ client: LineClient, id: Int) throws -> JSONValue {
         client.send(#"{"op":"status","id":\#(id)}"#)
@@ -71,12 +82,7 @@ struct PauseTests {
 
     @Test("cancel while paused ends the paused post cancelled with what it spoke")
     func cancelWhilePaused() throws {
-        let daemon = try DaemonProcess()
-        let client = try daemon.connect()
-        client.send(announce(1, text))
-        _ = try #require(client.waitFor("started", id: 1))
-        client.send(#"{"op":"pause","id":2}"#)
-        _ = try #require(client.waitFor("paused", id: 1))
+        let (daemon, client) = try pausedPost()
         client.send(#"{"op":"cancel","id":3,"target":1}"#)
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["success"] == .bool(false))
@@ -90,16 +96,12 @@ struct PauseTests {
         #expect(status["pending"] == .integer(1))
         client.send(#"{"op":"resume","id":6}"#)
         #expect(client.waitForTerminal(id: 4)?["success"] == .bool(true))
+        withExtendedLifetime(daemon) {}
     }
 
     @Test("shutdown while paused ends the paused post with shutdown, and the daemon exits")
     func shutdownWhilePaused() throws {
-        let daemon = try DaemonProcess()
-        let client = try daemon.connect()
-        client.send(announce(1, text))
-        _ = try #require(client.waitFor("started", id: 1))
-        client.send(#"{"op":"pause","id":2}"#)
-        _ = try #require(client.waitFor("paused", id: 1))
+        let (daemon, client) = try pausedPost()
         kill(daemon.process.processIdentifier, SIGTERM)
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["reason"] == .string("shutdown"))

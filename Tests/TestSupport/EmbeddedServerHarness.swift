@@ -3,7 +3,7 @@ public import AnnounceCore
 public import AnnounceServer
 import Glibc
 import Logging
-public import NIOCore
+import NIOCore
 public import NIOEmbedded
 
 /// A server whose connections are `EmbeddedChannel`s, with a real dispatcher on manual turns and

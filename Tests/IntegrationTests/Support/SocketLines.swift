@@ -3,6 +3,7 @@ import BlockingThreads
 import Foundation
 import Glibc
 import TestSupport
+import Testing
 
 /// A blocking connection to one of the daemon's Unix sockets, read a line at a time: what the
 /// JSON lines client (``LineClient``) and the SSIP client (``RawSSIPClient``) share.
