@@ -11,10 +11,12 @@ import Testing
 /// Writes use MSG_NOSIGNAL: a test that keeps writing after the daemon cut it off gets EPIPE in
 /// ``sendError``, not a SIGPIPE that would end the test process.
 final class SocketLines {
+    /// The connected socket.
     let fd: Int32
     private var buffer: [UInt8] = []
     /// Every byte read so far, counted (lines included or not).
     private(set) var bytesRead = 0
+    /// Whether the daemon closed the connection (or reset it).
     private(set) var sawEOF = false
     /// Why the last `send` stopped before the end, if it did.
     private(set) var sendError: String?
