@@ -233,7 +233,9 @@ let package = Package(
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "AccessibilityLintTests", dependencies: ["AccessibilityLint", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(name: "SSIPProtocolTests", dependencies: ["SSIPProtocol", "AnnounceProtocol"], swiftSettings: strictSwift),
-        .testTarget(name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol", "TestSupport"], swiftSettings: strictSwift
+        ),
         .testTarget(
             name: "SpeechSynthesisTests",
             dependencies: [
@@ -254,7 +256,7 @@ let package = Package(
         .testTarget(
             name: "AnnounceServerTests",
             dependencies: [
-                "AnnounceServer", "AnnounceCore", "AnnounceProtocol",
+                "AnnounceServer", "AnnounceCore", "AnnounceProtocol", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -290,9 +292,20 @@ let package = Package(
         // recording, and a readiness socket for the daemon's READY=1: what the tests and
         // announced-bench both start from outside.
         .target(name: "ProcessHarness", swiftSettings: strictSwift),
-        // What only the tests need (a private PipeWire session, sanitizer reports, pause seams);
-        // it re-exports ProcessHarness, so `import TestSupport` brings both.
-        .target(name: "TestSupport", dependencies: ["ProcessHarness"], path: "Tests/TestSupport", swiftSettings: strictSwift),
+        // What only the tests need (a private PipeWire session, sanitizer reports, pause seams,
+        // manual dispatcher turns, a silent backend, the server on embedded channels); it
+        // re-exports ProcessHarness, so `import TestSupport` brings both.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "ProcessHarness", "AnnounceCore", "AnnounceServer", "CAnnounceLinux",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: strictSwift
+        ),
         // Threads of their own for tests that block (child processes, synchronous socket reads), so
         // that Swift's cooperative pool stays free for the async tests, and the trait that puts a
         // suite on them. Its own target: it needs swift-nio and Swift Testing, announced-bench neither.

@@ -96,6 +96,12 @@ public final class MonitorRecorder: @unchecked Sendable {
         return true
     }
 
+    /// Waits until the sink renders at the recorder's latency (or `timeout` seconds passed);
+    /// whether it does. A PulseAudio null sink renders in 2 s blocks until a low-latency client
+    /// connects, and finishes the block under way first: the recorder's first chunk comes when
+    /// that block ends, and the chunks after it every few milliseconds.
+    public func waitUntilSinkSettles(timeout: Double = 10) -> Bool { waitForSamples(1, timeout: timeout) }
+
     /// The recorded samples from `start` up to (not including) `end`, as far as recorded.
     public func samples(from start: Int, to end: Int) -> [Int16] {
         condition.lock()

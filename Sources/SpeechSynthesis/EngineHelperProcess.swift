@@ -199,8 +199,11 @@ final class EngineHelperProcess {
     }
 
     /// How long the helper may go without a message while the speech thread waits for one, in
-    /// milliseconds: the kind's `silenceLimit`.
-    var silenceLimit: Int32 { kind.silenceLimit }
+    /// milliseconds: the kind's `silenceLimit`, unless `ANNOUNCED_HELPER_SILENCE_MS` sets one for
+    /// every helper (tests set it short, to outlast it or meet it without waiting seconds).
+    var silenceLimit: Int32 { Self.silenceLimitFromEnvironment ?? kind.silenceLimit }
+    private static let silenceLimitFromEnvironment = getenv("ANNOUNCED_HELPER_SILENCE_MS")
+        .flatMap { Int32(String(cString: $0)) }.flatMap { $0 > 0 ? $0 : nil }
 
     /// The helper's next message, waiting for it (at most `silenceLimit` milliseconds, unless
     /// `timeout` says otherwise: a model takes seconds to load); nil when the helper is gone,

@@ -36,8 +36,8 @@ extension Harness {
         }
     }
 
-    /// Plays the aborts asked for, so the newest speech is the one speaking.
-    func settle() {
+    /// The engine honours every abort asked for, so the newest speech is the one speaking.
+    func engineHonoursAborts() {
         while let current = dispatcher.speaking, current.endReason != nil { engineAborts() }
     }
 

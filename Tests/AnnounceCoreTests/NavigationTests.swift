@@ -14,7 +14,7 @@ struct NavigationMoveTests {
         #expect(h.dispatcher.focus == nil, "a screen-changed with a string focuses nothing")
         h.sink(1).clear()
         #expect(h.navigate("next") == okLine(focus: "a"))
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "Save, button. Saves the document.")
         #expect(h.sink(1).received.filter { if case .focused = $0 { true } else { false } } == [.focused(element: "a")])
         #expect(h.sink(2).received.contains(.focusChanged(from: nil, to: "a", owner: false)))
@@ -66,10 +66,10 @@ struct NavigationMoveTests {
         let h = Harness()
         h.send(timerScreen)
         #expect(h.navigate("last") == okLine(focus: "reset"))
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "Reset, button")
         #expect(h.navigate("first") == okLine(focus: "title"))
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "Timer, heading")
     }
 
@@ -99,7 +99,7 @@ struct NavigationMoveTests {
         h.speakEverything()
         let count = h.backend.spoken.count
         #expect(h.navigate("read") == okLine(focus: "title"))
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.backend.spoken.count == count + 1)
         #expect(h.lastSpoken == "Timer, heading")
     }
@@ -115,7 +115,7 @@ struct NavigationMoveTests {
         h.navigate("next")
         h.navigate("next", id: 501)
         #expect(h.backend.aborted.contains(lowSeq))
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.speakingText == "Start, button. Starts the timer.", "the first move's speech was replaced before it started")
         #expect(h.sink(2).terminal(2) == .finished(id: 2, seq: lowSeq, termination: .failure(reason: .interrupted, spokenChars: 0)))
     }
@@ -130,11 +130,11 @@ struct NavigationMoveTests {
         let defaultSeq = h.dispatcher.speaking?.seq ?? 0
         h.navigate("next")
         #expect(h.backend.aborted.contains(defaultSeq))
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "Duration, 5 minutes, adjustable")
         h.engineStarts()
         h.send(announce(3, "Urgent", #","priority":"high""#), from: 2)
-        h.settle()
+        h.engineHonoursAborts()
         h.engineStarts()
         let highSeq = h.dispatcher.speaking?.seq ?? 0
         #expect(h.speakingText == "Urgent")
@@ -222,7 +222,7 @@ struct RotorTests {
         var selected: [String] = []
         for _ in 0..<6 {
             let answer = h.navigate("rotor-select")
-            h.settle()
+            h.engineHonoursAborts()
             selected.append(h.lastSpoken ?? "")
             #expect(answer == okLine(focus: "title", rotor: selected.last))
         }
@@ -231,7 +231,7 @@ struct RotorTests {
         h.navigate("last")
         h.navigate("rotor-select", #","rotor":"form-controls""#)
         h.navigate("rotor-select")
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "actions", "available once the focused element has actions")
     }
 
@@ -286,7 +286,7 @@ struct RotorTests {
         h.send(timerScreen)
         h.navigate("rotor-select", #","rotor":"Controls""#)
         #expect(h.navigate("rotor-next") == okLine(focus: "reset", rotor: "Controls"))
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "Reset, button")
         #expect(h.navigate("rotor-next") == okLine(focus: "time", rotor: "Controls"))
         #expect(errorCode(h.navigate("rotor-next")) == "end-of-screen")
@@ -302,12 +302,12 @@ struct RotorTests {
         var names: [String] = []
         for _ in 0..<3 {
             #expect(h.navigate("rotor-next") == okLine(focus: "reset", rotor: "actions"), "the focus stays")
-            h.settle()
+            h.engineHonoursAborts()
             names.append(h.lastSpoken ?? "")
         }
         #expect(names == ["Reset all", "Undo", "Reset all"])
         h.navigate("rotor-previous")
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "Undo")
         h.navigate("activate")
         #expect(h.sink(1).lines.last == #"{"event":"action","element":"reset","action":"custom","name":"Undo"}"#)
@@ -358,7 +358,7 @@ struct ScreenOwnerTests {
         h.speakEverything()
         h.send(#"{"op":"update","id":7,"element":{"id":"time","value":"6 minutes"}}"#)
         #expect(h.sink(1).lines.last == #"{"event":"ok","id":7}"#)
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "6 minutes")
         h.speakEverything()
         let count = h.backend.spoken.count
@@ -366,7 +366,7 @@ struct ScreenOwnerTests {
         h.speakEverything()
         #expect(h.backend.spoken.count == count, "an element without the focus changes silently")
         h.navigate("next")
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "Pause, button. Starts the timer.")
     }
 
@@ -400,7 +400,7 @@ struct ScreenOwnerTests {
         h.speakEverything()
         h.sink(1).clear()
         h.send(#"{"op":"layout-changed","id":9,"element":null,"elements":[{"id":"time","label":"Duration","value":"7 minutes","traits":["adjustable"]},{"id":"start","label":"Start","traits":["button"]}]}"#)
-        h.settle()
+        h.engineHonoursAborts()
         #expect(h.lastSpoken == "7 minutes")
         #expect(h.dispatcher.focus?.element == "time")
         #expect(!h.sink(1).received.contains(.unfocused(element: "time")))
@@ -420,7 +420,7 @@ struct ReadAllTests {
         h.speakEverything()
         let before = h.backend.spoken.count
         #expect(errorCode(h.navigate("read-all")) == nil)
-        h.settle()
+        h.engineHonoursAborts()
         var focusAtStart: [String] = []
         while h.dispatcher.speaking != nil {
             h.engineStarts()
@@ -439,7 +439,7 @@ struct ReadAllTests {
         h.send(timerScreen)
         h.speakEverything()
         h.navigate("read-all")
-        h.settle()
+        h.engineHonoursAborts()
         h.engineStarts()
         h.engineFinishes()
         h.engineStarts()
@@ -457,7 +457,7 @@ struct ReadAllTests {
         h.send(timerScreen)
         h.speakEverything()
         h.navigate("read-all")
-        h.settle()
+        h.engineHonoursAborts()
         h.engineStarts()
         h.send(announce(5, "Timer started", #","queue":true"#), from: 1)
         h.speakEverything()
@@ -470,7 +470,7 @@ struct ReadAllTests {
         h.send(timerScreen)
         h.speakEverything()
         h.navigate("read-all")
-        h.settle()
+        h.engineHonoursAborts()
         h.engineStarts()
         h.send(announce(5, "Mail", #","priority":"low""#), from: 2)
         h.speakEverything()

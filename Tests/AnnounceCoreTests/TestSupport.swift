@@ -2,36 +2,7 @@
 @testable import AnnounceCore
 import AnnounceProtocol
 import Synchronization
-
-/// Runs dispatcher turns only when the test says so, so every step is deterministic.
-final class ManualTurns: Sendable {
-    private let queue = Mutex<[@MainActor @Sendable () -> Void]>([])
-
-    var scheduler: TurnScheduler {
-        { work in self.queue.withLock { $0.append(work) } }
-    }
-
-    /// How many turns are scheduled and not yet run.
-    var scheduled: Int { queue.withLock { $0.count } }
-
-    /// Runs the turn scheduled first, and nothing it schedules.
-    @MainActor func runOne() {
-        let first = queue.withLock { $0.isEmpty ? nil : $0.removeFirst() }
-        first?()
-    }
-
-    /// Runs scheduled turns, including the ones they schedule, until none is left.
-    @MainActor func run() {
-        while true {
-            let work = queue.withLock { queue -> [@MainActor @Sendable () -> Void] in
-                defer { queue.removeAll() }
-                return queue
-            }
-            if work.isEmpty { return }
-            for item in work { item() }
-        }
-    }
-}
+import TestSupport
 
 /// A speech backend that only records what it is asked; the test plays the engine's part.
 final class FakeBackend: SpeechBackend {

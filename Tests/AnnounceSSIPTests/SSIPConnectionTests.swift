@@ -6,6 +6,7 @@ import AnnounceProtocol
 import Glibc
 import NIOCore
 import NIOEmbedded
+import TestSupport
 import SSIPProtocol
 import Testing
 

@@ -5,6 +5,7 @@ import AnnounceProtocol
 import AnnounceServer
 import NIOCore
 import SSIPProtocol
+import TestSupport
 import Testing
 
 @Suite("SSIP decoder: a connection's lines become the dispatcher's input")

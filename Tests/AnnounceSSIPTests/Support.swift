@@ -3,84 +3,31 @@
 import AnnounceProtocol
 @testable import AnnounceSSIP
 @testable import AnnounceServer
-import Glibc
-import Logging
 import NIOCore
 import NIOEmbedded
 import SSIPProtocol
-import Synchronization
+import TestSupport
 
-/// Runs dispatcher turns only when the test says so.
-final class ManualTurns: Sendable {
-    private let queue = Mutex<[@MainActor @Sendable () -> Void]>([])
+/// The server on embedded channels with the SSIP front end (and its two voices).
+typealias SSIPHarness = EmbeddedServerHarness<SSIPFrontEnd>
 
-    var scheduler: TurnScheduler {
-        { work in self.queue.withLock { $0.append(work) } }
-    }
-
-    /// Runs scheduled turns, including the ones they schedule, until none is left.
-    @MainActor func run() {
-        while true {
-            let work = queue.withLock { queue -> [@MainActor @Sendable () -> Void] in
-                defer { queue.removeAll() }
-                return queue
-            }
-            if work.isEmpty { return }
-            for item in work { item() }
-        }
-    }
-}
-
-/// A speech backend that records what it is asked to speak and never finishes on its own: the
-/// test plays the engine's part through the dispatcher's backend events.
-final class SilentBackend: SpeechBackend {
-    private let state = Mutex<[Utterance]>([])
-    let outputDescription = "silent"
-    let voices = [
-        VoiceDescription(name: "en-us", languages: ["en-us", "en"]),
-        VoiceDescription(name: "de", languages: ["de"]),
-    ]
-
-    func speak(_ utterance: Utterance) { state.withLock { $0.append(utterance) } }
-    func abort(seq: UInt64) {}
-    func pause() {}
-    func resume() {}
-    var spoken: [Utterance] { state.withLock { $0 } }
-}
-
-/// A server whose SSIP connections are `EmbeddedChannel`s, with a real dispatcher on manual turns.
-@MainActor
-struct SSIPHarness {
-    let turns = ManualTurns()
-    let backend = SilentBackend()
-    let dispatcher: Dispatcher
-    let server: AnnounceServer
-    let frontEnd: SSIPFrontEnd
-
-    init(maxLineBytes: Int = 65536, maxTextChars: Int = 8192, maxPendingPerClient: Int = 256, firstEventHold: TimeAmount = .milliseconds(10)) {
+extension SSIPHarness {
+    /// A server whose SSIP front end and dispatcher have these limits, and whose first event
+    /// after a reply is held `firstEventHold`.
+    init(
+        maxLineBytes: Int = 65536, maxTextChars: Int = 8192, maxPendingPerClient: Int = 256, firstEventHold: TimeAmount = .milliseconds(10)
+    ) {
         var dispatcherConfiguration = DispatcherConfiguration()
         dispatcherConfiguration.maxPendingPerClient = maxPendingPerClient
-        dispatcher = Dispatcher(configuration: dispatcherConfiguration, scheduleTurn: turns.scheduler)
-        dispatcher.attach(backend)
-        frontEnd = SSIPFrontEnd(voices: backend.voices, maxLineBytes: maxLineBytes, maxTextChars: maxTextChars, firstEventHold: firstEventHold)
+        let frontEnd = SSIPFrontEnd(
+            voices: SilentBackend.voices, maxLineBytes: maxLineBytes, maxTextChars: maxTextChars, firstEventHold: firstEventHold
+        )
         var configuration = ServerConfiguration(socketPath: "/nonexistent/announced.sock")
         configuration.maxLineBytes = maxLineBytes
-        server = AnnounceServer(configuration: configuration, dispatcher: dispatcher, logger: Logger(label: "test"), ssip: frontEnd)
-    }
-
-    /// A connection from a peer of `uid` (the test's own by default), set up as the server's
-    /// initializer does for the SSIP socket, then made active.
-    func connect(uid: UInt32 = getuid()) throws -> EmbeddedChannel {
-        let channel = EmbeddedChannel()
-        try server.configure(channel, peer: PeerCredentials(pid: 42, uid: uid, gid: 0), frontEnd: frontEnd)
-        try channel.connect(to: SocketAddress(unixDomainSocketPath: "/peer")).wait()
-        return channel
-    }
-
-    /// Runs the dispatcher's turns and the channel's loop until neither has work left.
-    func settle(_ channel: EmbeddedChannel) {
-        turns.run()
-        channel.embeddedEventLoop.run()
+        self.init(dispatcher: dispatcherConfiguration, server: configuration, frontEnd: frontEnd, ssip: frontEnd) {
+            server, channel, uid, frontEnd in
+            try server.configure(channel, peer: PeerCredentials(pid: 42, uid: uid, gid: 0), frontEnd: frontEnd)
+        }
     }
 
     /// The engine reports the speaking message started.
@@ -97,20 +44,6 @@ struct SSIPHarness {
 }
 
 extension EmbeddedChannel {
-    /// Writes `text` as one read from the client.
-    func receive(_ text: String) throws {
-        try writeInbound(allocator.buffer(string: text))
-    }
-
-    /// Every write the connection has made so far, one string each.
-    func writes() throws -> [String] {
-        var writes: [String] = []
-        while var buffer = try readOutbound(as: ByteBuffer.self) {
-            writes.append(buffer.readString(length: buffer.readableBytes) ?? "")
-        }
-        return writes.filter { !$0.isEmpty }
-    }
-
     /// Every line the connection has written so far, without CR LF.
     func writtenLines() throws -> [String] {
         try writes().joined().split(separator: "\r\n").map(String.init)

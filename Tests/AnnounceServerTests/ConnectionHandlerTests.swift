@@ -5,6 +5,7 @@ import AnnounceProtocol
 import Glibc
 import NIOCore
 import NIOEmbedded
+import TestSupport
 import Testing
 
 @MainActor

@@ -9,16 +9,8 @@ import Testing
 struct InstalledPathsTests {
     @Test("--help names the protocol's man page and the installed sample, no path in the source tree")
     func help() throws {
-        let process = Process()
-        process.executableURL = DaemonProcess.executable
-        process.arguments = ["--help"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, text, _) = try AnnouncectlProcess.run(["--help"], executable: DaemonProcess.executable)
+        #expect(status == 0)
         // The help wraps lines; compare the words.
         let words = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(words.contains("announced-protocol(7)"), "\(text)")

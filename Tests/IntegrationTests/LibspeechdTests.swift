@@ -26,9 +26,7 @@ enum LibspeechdProgram {
 
     /// Runs a build tool; its standard output, or an error with what it said.
     private static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let process = try AnnouncectlProcess(arguments, executable: URL(fileURLWithPath: tool))
-        process.finishInput()
-        let result = process.finish()
+        let result = try AnnouncectlProcess.run(arguments, executable: URL(fileURLWithPath: tool))
         guard result.status == 0 else {
             throw SSIPClientError("\(tool) \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }
@@ -71,15 +69,7 @@ struct LibspeechdTranscript {
 struct LibspeechdTests {
     @Test("every message gets exactly one END or CANCEL, and the five priorities act as SSIP says")
     func prioritiesAndCallbacks() throws {
-        let ssip = try SSIPDaemon(audio: "null")
-        let program = try LibspeechdProgram.build(in: ssip.daemon.directory)
-        let client = try SSIPClientProcess.start(program, [], daemon: ssip)
-        client.finishInput()
-        let result = client.finish(timeout: 300)
-        let transcript = LibspeechdTranscript(result.stdout)
-        #expect(result.status == 0, "the program failed; it printed:\n\(result.stdout)\(result.stderr)")
-        #expect(transcript.failures.isEmpty)
-        #expect(transcript.closed)
+        let transcript = try Self.run([])
         #expect(transcript.sent == ["cancel_all", "char", "key", "sound_icon"])
         let labels = ["text1", "notification", "important", "text2", "text3", "message", "text4", "progress1", "last", "progress2"]
         #expect(Set(transcript.said.keys) == Set(labels))
@@ -123,16 +113,23 @@ struct LibspeechdTests {
 
     @Test("two messages with no priority set (libspeechd's raw SPEAK): both spoken to their end, BEGIN and END each, no CANCEL")
     func defaultPriorityIsMessage() throws {
+        let transcript = try Self.run(["default"])
+        #expect(transcript.kinds(of: "first") == ["BEGIN", "END"])
+        #expect(transcript.kinds(of: "second") == ["BEGIN", "END"])
+    }
+
+    /// The program's transcript, run with `arguments` against a fresh daemon to its end; that
+    /// it succeeded, saw no failure and closed its connection is checked here.
+    private static func run(_ arguments: [String]) throws -> LibspeechdTranscript {
         let ssip = try SSIPDaemon(audio: "null")
         let program = try LibspeechdProgram.build(in: ssip.daemon.directory)
-        let client = try SSIPClientProcess.start(program, ["default"], daemon: ssip)
+        let client = try SSIPClientProcess.start(program, arguments, daemon: ssip)
         client.finishInput()
         let result = client.finish(timeout: 300)
         let transcript = LibspeechdTranscript(result.stdout)
         #expect(result.status == 0, "the program failed; it printed:\n\(result.stdout)\(result.stderr)")
         #expect(transcript.failures.isEmpty)
         #expect(transcript.closed)
-        #expect(transcript.kinds(of: "first") == ["BEGIN", "END"])
-        #expect(transcript.kinds(of: "second") == ["BEGIN", "END"])
+        return transcript
     }
 }

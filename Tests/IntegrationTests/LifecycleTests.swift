@@ -180,22 +180,3 @@ struct LifecycleTests {
         }
     }
 }
-
-/// `espeak-ng -v VOICE -s RATE --stdout TEXT`, as samples.
-func espeakReference(text: String, voice: String, rate: Int, ssml: Bool = false) throws -> [Int16] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
-    process.arguments = ["-v", voice, "-s", String(rate), "--stdout"] + (ssml ? ["-m"] : []) + [text]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    var environment = ProcessInfo.processInfo.environment
-    environment["XDG_CONFIG_HOME"] = "/tmp/announced-test-config"
-    process.environment = environment
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitForExit()
-    let url = URL(fileURLWithPath: "/tmp/announced-reference-\(getpid())-\(UUID().uuidString.prefix(6)).wav")
-    try data.write(to: url)
-    defer { try? FileManager.default.removeItem(at: url) }
-    return try WAVFile.samples(at: url)
-}

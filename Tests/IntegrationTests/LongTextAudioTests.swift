@@ -24,7 +24,7 @@ struct LongTextAudioTests {
         let server = try HeadlessPulseAudio()
         let recorder = try server.record()
         let daemon = try DaemonProcess(audio: "pulse", environment: server.clientEnvironment)
-        letNullSinkSettle(recorder)
+        try #require(recorder.waitUntilSinkSettles(), "the sink's monitor recorded nothing")
         let client = try daemon.connect()
         let text = LongText.plain(count: 300_000)
         let start = recorder.sampleCount

@@ -15,6 +15,17 @@ struct PauseTests {
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
+    /// A daemon whose post 1 has started and is paused (by request 2).
+    private func pausedPost() throws -> (DaemonProcess, LineClient) {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        client.send(announce(1, text))
+        _ = try #require(client.waitFor("started", id: 1))
+        client.send(#"{"op":"pause","id":2}"#)
+        _ = try #require(client.waitFor("paused", id: 1))
+        return (daemon, client)
+    }
+
     /// Sends `status` and waits for its answer: everything the daemon decided before it is done.
     private func statusRoundTrip(_ client: LineClient, id: Int) throws -> JSONValue {
         client.send(#"{"op":"status","id":\#(id)}"#)
@@ -71,12 +82,7 @@ struct PauseTests {
 
     @Test("cancel while paused ends the paused post cancelled with what it spoke")
     func cancelWhilePaused() throws {
-        let daemon = try DaemonProcess()
-        let client = try daemon.connect()
-        client.send(announce(1, text))
-        _ = try #require(client.waitFor("started", id: 1))
-        client.send(#"{"op":"pause","id":2}"#)
-        _ = try #require(client.waitFor("paused", id: 1))
+        let (daemon, client) = try pausedPost()
         client.send(#"{"op":"cancel","id":3,"target":1}"#)
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["success"] == .bool(false))
@@ -90,16 +96,12 @@ struct PauseTests {
         #expect(status["pending"] == .integer(1))
         client.send(#"{"op":"resume","id":6}"#)
         #expect(client.waitForTerminal(id: 4)?["success"] == .bool(true))
+        withExtendedLifetime(daemon) {}
     }
 
     @Test("shutdown while paused ends the paused post with shutdown, and the daemon exits")
     func shutdownWhilePaused() throws {
-        let daemon = try DaemonProcess()
-        let client = try daemon.connect()
-        client.send(announce(1, text))
-        _ = try #require(client.waitFor("started", id: 1))
-        client.send(#"{"op":"pause","id":2}"#)
-        _ = try #require(client.waitFor("paused", id: 1))
+        let (daemon, client) = try pausedPost()
         kill(daemon.process.processIdentifier, SIGTERM)
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["reason"] == .string("shutdown"))
@@ -109,17 +111,18 @@ struct PauseTests {
 
 @Suite("Daemon: a long pause is not a stuck espeak-ng helper", .onBlockingThreads)
 struct LongPauseTests {
-    @Test("a pause longer than the helper's 5 s silence limit resumes and finishes successfully")
+    @Test("a pause longer than the helper's silence limit resumes and finishes successfully")
     func pauseLongerThanTheSilenceLimit() throws {
-        let daemon = try DaemonProcess()
+        // The limit made 1 s (5 s for espeak-ng otherwise), so that the pause can outlast it soon.
+        let daemon = try DaemonProcess(environment: ["ANNOUNCED_HELPER_SILENCE_MS": "1000"])
         let client = try daemon.connect()
         client.send(announce(1, "One two three four five six seven eight nine ten eleven twelve.", #","words":true"#))
         _ = try #require(client.waitFor("word", id: 1))
         client.send(#"{"op":"pause","id":2}"#)
         _ = try #require(client.waitFor("paused", id: 1))
-        // The helper's watchdog gives up after 5 s without a frame (EngineHelperKind.espeak
-        // .silenceLimit); the pause must outlast it, and nothing observable marks that moment.
-        usleep(5_500_000)
+        // The speech thread gives up on a helper that sends nothing for the silence limit; the
+        // pause must outlast it, and nothing observable marks that moment: this wait is the test.
+        usleep(1_500_000)
         client.send(#"{"op":"resume","id":3}"#)
         _ = try #require(client.waitFor("resumed", id: 1))
         let finished = try #require(client.waitForTerminal(id: 1))

@@ -84,18 +84,7 @@ struct ProcessTests {
         let path = directory.path + "/open.sock"
         let daemon = try DaemonProcess(socketPath: path)
         chmod(path, 0o666)  // let the other user reach the socket: SO_PEERCRED must still refuse it
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "5", "-", "UNIX-CONNECT:\(path)"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data(#"{"op":"status","id":1}"#.utf8 + [10]))
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        let lines = try readAsAnotherUser(from: path, sending: #"{"op":"status","id":1}"# + "\n").split(separator: "\n")
         #expect(lines.count == 1)
         #expect(lines.first?.contains(#""code":"forbidden""#) == true, "\(lines)")
         let own = try daemon.connect()

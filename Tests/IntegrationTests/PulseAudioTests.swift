@@ -92,14 +92,6 @@ struct AudioFallbackTests {
 
 // MARK: - Support
 
-/// The null sink renders in 2 s blocks until a low-latency client has settled it (the shared
-/// notes on headless audio): a measured request waits until the recorder has run 3 s. The server
-/// reports nothing when that happens, so this is a wait on the clock.
-func letNullSinkSettle(_ recorder: MonitorRecorder) {
-    let settle = Duration.seconds(3) - (ContinuousClock.now - recorder.started)
-    if settle > .zero { Thread.sleep(forTimeInterval: seconds(settle)) }
-}
-
 /// The recorded test of an audio server: through the daemon's `pulse` output, a whole
 /// announcement is heard for about as long as `espeak-ng`'s own WAV of it, and one stopped after its
 /// third word is heard clearly less and goes silent soon after its terminal line. `recorder` records
@@ -107,7 +99,7 @@ func letNullSinkSettle(_ recorder: MonitorRecorder) {
 func checkPlaysAndStops(label: String, clientEnvironment: [String: String], recorder: MonitorRecorder) throws {
     let speechRate = 175
     let daemon = try DaemonProcess(audio: "pulse", environment: clientEnvironment)
-    letNullSinkSettle(recorder)
+    try #require(recorder.waitUntilSinkSettles(), "\(label): the sink's monitor recorded nothing")
     let client = try daemon.connect()
 
     // A whole announcement.
@@ -158,7 +150,7 @@ func checkPlaysAndStops(label: String, clientEnvironment: [String: String], reco
 /// resample), the audio after the pause also continues sample by sample where it stopped.
 func checkPauseAndResume(label: String, clientEnvironment: [String: String], recorder: MonitorRecorder, sampleExact: Bool) throws {
     let daemon = try DaemonProcess(audio: "pulse", environment: clientEnvironment)
-    letNullSinkSettle(recorder)
+    try #require(recorder.waitUntilSinkSettles(), "\(label): the sink's monitor recorded nothing")
     let client = try daemon.connect()
     let text = "This is a rather long announcement that is paused in the middle and then resumed to its end"
     let start = recorder.sampleCount
@@ -195,10 +187,6 @@ func checkPauseAndResume(label: String, clientEnvironment: [String: String], rec
         #expect(seam.isWithinServerTolerance, "\(seam)")
     }
     #expect(daemon.stop() == 0)
-}
-
-private func seconds(_ duration: Duration) -> Double {
-    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
 }
 
 /// Milliseconds of `samples` at 22050 Hz.

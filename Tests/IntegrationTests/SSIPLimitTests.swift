@@ -101,18 +101,8 @@ struct SSIPLimitTests {
         chmod(place.directory.path, 0o755)
         let daemon = try DaemonProcess(environment: place.environment)
         chmod(place.path, 0o666)  // let the other user reach the socket: SO_PEERCRED must still refuse it
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "5", "-", "UNIX-CONNECT:\(place.path)"]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(Data("SET SELF CLIENT_NAME \"nobody:test:main\"\r\n".utf8))
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\r\n")
+        let output = try readAsAnotherUser(from: place.path, sending: "SET SELF CLIENT_NAME \"nobody:test:main\"\r\n")
+        let lines = output.split(separator: "\r\n")
         #expect(lines.count == 1, "\(lines)")
         #expect(lines.first?.hasPrefix("300 ERR THIS DAEMON SERVES ONLY USER \(getuid());") == true, "\(lines)")
         try expectServing(daemon, ssip: place.path)

@@ -99,9 +99,7 @@ enum SanitizerFixture: CustomTestStringConvertible {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = try AnnouncectlProcess(arguments, executable: URL(fileURLWithPath: tool))
-        process.finishInput()
-        let result = process.finish()
+        let result = try AnnouncectlProcess.run(arguments, executable: URL(fileURLWithPath: tool))
         return (result.status, result.stdout + result.stderr)
     }
 }

@@ -102,23 +102,15 @@ struct SocketDirectoryTests {
         let directory = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         chmod(directory.path, 0o755)  // root's, not writable for uid 65534
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-        process.arguments = [
-            "--reuid=65534", "--regid=65534", "--clear-groups",
-            DaemonProcess.executable.path, "--socket", directory.path + "/announced.sock", "--audio", "null",
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = directory.path + "/config"
-        environment["HOME"] = directory.path
-        process.environment = environment
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitForExit()
-        #expect(process.terminationStatus == 1)
+        let (status, _, text) = try AnnouncectlProcess.run(
+            [
+                "--reuid=65534", "--regid=65534", "--clear-groups",
+                DaemonProcess.executable.path, "--socket", directory.path + "/announced.sock", "--audio", "null",
+            ],
+            environment: ["XDG_CONFIG_HOME": directory.path + "/config", "HOME": directory.path],
+            executable: URL(fileURLWithPath: "/usr/bin/setpriv")
+        )
+        #expect(status == 1)
         #expect(text.contains("may not create files in \(directory.path)"), "\(text)")
         #expect(text.contains("--socket"), "\(text)")
         #expect(!text.contains("errno"), "\(text)")

@@ -13,15 +13,9 @@ struct SystemdHardeningTests {
         .enabled(if: installedTool("systemd-analyze") != nil, "needs systemd-analyze (apt-get install systemd)")
     )
     func exposure() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(installedTool("systemd-analyze")))
-        process.arguments = ["security", "--offline=true", "--no-pager", Self.unit.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitForExit()
+        let analyze = URL(fileURLWithPath: try #require(installedTool("systemd-analyze")))
+        let result = try AnnouncectlProcess.run(["security", "--offline=true", "--no-pager", Self.unit.path], executable: analyze)
+        let text = result.stdout + result.stderr
         // "→ Overall exposure level for announced.service: 1.1 OK 🙂"
         let line = try #require(text.split(separator: "\n").first { $0.contains("Overall exposure level for announced.service:") }, "\(text)")
         let figure = try #require(line.split(separator: ":").last?.split(separator: " ").first.flatMap { Double($0) }, "\(line)")

@@ -39,27 +39,20 @@ struct SystemdTests {
         let runtime = directory.appendingPathComponent("runtime")
         try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(installedTool("systemd-analyze")))
-        process.arguments = [
-            "--user", "verify", "--man=no",
-            directory.appendingPathComponent("announced.socket").path, directory.appendingPathComponent("announced-ssip.socket").path,
-            directory.appendingPathComponent("announced.service").path,
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        if environment["XDG_RUNTIME_DIR"].map({ FileManager.default.fileExists(atPath: $0) }) != true {
-            environment["XDG_RUNTIME_DIR"] = runtime.path
-        }
-        environment["SYSTEMD_LOG_COLOR"] = "0"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitForExit()
+        let ownRuntime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]
+            .flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+        let result = try AnnouncectlProcess.run(
+            [
+                "--user", "verify", "--man=no",
+                directory.appendingPathComponent("announced.socket").path, directory.appendingPathComponent("announced-ssip.socket").path,
+                directory.appendingPathComponent("announced.service").path,
+            ],
+            environment: ["XDG_RUNTIME_DIR": ownRuntime ?? runtime.path, "SYSTEMD_LOG_COLOR": "0"],
+            executable: URL(fileURLWithPath: try #require(installedTool("systemd-analyze")))
+        )
+        let text = result.stdout + result.stderr
         #expect(text.isEmpty, "systemd-analyze said:\n\(text)")
-        #expect(process.terminationStatus == 0)
+        #expect(result.status == 0)
 
         // The values the issue asks for.
         let socket = try String(contentsOf: directory.appendingPathComponent("announced.socket"), encoding: .utf8)

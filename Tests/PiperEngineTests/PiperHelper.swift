@@ -3,6 +3,7 @@ import CAnnounceLinux
 import EspeakHelperWire
 import Foundation
 import Glibc
+import TestSupport
 
 /// Where the tests find the engine and the test voice that scripts/fetch-piper-engine.sh fetched.
 enum PiperTestFiles {
@@ -144,12 +145,8 @@ final class PiperHelper {
             close(requests.fd)
         }
         if let exitStatus { return exitStatus }
+        if !processesEnd([pid], within: 10) { kill(pid, SIGKILL) }
         var raw: Int32 = 0
-        for _ in 0..<1000 {
-            if waitpid(pid, &raw, WNOHANG) == pid { return record(raw) }
-            usleep(10_000)
-        }
-        kill(pid, SIGKILL)
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
         return record(raw)
     }

@@ -45,7 +45,7 @@ struct AudioOutputTests {
         try output.end()
         let data = try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 4)))
         #expect(data.count == 44 + played * 2)
-        #expect(TestAudio.pcm(fromWAV: data)?.samples.count == played)
+        #expect(WAVFile.pcm(data)?.samples.count == played)
     }
 
     @Test func nullOutputResumesAfterStarvationWithoutCatchingUp() throws {
@@ -122,7 +122,7 @@ struct UtteranceAbortSignalTests {
         #expect(output.playedFrames == samples.count)
         try output.end()
         let data = try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 5)))
-        #expect(TestAudio.pcm(fromWAV: data)?.samples == samples)
+        #expect(WAVFile.pcm(data)?.samples == samples)
     }
 
     @Test("a paused wav output that is discarded keeps only what was played before the pause")
@@ -139,6 +139,6 @@ struct UtteranceAbortSignalTests {
         #expect(output.playedFrames == held)
         try output.end()
         let data = try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 6)))
-        #expect(TestAudio.pcm(fromWAV: data)?.samples.count == held)
+        #expect(WAVFile.pcm(data)?.samples.count == held)
     }
 }

@@ -13,7 +13,7 @@ struct EngineBackendTests {
         #expect(first.events.first == .started(seq: FirstSynthesis.seq))
         #expect(first.events.last == .finished(seq: FirstSynthesis.seq, outcome: .completed))
 
-        let wav = try #require(TestAudio.pcm(fromWAV: first.wavData))
+        let wav = try #require(WAVFile.pcm(first.wavData))
         #expect(wav.sampleRate == 22_050)
         // The header sizes match the file.
         let bytes = [UInt8](first.wavData)
@@ -22,8 +22,8 @@ struct EngineBackendTests {
         #expect(wav.samples.count * 2 + 44 == bytes.count)
 
         let cli = try await TestAudio.cliPCM(text: FirstSynthesis.text)
-        let ours = TestAudio.trimmed(wav.samples)
-        let theirs = TestAudio.trimmed(cli)
+        let ours = WAVFile.trimmed(wav.samples)
+        let theirs = WAVFile.trimmed(cli)
         #expect(!theirs.isEmpty)
         #expect(ours.count == theirs.count)
         let firstDifference = zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset
@@ -126,7 +126,7 @@ struct EngineBackendTests {
         #expect(spokenChars == events.words(of: 10).last?.offset)
 
         let data = try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 10)))
-        let recorded = try #require(TestAudio.pcm(fromWAV: data)).samples
+        let recorded = try #require(WAVFile.pcm(data)).samples
         let full = try await TestAudio.cliPCM(text: text)
         #expect(recorded.count > 0)
         #expect(recorded.count < full.count / 2)
@@ -178,7 +178,7 @@ struct EngineBackendTests {
     @Test func nullOutputPacesTheEngine() async throws {
         try await FirstSynthesis.done()
         let text = "This sentence takes about two seconds to say out loud."
-        let expectedFrames = TestAudio.trimmed(try await TestAudio.cliPCM(text: text)).count
+        let expectedFrames = WAVFile.trimmed(try await TestAudio.cliPCM(text: text)).count
         #expect(expectedFrames > 22_050)
 
         var recorder = EventRecorder()
@@ -223,7 +223,7 @@ struct EngineBackendTests {
         #expect(events.last == .finished(seq: 50, outcome: .completed))
 
         let data = try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 50)))
-        let samples = try #require(TestAudio.pcm(fromWAV: data)).samples
+        let samples = try #require(WAVFile.pcm(data)).samples
         let earcon = Earcon.samples(sampleRate: 22_050)
         #expect(Double(earcon.count) / 22_050 < 0.15)
         #expect(Array(samples.prefix(earcon.count)) == earcon)

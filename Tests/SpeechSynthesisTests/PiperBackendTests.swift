@@ -60,7 +60,7 @@ struct PiperBackendTests {
         let events = await recorder.events(untilFinished: 1)
         #expect(events.first == .started(seq: 1))
         #expect(events.last == .finished(seq: 1, outcome: .completed))
-        let wav = try #require(TestAudio.pcm(fromWAV: try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 1)))))
+        let wav = try #require(WAVFile.pcm(try Data(contentsOf: URL(fileURLWithPath: output.path(forSeq: 1)))))
         #expect(wav.sampleRate == backend.sampleRate)
         let loudest = wav.samples.map { Int(abs(Int32($0))) }.max() ?? 0
         print("Piper: \(wav.samples.count) samples at \(wav.sampleRate) Hz, peak \(loudest)")

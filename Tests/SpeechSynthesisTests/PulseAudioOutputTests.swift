@@ -104,6 +104,7 @@ struct PulseAudioOutputTests {
         try Self.writeInSlices(Array(tone[..<(Self.rate / 2)]), to: output)
         output.discard()
         let frozen = output.playedFrames
+        // That nothing more plays is an absence, which no event reports: watch for 50 ms.
         Thread.sleep(forTimeInterval: 0.05)
         #expect(output.playedFrames == frozen)
         #expect(frozen > Self.rate / 3 && frozen <= Self.rate / 2, "played \(frozen) of \(Self.rate / 2)")
@@ -139,9 +140,7 @@ struct PulseAudioOutputTests {
     func pauseKeepsPlace() throws {
         let server = try HeadlessPulseAudio()
         let recorder = try server.record()
-        // The null sink renders 2 s blocks until a low-latency client has settled it (the shared
-        // notes on headless audio); the server reports nothing when that happens.
-        Thread.sleep(forTimeInterval: 3)
+        try #require(recorder.waitUntilSinkSettles(), "the sink's monitor recorded nothing")
         let output = try PulseAudioOutput(server: server.address)
         // Samples that say where they are: no two runs of 16 alike, none silent.
         var state: UInt32 = 12_345

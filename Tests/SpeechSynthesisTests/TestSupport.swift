@@ -65,6 +65,10 @@ extension String {
     }
 }
 
+/// The WAV reader of every suite (TestSupport's), under its name here for the files that do not
+/// import TestSupport.
+typealias WAVFile = TestSupport.WAVFile
+
 enum TestAudio {
     static let logger = Logger(label: "SpeechSynthesisTests")
 
@@ -79,58 +83,10 @@ enum TestAudio {
         return path
     }
 
-    /// The PCM samples of a 16-bit mono WAV file's (or stream's) `data` chunk, plus its rate.
-    static func pcm(fromWAV data: Data) -> (sampleRate: Int, samples: [Int16])? {
-        let bytes = [UInt8](data)
-        guard bytes.count >= 44, bytes[0..<4] == [0x52, 0x49, 0x46, 0x46] else { return nil }
-        func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
-        let sampleRate = u32(24)
-        var offset = 12
-        while offset + 8 <= bytes.count {
-            let id = String(decoding: bytes[offset..<offset + 4], as: UTF8.self)
-            let size = u32(offset + 4)
-            if id == "data" {
-                let start = offset + 8
-                let end = min(bytes.count, start + size)
-                var samples: [Int16] = []
-                samples.reserveCapacity((end - start) / 2)
-                var index = start
-                while index + 1 < end {
-                    samples.append(Int16(bitPattern: UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8))
-                    index += 2
-                }
-                return (sampleRate, samples)
-            }
-            offset += 8 + size + (size & 1)
-        }
-        return nil
-    }
-
     /// `espeak-ng -v VOICE -s RATE --stdout TEXT`, as PCM (run on a blocking thread: it waits
     /// for the tool to exit).
     static func cliPCM(text: String, voice: String = "en-us", rate: Int = 175) async throws -> [Int16] {
-        try await onBlockingThread { try cliPCMBlocking(text: text, voice: voice, rate: rate) }
-    }
-
-    private static func cliPCMBlocking(text: String, voice: String, rate: Int) throws -> [Int16] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
-        process.arguments = ["-v", voice, "-s", "\(rate)", "--stdout", text]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitForExit()
-        return pcm(fromWAV: data)?.samples ?? []
-    }
-
-    /// Samples without leading and trailing zeros.
-    static func trimmed(_ samples: [Int16]) -> ArraySlice<Int16> {
-        guard let first = samples.firstIndex(where: { $0 != 0 }), let last = samples.lastIndex(where: { $0 != 0 }) else {
-            return []
-        }
-        return samples[first...last]
+        try await onBlockingThread { try WAVFile.espeakReference(text: text, voice: voice, rate: rate) }
     }
 }
 

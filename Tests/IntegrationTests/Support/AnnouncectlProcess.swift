@@ -59,7 +59,7 @@ final class AnnouncectlProcess: @unchecked Sendable {
     /// Waits for the process to exit (killing it after `timeout` seconds, a failure guard).
     func finish(timeout: Double = 60) -> (status: Int32, stdout: String, stderr: String) {
         expectBlockingAllowed("Waiting for \(process.executableURL?.lastPathComponent ?? "a client") to exit")
-        if !returns(within: timeout, { [self] in process.waitForExit() }) {
+        if !processesEnd([process.processIdentifier], within: timeout) {
             kill(process.processIdentifier, SIGKILL)
         }
         process.waitForExit()
@@ -71,9 +71,12 @@ final class AnnouncectlProcess: @unchecked Sendable {
         output.waitForLine(timeout: timeout, predicate)
     }
 
-    /// Runs `announcectl ARGUMENTS` to its end, with `stdin` as standard input.
-    static func run(_ arguments: [String], stdin: String = "", environment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let tool = try AnnouncectlProcess(arguments, environment: environment)
+    /// Runs `announcectl ARGUMENTS` (or `executable ARGUMENTS`) to its end, with `stdin` as
+    /// standard input and `environment` as in ``init(_:environment:unsetting:executable:)``.
+    static func run(
+        _ arguments: [String], stdin: String = "", environment: [String: String] = [:], executable: URL? = nil
+    ) throws -> (status: Int32, stdout: String, stderr: String) {
+        let tool = try AnnouncectlProcess(arguments, environment: environment, executable: executable)
         tool.finishInput(stdin)
         return tool.finish()
     }
@@ -82,6 +85,13 @@ final class AnnouncectlProcess: @unchecked Sendable {
 /// Runs announcectl against `daemon`'s socket.
 func announcectl(_ daemon: DaemonProcess, _ arguments: String..., stdin: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
     try AnnouncectlProcess.run(["--socket", daemon.socketPath] + arguments, stdin: stdin)
+}
+
+/// What a peer of user 65534 reads from the socket at `path` after sending `text` (socat
+/// under setpriv: the test must run as root, and the socket be open to that user).
+func readAsAnotherUser(from path: String, sending text: String) throws -> String {
+    let arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "5", "-", "UNIX-CONNECT:\(path)"]
+    return try AnnouncectlProcess.run(arguments, stdin: text, executable: URL(fileURLWithPath: "/usr/bin/setpriv")).stdout
 }
 
 /// A connection subscribed to `speech` events, ready once the daemon confirmed it.

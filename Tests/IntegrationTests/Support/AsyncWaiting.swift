@@ -31,14 +31,3 @@ extension AsyncStream where Element: Sendable {
         }
     }
 }
-
-/// Runs `wait` (a blocking wait, such as for a child's exit) on a thread of its own; whether it
-/// returned within `timeout` seconds (a failure guard: the caller kills what it waited for).
-func returns(within timeout: Double, _ wait: @escaping @Sendable () -> Void) -> Bool {
-    let returned = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-        wait()
-        returned.signal()
-    }
-    return returned.wait(timeout: .now() + timeout) == .success
-}

@@ -195,28 +195,11 @@ final class NotifyListener {
     }
 }
 
-/// Reads 16-bit mono PCM WAV files.
-enum WAVFile {
-    static func samples(at url: URL) throws -> [Int16] {
-        let data = try Data(contentsOf: url)
-        guard data.count >= 44, data.prefix(4) == Data("RIFF".utf8) else { throw CocoaError(.fileReadCorruptFile) }
-        var offset = 12
-        while offset + 8 <= data.count {
-            let id = String(decoding: data[offset..<offset + 4], as: UTF8.self)
-            let size = Int(data[offset + 4]) | Int(data[offset + 5]) << 8 | Int(data[offset + 6]) << 16 | Int(data[offset + 7]) << 24
-            if id == "data" {
-                let start = offset + 8
-                let end = min(data.count, start + size)
-                return stride(from: start, to: end - 1, by: 2).map { Int16(bitPattern: UInt16(data[$0]) | UInt16(data[$0 + 1]) << 8) }
-            }
-            offset += 8 + size
-        }
-        throw CocoaError(.fileReadCorruptFile)
-    }
+/// The WAV reader of every suite (TestSupport's), under its name here for the files that do not
+/// import TestSupport.
+typealias WAVFile = TestSupport.WAVFile
 
-    /// The samples without leading and trailing zeros.
-    static func trimmed(_ samples: [Int16]) -> ArraySlice<Int16> {
-        guard let first = samples.firstIndex(where: { $0 != 0 }), let last = samples.lastIndex(where: { $0 != 0 }) else { return [] }
-        return samples[first...last]
-    }
+/// `espeak-ng -v VOICE -s RATE --stdout TEXT`, as samples (``WAVFile/espeakReference(text:voice:rate:ssml:)``).
+func espeakReference(text: String, voice: String, rate: Int, ssml: Bool = false) throws -> [Int16] {
+    try WAVFile.espeakReference(text: text, voice: voice, rate: rate, ssml: ssml)
 }

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
-import CAnnounceLinux
 import Foundation
 import Glibc
 import TestSupport
@@ -122,19 +121,17 @@ final class DesktopSession {
             // dbus-daemon started from the test runner ignores SIGTERM (HeadlessPipeWire); Xvfb
             // removes its lock file and socket only on SIGTERM.
             process.signal(name == "dbus-daemon" ? SIGKILL : SIGTERM)
-            if !Self.waitForExit(process, timeout: 5) {
-                process.signal(SIGKILL)
-                process.waitForExit()
-            }
+            if !processesEnd([process.pid], within: 5) { process.signal(SIGKILL) }
+            process.waitForExit()
         }
         started = []
         for _ in 0..<2 {
             let left = processesInSession()
             if left.isEmpty { return }
             for pid in left { kill(pid, SIGTERM) }
-            if Self.waitUntilGone(left, timeout: 5) { continue }
+            if processesEnd(left, within: 5) { continue }
             for pid in processesInSession() { kill(pid, SIGKILL) }
-            _ = Self.waitUntilGone(left, timeout: 5)
+            _ = processesEnd(left, within: 5)
         }
     }
 
@@ -157,25 +154,6 @@ final class DesktopSession {
             if haystack[start..<(start + needle.count)].elementsEqual(needle) { return true }
         }
         return false
-    }
-
-    /// Waits for `process` to exit; whether it did within `timeout` seconds.
-    private static func waitForExit(_ process: SpawnedProcess, timeout: Double) -> Bool {
-        returns(within: timeout) { process.waitForExit() }
-    }
-
-    /// Waits until none of `pids` exists (they are not this process's children: a pidfd tells
-    /// when each has gone); whether they went within `timeout` seconds.
-    private static func waitUntilGone(_ pids: [pid_t], timeout: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        for pid in pids {
-            let fd = CAnnounceLinux_pidfd_open(pid)
-            guard fd >= 0 else { continue }
-            defer { close(fd) }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(max(0, deadline.timeIntervalSinceNow * 1000))) > 0 else { return false }
-        }
-        return true
     }
 
     /// Reads `process`'s output pipe until a line for which `predicate` holds (the rest of the

@@ -8,73 +8,39 @@ import Testing
 
 /// A blocking client on the daemon's socket: writes request lines, reads event lines.
 final class LineClient {
-    let fd: Int32
-    private var buffer: [UInt8] = []
+    private let connection: SocketLines
     private(set) var received: [JSONValue] = []
-    private(set) var sawEOF = false
     /// Indices of `received` lines already returned by a `waitFor`.
     private var matched = Set<Int>()
 
-    init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un.make(path: path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw POSIXError(.init(rawValue: code) ?? .EIO)
-        }
-    }
+    init(path: String) throws { connection = try SocketLines(path: path) }
 
-    deinit { close(fd) }
+    /// The connection's socket.
+    var fd: Int32 { connection.fd }
+    /// Whether the daemon closed the connection.
+    var sawEOF: Bool { connection.sawEOF }
+    /// Why the last `sendRaw` stopped before the end, if it did.
+    var sendError: String? { connection.sendError }
 
     /// Writes `lines` in one write, each followed by a newline.
     func send(_ lines: String...) { sendRaw(Array(lines.map { $0 + "\n" }.joined().utf8)) }
 
     /// Writes raw bytes; records the error when the daemon stops taking them.
-    func sendRaw(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 {
-                sendError = written < 0 ? String(cString: strerror(errno)) : "wrote nothing"
-                return
-            }
-            offset += written
-        }
-    }
-
-    /// Why the last `sendRaw` stopped before the end, if it did.
-    private(set) var sendError: String?
+    func sendRaw(_ bytes: [UInt8]) { connection.send(bytes) }
 
     /// Closes the writing half: the daemon answers what was sent, then closes.
     func finishSending() { shutdown(fd, Int32(SHUT_WR)) }
 
     /// The next line, waiting up to `timeout` seconds; nil on timeout or end of stream.
     func nextLine(timeout: Double = 20) -> JSONValue? {
-        expectBlockingAllowed("Reading the daemon's socket")
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                let value = (try? JSONParser.parse(line)) ?? .string(String(decoding: line, as: UTF8.self))
-                received.append(value)
-                return value
-            }
-            if sawEOF { return nil }
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return nil }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            if count <= 0 { sawEOF = true } else { buffer.append(contentsOf: chunk[..<count]) }
-        }
+        connection.nextLine(timeout: timeout).map(record)
+    }
+
+    /// `line` parsed (or as a string when it is not JSON), kept in ``received``.
+    private func record(_ line: [UInt8]) -> JSONValue {
+        let value = (try? JSONParser.parse(line)) ?? .string(String(decoding: line, as: UTF8.self))
+        received.append(value)
+        return value
     }
 
     /// The first line matching `predicate` that no earlier `waitFor` returned, among the lines
@@ -114,9 +80,7 @@ final class LineClient {
 
     /// Reads until the daemon closes the connection; true if it did within `timeout`.
     func waitForEOF(timeout: Double = 20) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !sawEOF && deadline.timeIntervalSinceNow > 0 { _ = nextLine(timeout: deadline.timeIntervalSinceNow) }
-        return sawEOF
+        connection.waitForEOF(timeout: timeout) { _ = record($0) }
     }
 }
 

@@ -8,15 +8,8 @@ import Testing
 /// A blocking SSIP client on the daemon's SSIP socket, speaking the bytes itself (no libspeechd):
 /// writes CR LF lines, reads reply and event blocks (`NNN-…` lines up to the `NNN …` one), and
 /// keeps every block in the order it came (``blocks``) and every line that lacked its CR.
-///
-/// Writes use MSG_NOSIGNAL: a test that keeps writing after the daemon cut it off gets EPIPE in
-/// ``sendError``, not a SIGPIPE that would end the test process.
 final class RawSSIPClient {
-    let fd: Int32
-    private var buffer: [UInt8] = []
-    /// Every byte read so far, counted (lines included or not).
-    private(set) var bytesRead = 0
-    private(set) var sawEOF = false
+    private let connection: SocketLines
     /// Event blocks (7xx) read while waiting for a reply, in order.
     private(set) var events: [[String]] = []
     /// Every block read, replies and events, in the order they came.
@@ -31,72 +24,36 @@ final class RawSSIPClient {
     /// Positions in ``blocks`` of events ``waitForEvent(_:messageID:timeout:)`` returned.
     private var matchedEvents = Set<Int>()
 
-    init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_un.make(path: path)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            let code = errno
-            close(fd)
-            throw POSIXError(.init(rawValue: code) ?? .EIO)
-        }
-    }
+    init(path: String) throws { connection = try SocketLines(path: path) }
 
-    deinit { close(fd) }
+    /// The connection's socket.
+    var fd: Int32 { connection.fd }
+    /// Every byte read so far, counted (lines included or not).
+    var bytesRead: Int { connection.bytesRead }
+    /// Whether the daemon closed the connection.
+    var sawEOF: Bool { connection.sawEOF }
+    /// Why the last `sendRaw` stopped before the end, if it did.
+    var sendError: String? { connection.sendError }
 
     /// Writes `lines` in one write, each followed by CR LF.
     func send(_ lines: String...) { sendRaw(Array(lines.map { $0 + "\r\n" }.joined().utf8)) }
 
     /// Writes raw bytes; stops and records the error when the daemon no longer takes them.
-    func sendRaw(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written < 0, errno == EINTR { continue }
-            if written <= 0 {
-                sendError = written < 0 ? String(cString: strerror(errno)) : "wrote nothing"
-                return
-            }
-            offset += written
-        }
-    }
-
-    /// Why the last `sendRaw` stopped before the end, if it did.
-    private(set) var sendError: String?
+    func sendRaw(_ bytes: [UInt8]) { connection.send(bytes) }
 
     /// The next line without its CR LF, waiting up to `timeout` seconds; nil on timeout or end of
     /// stream (a reset connection ends the stream too, after what was buffered).
     func nextLine(timeout: Double = 20) -> String? {
-        expectBlockingAllowed("Reading the SSIP socket")
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                var line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                if line.last == UInt8(ascii: "\r") {
-                    line.removeLast()
-                } else {
-                    linesWithoutCR.append(String(decoding: line, as: UTF8.self))
-                }
-                return String(decoding: line, as: UTF8.self)
-            }
-            if sawEOF { return nil }
-            let remaining = deadline.timeIntervalSinceNow
-            if remaining <= 0 { return nil }
-            var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard poll(&pfd, 1, Int32(remaining * 1000) + 1) > 0 else { continue }
-            var chunk = [UInt8](repeating: 0, count: 65536)
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            if count <= 0 {
-                sawEOF = true
-            } else {
-                bytesRead += count
-                buffer.append(contentsOf: chunk[..<count])
-            }
+        connection.nextLine(timeout: timeout).map(withoutCR)
+    }
+
+    /// `line` without its CR; a line that lacked it is kept in ``linesWithoutCR``.
+    private func withoutCR(_ line: [UInt8]) -> String {
+        guard line.last == UInt8(ascii: "\r") else {
+            linesWithoutCR.append(String(decoding: line, as: UTF8.self))
+            return String(decoding: line, as: UTF8.self)
         }
+        return String(decoding: line.dropLast(), as: UTF8.self)
     }
 
     /// The next block: lines up to the one whose fourth character is a space (SSIP's last line).
@@ -213,9 +170,7 @@ final class RawSSIPClient {
 
     /// Reads until the daemon closes the connection; true if it did within `timeout`.
     func waitForEOF(timeout: Double = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !sawEOF && deadline.timeIntervalSinceNow > 0 { _ = nextLine(timeout: deadline.timeIntervalSinceNow) }
-        return sawEOF
+        connection.waitForEOF(timeout: timeout) { _ = withoutCR($0) }
     }
 }
 

@@ -49,7 +49,7 @@ final class ToneRig {
         )
         try FileManager.default.createDirectory(at: toneDirectory, withIntermediateDirectories: true)
         tone = try Self.playTone(frequency: Self.frequency, name: "tone", in: toneDirectory, serverEnvironment)
-        letNullSinkSettle(recorder)
+        guard recorder.waitUntilSinkSettles() else { throw SpawnError("\(label): the sink's monitor recorded nothing") }
         guard waitForLevel(timeout: 10, { $0 > -30 }) != nil else { throw SpawnError("\(label): the tone is not heard in the recording") }
     }
 
