@@ -131,6 +131,11 @@ let package = Package(
         .target(name: "CLD2Shim", dependencies: ["CCLD2"], linkerSettings: [.linkedLibrary("cld2")]),
         // Debian's libcld2-dev: no C header and no pkg-config file, so this names the package only.
         .systemLibrary(name: "CCLD2", providers: [.apt(["libcld2-dev"])]),
+        // sd-bus, systemd's D-Bus library (Benchmarks/README.md, "D-Bus libraries", says why not libdbus).
+        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // The desktop's buses: the screen reader's status on the session bus, toolkit announcements
+        // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
+        .target(name: "DesktopBus", dependencies: ["CSystemdBus"], swiftSettings: strictSwift),
         // The daemon's configuration: file, environment and flags, layered.
         .target(name: "DaemonConfiguration", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         // The Swift client library: `await announcer.announce("Saved")`.

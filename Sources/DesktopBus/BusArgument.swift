@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CSystemdBus
+
+/// One argument of a method call, in D-Bus's type system.
+public enum BusArgument: Sendable, Equatable {
+    /// `s`
+    case string(String)
+    /// `o`
+    case objectPath(String)
+    /// `i`
+    case int32(Int32)
+    /// `u`
+    case uint32(UInt32)
+    /// `b`
+    case bool(Bool)
+    /// `as`
+    case stringArray([String])
+    /// `h`: the descriptor is duplicated into the message; the caller keeps its own.
+    case fileDescriptor(Int32)
+
+    /// Appends the argument to `message`; sd-bus's negative errno on failure.
+    func append(to message: OpaquePointer) -> Int32 {
+        switch self {
+        case .string(let value): return value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        case .objectPath(let value): return value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "o")), $0) }
+        case .int32(let value): return withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), $0) }
+        case .uint32(let value): return withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), $0) }
+        case .bool(let value):
+            let flag: Int32 = value ? 1 : 0
+            return withUnsafePointer(to: flag) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), $0) }
+        case .fileDescriptor(let value):
+            return withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "h")), $0) }
+        case .stringArray(let values):
+            var result = sd_bus_message_open_container(message, CChar(UInt8(ascii: "a")), "s")
+            for value in values where result >= 0 {
+                result = value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+            }
+            return result < 0 ? result : sd_bus_message_close_container(message)
+        }
+    }
+}
