@@ -70,6 +70,14 @@ public struct BusMessageReader {
         return value
     }
 
+    /// Reads a struct argument whose fields are `contents` (`so` for `(so)`) with `body`.
+    public mutating func readStruct<T>(_ contents: String, _ body: (inout BusMessageReader) throws -> T) throws -> T {
+        try enter("r", contents)
+        let value = try body(&self)
+        try exit()
+        return value
+    }
+
     /// Reads an `a{sv}` argument: `body` is called with each key and the reader positioned at its
     /// `v`; it returns whether it read the value (a value it leaves is skipped).
     public mutating func readPropertyMap(_ body: (String, inout BusMessageReader) throws -> Bool) throws {
