@@ -282,6 +282,12 @@ let package = Package(
         .testTarget(
             name: "LanguageRunsTests", dependencies: ["LanguageRuns", "ProcessHarness", "BlockingThreads"], swiftSettings: strictSwift
         ),
+        // The desktop's buses for real: a private session bus with at-spi-bus-launcher, and a GTK 3
+        // application announcing on Xvfb (skipped, naming the packages, when they are missing).
+        .testTarget(
+            name: "DesktopBusTests", dependencies: ["DesktopBus", "ProcessHarness", "BlockingThreads", "CAnnounceLinux"],
+            exclude: ["Fixtures"], swiftSettings: strictSwift
+        ),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(

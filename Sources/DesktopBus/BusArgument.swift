@@ -17,6 +17,22 @@ public enum BusArgument: Sendable, Equatable {
     case stringArray([String])
     /// `h`: the descriptor is duplicated into the message; the caller keeps its own.
     case fileDescriptor(Int32)
+    /// `v`, holding one of the other kinds (what `org.freedesktop.DBus.Properties.Set` takes).
+    indirect case variant(BusArgument)
+
+    /// The argument's D-Bus type signature.
+    var signature: String {
+        switch self {
+        case .string: "s"
+        case .objectPath: "o"
+        case .int32: "i"
+        case .uint32: "u"
+        case .bool: "b"
+        case .stringArray: "as"
+        case .fileDescriptor: "h"
+        case .variant: "v"
+        }
+    }
 
     /// Appends the argument to `message`; sd-bus's negative errno on failure.
     func append(to message: OpaquePointer) -> Int32 {
@@ -30,6 +46,10 @@ public enum BusArgument: Sendable, Equatable {
             return withUnsafePointer(to: flag) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), $0) }
         case .fileDescriptor(let value):
             return withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "h")), $0) }
+        case .variant(let value):
+            var result = sd_bus_message_open_container(message, CChar(UInt8(ascii: "v")), value.signature)
+            if result >= 0 { result = value.append(to: message) }
+            return result < 0 ? result : sd_bus_message_close_container(message)
         case .stringArray(let values):
             var result = sd_bus_message_open_container(message, CChar(UInt8(ascii: "a")), "s")
             for value in values where result >= 0 {

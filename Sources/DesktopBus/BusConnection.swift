@@ -29,13 +29,21 @@ public final class BusConnection: @unchecked Sendable {
     private var pendingCalls: [ObjectIdentifier: PendingCall] = [:]
     private var matches: [ObjectIdentifier: SignalMatch] = [:]
 
-    /// Connects to the user's session bus (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`).
+    /// Connects to the user's session bus: the one at `address` when given, else where
+    /// `DBUS_SESSION_BUS_ADDRESS` (or `$XDG_RUNTIME_DIR/bus`) says.
     /// - Throws: ``DesktopBusError/sessionBusUnavailable(reason:)`` when there is none.
-    public static func session() throws -> BusConnection {
-        var bus: OpaquePointer?
-        let result = sd_bus_open_user(&bus)
-        guard result >= 0, let bus else { throw DesktopBusError.sessionBusUnavailable(reason: errnoName(-result)) }
-        return BusConnection(bus: bus, name: "session")
+    public static func session(address: String? = nil) throws -> BusConnection {
+        guard let address else {
+            var bus: OpaquePointer?
+            let result = sd_bus_open_user(&bus)
+            guard result >= 0, let bus else { throw DesktopBusError.sessionBusUnavailable(reason: errnoName(-result)) }
+            return BusConnection(bus: bus, name: "session")
+        }
+        do {
+            return try connect(address: address)
+        } catch DesktopBusError.connectionFailed(_, let reason) {
+            throw DesktopBusError.sessionBusUnavailable(reason: "\(address): \(reason)")
+        }
     }
 
     /// Connects to the bus at `address` (a D-Bus address such as `unix:path=/run/user/1000/at-spi/bus`)
