@@ -28,7 +28,9 @@ final class PrivateDesktop {
                 "/usr/bin/dbus-daemon",
                 ["--session", "--nofork", "--nosyslog", "--address=unix:path=\(directory)/runtime/bus", "--print-address=1"], output: .pipe
             )
-            guard let line = Self.firstLine(of: bus), line.hasPrefix("unix:path=") else { throw SpawnError("dbus-daemon printed no address") }
+            guard let line = Self.firstLine(of: bus, where: { $0.hasPrefix("unix:path=") }) else {
+                throw SpawnError("dbus-daemon printed no address")
+            }
             busAddress = line
         } catch {
             stop()
@@ -60,7 +62,7 @@ final class PrivateDesktop {
     /// Starts Xvfb on a free display, without TCP, and waits until it accepts clients.
     func startDisplay() throws {
         let server = try start("/usr/bin/Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"], output: .pipe)
-        guard let number = Self.firstLine(of: server), !number.isEmpty, number.allSatisfy(\.isNumber) else {
+        guard let number = Self.firstLine(of: server, where: { !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
             throw SpawnError("Xvfb printed no display number")
         }
         display = ":" + number
@@ -90,24 +92,26 @@ final class PrivateDesktop {
         started.first?.waitForExit()
     }
 
-    /// Stops what the test started, the last first (SIGKILL: dbus-daemon started from the test
-    /// runner ignores SIGTERM), then the processes D-Bus activated for it, found in /proc by the
-    /// directory in their environment, by pid, and waits until they are gone.
+    /// Stops the desktop, every process by pid: the programs the test started (SIGKILL:
+    /// dbus-daemon started from the test runner ignores SIGTERM) except the session bus; then
+    /// what D-Bus activated (at-spi-bus-launcher, the accessibility bus, at-spi2-registryd, which
+    /// detach from their parents), found in /proc by the directory in their environment, waiting
+    /// on a pidfd until each is gone; then the session bus.
     func stop() {
-        for process in started.reversed() {
+        for process in started.dropFirst().reversed() {
             process.signal(SIGKILL)
             process.waitForExit()
         }
-        started = []
-        let activated = processesOfDesktop()
-        for pid in activated { kill(pid, SIGKILL) }
-        for pid in activated {
-            let fd = CAnnounceLinux_pidfd_open(pid)
-            guard fd >= 0 else { continue }
+        let activated = processesOfDesktop().map { pid in (pid, CAnnounceLinux_pidfd_open(pid)) }
+        for (pid, _) in activated { kill(pid, SIGKILL) }
+        for (_, fd) in activated where fd >= 0 {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             _ = poll(&pfd, 1, 5000)
             close(fd)
         }
+        started.first?.signal(SIGKILL)
+        started.first?.waitForExit()
+        started = []
     }
 
     /// The processes other than this one whose environment names ``directory``.
@@ -121,16 +125,21 @@ final class PrivateDesktop {
         }
     }
 
-    /// The first line a program writes to its output pipe (it writes little else; the pipe is
-    /// kept open, so it never blocks on it).
-    private static func firstLine(of process: SpawnedProcess) -> String? {
+    /// The first line for which `predicate` holds that a program writes to its output pipe
+    /// (standard error too: Xvfb warns there first), or nil when the program ends first. The
+    /// program writes little after it, so the pipe, left unread, never fills.
+    private static func firstLine(of process: SpawnedProcess, where predicate: (String) -> Bool) -> String? {
         guard let output = process.output else { return nil }
         var bytes: [UInt8] = []
         while true {
+            while let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: bytes[..<newline], as: UTF8.self)
+                bytes.removeSubrange(...newline)
+                if predicate(line) { return line }
+            }
             let chunk = output.availableData
             if chunk.isEmpty { return nil }
             bytes += chunk
-            if let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) { return String(decoding: bytes[..<newline], as: UTF8.self) }
         }
     }
 }
