@@ -35,7 +35,8 @@ public final class AccessibilityBus: Sendable {
     /// sender's application name. Matches the `Announcement` signal, then registers for
     /// `object:announcement` with the registry (bridges emit only events someone registered
     /// for), so by the time this returns, announcements are delivered. Ending the stream removes
-    /// the match and the registration; the stream finishes when the connection closes.
+    /// the match and the registration (the registry keeps one per event and connection: take
+    /// one stream per connection); the stream finishes when the connection closes.
     /// - Throws: ``DesktopBusError`` when the bus refuses the match or no registry answers.
     public func announcements() async throws -> AsyncStream<ToolkitAnnouncement> {
         let (events, eventInput) = AsyncStream.makeStream(of: AnnouncementSignal.self)

@@ -43,15 +43,14 @@ struct ToolkitAnnouncementTests {
         #expect(received.map(\.application) == ["python3", "python3", "python3"])
     }
 
-    @Test func nothingArrivesAfterTheStreamEnds() async throws {
+    @Test func theStreamFinishesWhenTheConnectionCloses() async throws {
         let app = try await AnnouncingApp()
         defer { app.stop() }
-        var announcements: AsyncStream<ToolkitAnnouncement>? = try await app.accessibility.announcements()
-        _ = announcements
-        announcements = nil
-        let later = try await app.accessibility.announcements()
-        try await app.announce("After", politeness: -1)
-        #expect(try await later.first(30, "the announcement")?.text == "After")
+        let announcements = try await app.accessibility.announcements()
+        try await app.announce("Before", politeness: -1)
+        #expect(try await announcements.first(30, "the announcement")?.text == "Before")
+        app.accessibility.close()
+        #expect(try await announcements.first(30, "the stream's end") == nil)
     }
 }
 
