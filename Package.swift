@@ -210,7 +210,7 @@ let package = Package(
         // `make bench`: latency, throughput and memory figures against the daemon process.
         .executableTarget(
             name: "announced-bench",
-            dependencies: ["CEspeakNG", "ProcessHarness", "EspeakHelperWire"],
+            dependencies: ["CEspeakNG", "ProcessHarness", "EspeakHelperWire", "DesktopBus"],
             swiftSettings: strictSwift
         ),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those
