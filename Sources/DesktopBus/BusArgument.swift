@@ -15,8 +15,6 @@ public enum BusArgument: Sendable, Equatable {
     case bool(Bool)
     /// `as`
     case stringArray([String])
-    /// `h`: the descriptor is duplicated into the message; the caller keeps its own.
-    case fileDescriptor(Int32)
     /// `v`, holding one of the other kinds (what `org.freedesktop.DBus.Properties.Set` takes).
     indirect case variant(BusArgument)
 
@@ -29,7 +27,6 @@ public enum BusArgument: Sendable, Equatable {
         case .uint32: "u"
         case .bool: "b"
         case .stringArray: "as"
-        case .fileDescriptor: "h"
         case .variant: "v"
         }
     }
@@ -44,8 +41,6 @@ public enum BusArgument: Sendable, Equatable {
         case .bool(let value):
             let flag: Int32 = value ? 1 : 0
             return withUnsafePointer(to: flag) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), $0) }
-        case .fileDescriptor(let value):
-            return withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "h")), $0) }
         case .variant(let value):
             var result = sd_bus_message_open_container(message, CChar(UInt8(ascii: "v")), value.signature)
             if result >= 0 { result = value.append(to: message) }

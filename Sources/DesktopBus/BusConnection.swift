@@ -15,6 +15,9 @@ import Glibc
 ///
 /// The connection lives until ``close()``, or until the bus goes away; either way every call
 /// still waiting fails with ``DesktopBusError/closed`` and every signal stream finishes.
+///
+/// The interfaces a Spiel provider needs (objects exported with `sd_bus_add_object_vtable`,
+/// descriptors received as `h`) are not here yet.
 public final class BusConnection: @unchecked Sendable {
     /// What the connection was opened to (`session`, or the address), for log lines.
     public let name: String
