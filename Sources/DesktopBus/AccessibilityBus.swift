@@ -21,9 +21,20 @@ public final class AccessibilityBus: Sendable {
     }
 
     /// Connects to the accessibility bus whose address `session` gives.
-    /// - Throws: what ``address(on:)`` and ``BusConnection/connect(address:)`` throw.
+    /// - Throws: ``DesktopBusError/accessibilityBusUnavailable(reason:)`` when there is none or it
+    ///   cannot be reached; ``DesktopBusError/closed`` when `session` is closed.
     public static func connect(session: BusConnection) async throws -> AccessibilityBus {
-        AccessibilityBus(connection: try BusConnection.connect(address: try await address(on: session)))
+        let address: String
+        do {
+            address = try await Self.address(on: session)
+        } catch DesktopBusError.callFailed(_, let name, let message) {
+            throw DesktopBusError.accessibilityBusUnavailable(reason: "\(name): \(message)")
+        }
+        do {
+            return AccessibilityBus(connection: try BusConnection.connect(address: address))
+        } catch DesktopBusError.connectionFailed(let address, let reason) {
+            throw DesktopBusError.accessibilityBusUnavailable(reason: "\(address): \(reason)")
+        }
     }
 
     /// Wraps a connection already open to an accessibility bus.

@@ -6,6 +6,9 @@ public enum DesktopBusError: Error, Equatable, Sendable, CustomStringConvertible
     /// There is no session bus to connect to: neither `DBUS_SESSION_BUS_ADDRESS` nor
     /// `$XDG_RUNTIME_DIR/bus` leads to one (`reason` is the system's error).
     case sessionBusUnavailable(reason: String)
+    /// The session bus has no accessibility bus to give (no at-spi-bus-launcher answers
+    /// `org.a11y.Bus.GetAddress`), or the one it names cannot be reached.
+    case accessibilityBusUnavailable(reason: String)
     /// The bus at `address` refused the connection or could not be reached.
     case connectionFailed(address: String, reason: String)
     /// A method call came back with the D-Bus error `name` (for example
@@ -21,6 +24,8 @@ public enum DesktopBusError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .sessionBusUnavailable(let reason):
             return "no D-Bus session bus (\(reason)): run announced inside a desktop session, or set DBUS_SESSION_BUS_ADDRESS"
+        case .accessibilityBusUnavailable(let reason):
+            return "no accessibility bus (\(reason)): install at-spi2-core, or run announced inside a desktop session"
         case .connectionFailed(let address, let reason):
             return "cannot connect to the D-Bus bus at \(address) (\(reason))"
         case .callFailed(let method, let name, let message):

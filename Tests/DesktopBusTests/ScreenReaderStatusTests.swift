@@ -51,6 +51,25 @@ struct ScreenReaderStatusTests {
         }
     }
 
+    @Test func aDesktopWithoutAtSpiIsOneErrorForEach() async throws {
+        let desktop = try PrivateDesktop(activation: false)
+        defer { desktop.stop() }
+        let session = try BusConnection.session(address: desktop.busAddress)
+        defer { session.close() }
+        await #expect {
+            try await ScreenReaderStatus.isEnabled(on: session)
+        } throws: { error in
+            guard case DesktopBusError.callFailed(_, let name, _) = error else { return false }
+            return name == "org.freedesktop.DBus.Error.ServiceUnknown"
+        }
+        await #expect {
+            try await AccessibilityBus.connect(session: session)
+        } throws: { error in
+            guard case DesktopBusError.accessibilityBusUnavailable(let reason) = error else { return false }
+            return reason.contains("ServiceUnknown") && "\(error)".contains("at-spi2-core")
+        }
+    }
+
     private func set(_ enabled: Bool, from connection: BusConnection) async throws {
         try await connection.call(
             destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.freedesktop.DBus.Properties", member: "Set",

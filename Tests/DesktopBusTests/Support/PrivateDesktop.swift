@@ -19,14 +19,22 @@ final class PrivateDesktop {
     private(set) var display: String?
     private var started: [SpawnedProcess] = []
 
-    init() throws {
+    /// Starts the session bus; with `activation` false, one that starts no service (a desktop
+    /// without at-spi2-core).
+    init(activation: Bool = true) throws {
         directory = "/tmp/announced-desktop-bus-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory + "/runtime", withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory + "/runtime")
         do {
+            var configuration = ["--session"]
+            if !activation {
+                let path = directory + "/session.conf"
+                try Data(Self.busWithoutServices.utf8).write(to: URL(fileURLWithPath: path))
+                configuration = ["--config-file=\(path)"]
+            }
             let bus = try start(
                 "/usr/bin/dbus-daemon",
-                ["--session", "--nofork", "--nosyslog", "--address=unix:path=\(directory)/runtime/bus", "--print-address=1"], output: .pipe
+                configuration + ["--nofork", "--nosyslog", "--address=unix:path=\(directory)/runtime/bus", "--print-address=1"], output: .pipe
             )
             guard let line = Self.firstLine(of: bus, where: { $0.hasPrefix("unix:path=") }) else {
                 throw SpawnError("dbus-daemon printed no address")
@@ -37,6 +45,19 @@ final class PrivateDesktop {
             throw error
         }
     }
+
+    /// A session bus configuration without service directories: nothing is D-Bus activated.
+    private static let busWithoutServices = """
+        <busconfig>
+          <type>session</type>
+          <listen>unix:tmpdir=/tmp</listen>
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """
 
     deinit {
         stop()
