@@ -75,7 +75,8 @@ public final class AccessibilityBus: Sendable {
                 let application = await names.name(sender: event.sender, path: event.path)
                 output.yield(
                     ToolkitAnnouncement(
-                        text: event.text, politeness: AnnouncementPoliteness(detail: event.detail), application: application, sender: event.sender
+                        text: event.text, politeness: AnnouncementPoliteness(detail: event.detail), application: application,
+                        sender: event.sender
                     )
                 )
             }

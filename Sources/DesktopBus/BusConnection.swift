@@ -163,7 +163,8 @@ public final class BusConnection: @unchecked Sendable {
                 guard result >= 0, let slot else {
                     match.installed = nil
                     finished()
-                    return continuation.resume(throwing: DesktopBusError.callFailed(method: "AddMatch", name: "sd-bus", message: errnoName(-result)))
+                    let error = DesktopBusError.callFailed(method: "AddMatch", name: "sd-bus", message: errnoName(-result))
+                    return continuation.resume(throwing: error)
                 }
                 match.slot = slot
                 matches[ObjectIdentifier(match)] = match

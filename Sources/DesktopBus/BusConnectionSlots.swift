@@ -42,14 +42,18 @@ final class SignalMatch: @unchecked Sendable {
     }
 }
 
-func pendingCallReply(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+func pendingCallReply(
+    _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<sd_bus_error>?
+) -> Int32 {
     guard let message, let userdata else { return 0 }
     let call = Unmanaged<PendingCall>.fromOpaque(userdata).takeUnretainedValue()
     call.connection.finish(call, reply: message)
     return 0
 }
 
-func signalMatchMessage(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+func signalMatchMessage(
+    _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<sd_bus_error>?
+) -> Int32 {
     guard let message, let userdata else { return 0 }
     let match = Unmanaged<SignalMatch>.fromOpaque(userdata).takeUnretainedValue()
     var reader = BusMessageReader(message)
@@ -57,7 +61,9 @@ func signalMatchMessage(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawP
     return 0
 }
 
-func signalMatchInstalled(_ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+func signalMatchInstalled(
+    _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<sd_bus_error>?
+) -> Int32 {
     guard let message, let userdata else { return 0 }
     let match = Unmanaged<SignalMatch>.fromOpaque(userdata).takeUnretainedValue()
     guard let connection = match.connection else { return 0 }

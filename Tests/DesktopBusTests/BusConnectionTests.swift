@@ -40,7 +40,9 @@ struct BusConnectionTests {
         let session = try BusConnection.session(address: desktop.busAddress)
         defer { session.close() }
         await #expect {
-            try await session.call(destination: "org.announced.Nobody", path: "/", interface: "org.announced.Nobody", member: "Hello") { _ in }
+            try await session.call(
+                destination: "org.announced.Nobody", path: "/", interface: "org.announced.Nobody", member: "Hello"
+            ) { _ in }
         } throws: { error in
             guard case DesktopBusError.callFailed(let method, let name, _) = error else { return false }
             return method == "org.announced.Nobody.Hello" && name == "org.freedesktop.DBus.Error.ServiceUnknown"

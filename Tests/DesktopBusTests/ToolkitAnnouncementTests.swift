@@ -76,9 +76,12 @@ struct AnnouncingApp {
                 },
                 finished: { ownerInput.finish() }
             )
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/announcing-app.py").path
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("Fixtures/announcing-app.py").path
             try desktop.start("/usr/bin/python3", [script], extra: ["GTK_MODULES": "gail:atk-bridge"])
-            guard try await owners.first(60, "the GTK application's start") != nil else { throw DeadlinePassed(what: "the application's bus name") }
+            guard try await owners.first(60, "the GTK application's start") != nil else {
+                throw DeadlinePassed(what: "the application's bus name")
+            }
             session.remove(match)
             accessibility = try await AccessibilityBus.connect(session: session)
         } catch {
@@ -92,7 +95,8 @@ struct AnnouncingApp {
         let session = self.session
         try await within(30, "the application's Announce") {
             try await session.call(
-                destination: "org.announced.TestApp", path: "/org/announced/TestApp", interface: "org.announced.TestApp", member: "Announce",
+                destination: "org.announced.TestApp", path: "/org/announced/TestApp", interface: "org.announced.TestApp",
+                member: "Announce",
                 arguments: [.string(text), .int32(politeness)]
             ) { _ in }
         }

@@ -34,7 +34,8 @@ final class PrivateDesktop {
             }
             let bus = try start(
                 "/usr/bin/dbus-daemon",
-                configuration + ["--nofork", "--nosyslog", "--address=unix:path=\(directory)/runtime/bus", "--print-address=1"], output: .pipe
+                configuration + ["--nofork", "--nosyslog", "--address=unix:path=\(directory)/runtime/bus", "--print-address=1"],
+                output: .pipe
             )
             guard let line = Self.firstLine(of: bus, where: { $0.hasPrefix("unix:path=") }) else {
                 throw SpawnError("dbus-daemon printed no address")
@@ -96,7 +97,8 @@ final class PrivateDesktop {
     {
         let name = (executable as NSString).lastPathComponent
         let process = try SpawnedProcess(
-            executable: executable, arguments: arguments, environment: environment(extra), output: output ?? .file("\(directory)/\(name).log")
+            executable: executable, arguments: arguments, environment: environment(extra),
+            output: output ?? .file("\(directory)/\(name).log")
         )
         started.append(process)
         return process
