@@ -72,7 +72,8 @@ test:
 ## heavy: two browsers, Orca, Qt, Emacs). `make test` runs these suites too when the clients are
 ## installed (CI installs them), and skips them otherwise.
 DESKTOP_PACKAGES = orca xvfb xdotool zenity at-spi2-core dbus firefox-esr chromium \
-	qt6-speech-speechd-plugin python3-pyqt6.qttexttospeech emacs-nox speechd-el
+	qt6-speech-speechd-plugin python3-pyqt6.qttexttospeech emacs-nox speechd-el \
+	python3-gi gir1.2-gtk-3.0
 desktop-packages:
 	@scripts/install-deps.sh $(DESKTOP_PACKAGES)
 desktop-test: desktop-packages

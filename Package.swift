@@ -131,6 +131,11 @@ let package = Package(
         .target(name: "CLD2Shim", dependencies: ["CCLD2"], linkerSettings: [.linkedLibrary("cld2")]),
         // Debian's libcld2-dev: no C header and no pkg-config file, so this names the package only.
         .systemLibrary(name: "CCLD2", providers: [.apt(["libcld2-dev"])]),
+        // sd-bus, systemd's D-Bus library (Benchmarks/README.md, "D-Bus libraries", says why not libdbus).
+        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // The desktop's buses: the screen reader's status on the session bus, toolkit announcements
+        // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
+        .target(name: "DesktopBus", dependencies: ["CSystemdBus"], swiftSettings: strictSwift),
         // The daemon's configuration: file, environment and flags, layered.
         .target(name: "DaemonConfiguration", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         // The Swift client library: `await announcer.announce("Saved")`.
@@ -205,7 +210,7 @@ let package = Package(
         // `make bench`: latency, throughput and memory figures against the daemon process.
         .executableTarget(
             name: "announced-bench",
-            dependencies: ["CEspeakNG", "ProcessHarness", "EspeakHelperWire"],
+            dependencies: ["CEspeakNG", "ProcessHarness", "EspeakHelperWire", "DesktopBus"],
             swiftSettings: strictSwift
         ),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those
@@ -278,6 +283,12 @@ let package = Package(
         // Language runs, and espeak-ng reading each run in its language.
         .testTarget(
             name: "LanguageRunsTests", dependencies: ["LanguageRuns", "ProcessHarness", "BlockingThreads"], swiftSettings: strictSwift
+        ),
+        // The desktop's buses for real: a private session bus with at-spi-bus-launcher, and a GTK 3
+        // application announcing on Xvfb (skipped, naming the packages, when they are missing).
+        .testTarget(
+            name: "DesktopBusTests", dependencies: ["DesktopBus", "ProcessHarness", "BlockingThreads", "CAnnounceLinux"],
+            exclude: ["Fixtures"], swiftSettings: strictSwift
         ),
         .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.

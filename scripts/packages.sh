@@ -2,7 +2,7 @@
 # The Debian packages the build and the tests need (sourced by scripts/run, scripts/test and
 # the Makefile's deps target). pulseaudio is not among them: on a desktop PipeWire's
 # pipewire-pulse plays its part, and the PulseAudio tests are skipped without it (CI installs it).
-DEBIAN_PACKAGES="libespeak-ng-dev espeak-ng libcld2-dev libpulse-dev libasound2-dev libseccomp-dev socat pkg-config util-linux"
+DEBIAN_PACKAGES="libespeak-ng-dev espeak-ng libcld2-dev libsystemd-dev libpulse-dev libasound2-dev libseccomp-dev socat pkg-config util-linux"
 # What `make install` and `make deb` need besides: pandoc makes the protocol's man page from
 # Protocol.md (scripts/generate-docs.sh); dpkg-dev has dpkg-shlibdeps (the package's Depends).
 INSTALL_PACKAGES="pandoc dpkg-dev"

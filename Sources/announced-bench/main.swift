@@ -66,6 +66,7 @@ if let only = option("--only") {
             case "start": figure = try figures.startup()
             case "navigate": figure = try figures.navigateNext()
             case "announcectl": figure = try figures.announcectlNext()
+            case "dbus": figure = try DesktopBusFigure().measure()
             case "pause":
                 let (paused, resumed) = try figures.pauseAndResume()
                 for figure in [paused, resumed] {
@@ -114,7 +115,7 @@ if let only = option("--only") {
                 print(try figures.piperHeard(files: piperFiles, threads: threads).described)
                 continue
             default:
-                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, pause, heard, memory, pair, longtext, throughput, piper or piper-heard")
+                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, throughput, piper or piper-heard")
                 exit(2)
             }
             print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+/// The desktop's answer to "is a screen reader running?": the `ScreenReaderEnabled` property of
+/// `org.a11y.Status` on the session bus (owned by at-spi-bus-launcher as `org.a11y.Bus`, object
+/// `/org/a11y/bus`; GNOME sets it while Orca runs). The Linux counterpart of
+/// `UIAccessibility.isVoiceOverRunning` and its change notification.
+public enum ScreenReaderStatus {
+    static let busName = "org.a11y.Bus"
+    static let path = "/org/a11y/bus"
+    static let interface = "org.a11y.Status"
+    static let property = "ScreenReaderEnabled"
+
+    /// Reads `ScreenReaderEnabled` once.
+    /// - Throws: ``DesktopBusError/callFailed(method:name:message:)`` (its name
+    ///   `org.freedesktop.DBus.Error.ServiceUnknown` when no at-spi-bus-launcher runs), or
+    ///   ``DesktopBusError/closed``.
+    public static func isEnabled(on session: BusConnection) async throws -> Bool {
+        try await session.call(
+            destination: busName, path: path, interface: "org.freedesktop.DBus.Properties", member: "Get",
+            arguments: [.string(interface), .string(property)]
+        ) { reply in
+            try reply.readVariant { value, signature in
+                guard signature == "b" else { throw DesktopBusError.unexpectedMessage("\(property) is of type \(signature), not b") }
+                return try value.readBool()
+            }
+        }
+    }
+
+    /// Watches `ScreenReaderEnabled`: its value now, and a stream of its values each time the
+    /// owner reports a change (`PropertiesChanged`). The signal match is in place before the
+    /// value is read, so no change between the two is lost. The stream finishes when the
+    /// connection closes; ending it removes the match.
+    /// - Throws: what ``isEnabled(on:)`` throws.
+    public static func watch(on session: BusConnection) async throws -> (isEnabled: Bool, changes: AsyncStream<Bool>) {
+        let (changes, continuation) = AsyncStream.makeStream(of: Bool.self)
+        let rule = "type='signal',sender='\(busName)',path='\(path)',interface='org.freedesktop.DBus.Properties',"
+            + "member='PropertiesChanged',arg0='\(interface)'"
+        let match = try await session.addMatch(
+            rule,
+            handler: { signal in
+                switch changedValue(in: &signal) {
+                case .value(let enabled): continuation.yield(enabled)
+                case .invalidated:
+                    Task {
+                        if let enabled = try? await isEnabled(on: session) { continuation.yield(enabled) }
+                    }
+                case .unchanged: break
+                }
+            },
+            finished: { continuation.finish() }
+        )
+        continuation.onTermination = { _ in session.remove(match) }
+        do {
+            return (try await isEnabled(on: session), changes)
+        } catch {
+            continuation.finish()
+            throw error
+        }
+    }
+
+    private enum Change { case value(Bool), invalidated, unchanged }
+
+    /// What a `PropertiesChanged(s interface, a{sv} changed, as invalidated)` says about the property.
+    private static func changedValue(in signal: inout BusMessageReader) -> Change {
+        do {
+            _ = try signal.readString()
+            var value: Bool?
+            try signal.readPropertyMap { key, entry in
+                guard key == property else { return false }
+                value = try entry.readVariant { inner, signature in signature == "b" ? try inner.readBool() : nil }
+                return true
+            }
+            if let value { return .value(value) }
+            return try signal.readStringArray().contains(property) ? .invalidated : .unchanged
+        } catch {
+            return .unchanged
+        }
+    }
+}

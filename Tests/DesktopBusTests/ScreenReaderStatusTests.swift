@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import BlockingThreads
+import DesktopBus
+import Testing
+
+/// `ScreenReaderEnabled` on a private session bus, served by the real at-spi-bus-launcher (D-Bus
+/// activated by the first call, as on a desktop), flipped the way GNOME flips it: another
+/// client's `org.freedesktop.DBus.Properties.Set`.
+@Suite(
+    .onBlockingThreads,
+    .enabled(if: DesktopParts.installed([DesktopParts.busDaemon, DesktopParts.busLauncher]),
+             DesktopParts.note([DesktopParts.busDaemon, DesktopParts.busLauncher]))
+)
+struct ScreenReaderStatusTests {
+    @Test func readsTheStatusAndStreamsEachFlip() async throws {
+        let desktop = try PrivateDesktop()
+        defer { desktop.stop() }
+        let session = try BusConnection.session(address: desktop.busAddress)
+        let screenReader = try BusConnection.session(address: desktop.busAddress)
+        defer {
+            session.close()
+            screenReader.close()
+        }
+        let (isEnabled, changes) = try await within(30, "reading ScreenReaderEnabled") { try await ScreenReaderStatus.watch(on: session) }
+        #expect(isEnabled == false)
+        try await set(true, from: screenReader)
+        #expect(try await changes.first(30, "the change to true") == true)
+        #expect(try await ScreenReaderStatus.isEnabled(on: session) == true)
+        try await set(false, from: screenReader)
+        #expect(try await changes.first(30, "the change to false") == false)
+        #expect(try await ScreenReaderStatus.isEnabled(on: session) == false)
+    }
+
+    @Test func theStreamFinishesWhenTheSessionBusGoesAway() async throws {
+        let desktop = try PrivateDesktop()
+        defer { desktop.stop() }
+        let session = try BusConnection.session(address: desktop.busAddress)
+        let (_, changes) = try await within(30, "reading ScreenReaderEnabled") { try await ScreenReaderStatus.watch(on: session) }
+        desktop.killSessionBus()
+        #expect(try await changes.first(30, "the stream's end") == nil)
+        await #expect(throws: DesktopBusError.closed) { try await ScreenReaderStatus.isEnabled(on: session) }
+    }
+
+    @Test func aMissingSessionBusIsOneErrorThatSaysWhatToDo() throws {
+        let address = "unix:path=/nonexistent/announced-test/bus"
+        #expect {
+            try BusConnection.session(address: address)
+        } throws: { error in
+            guard case DesktopBusError.sessionBusUnavailable(let reason) = error else { return false }
+            return reason.contains("/nonexistent/announced-test/bus") && "\(error)".contains("DBUS_SESSION_BUS_ADDRESS")
+        }
+    }
+
+    @Test func aDesktopWithoutAtSpiIsOneErrorForEach() async throws {
+        let desktop = try PrivateDesktop(activation: false)
+        defer { desktop.stop() }
+        let session = try BusConnection.session(address: desktop.busAddress)
+        defer { session.close() }
+        await #expect {
+            try await ScreenReaderStatus.isEnabled(on: session)
+        } throws: { error in
+            guard case DesktopBusError.callFailed(_, let name, _) = error else { return false }
+            return name == "org.freedesktop.DBus.Error.ServiceUnknown"
+        }
+        await #expect {
+            try await AccessibilityBus.connect(session: session)
+        } throws: { error in
+            guard case DesktopBusError.accessibilityBusUnavailable(let reason) = error else { return false }
+            return reason.contains("ServiceUnknown") && "\(error)".contains("at-spi2-core")
+        }
+    }
+
+    private func set(_ enabled: Bool, from connection: BusConnection) async throws {
+        try await connection.call(
+            destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.freedesktop.DBus.Properties", member: "Set",
+            arguments: [.string("org.a11y.Status"), .string("ScreenReaderEnabled"), .variant(.bool(enabled))]
+        ) { _ in }
+    }
+}
