@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CAnnounceLinux
-import EspeakHelperWire
+import EngineWire
 import Foundation
 import Glibc
 
@@ -111,24 +111,24 @@ final class PiperHelper {
 
     /// Sends a request; false when the helper is gone.
     @discardableResult
-    func send(_ request: HelperRequest) -> Bool { requestsOpen && requests.write(request.frame) }
+    func send(_ request: EngineRequest) -> Bool { requestsOpen && requests.write(request.frame) }
 
     /// The next message, waiting at most `timeout` seconds; nil at the end of the stream or on timeout.
-    func next(timeout: Double = 30) -> HelperMessage? {
+    func next(timeout: Double = 30) -> EngineMessage? {
         guard let frame = messages.readFrame(timeout: Int32(timeout * 1000)) else { return nil }
-        return try? HelperMessage(tag: frame.tag, payload: frame.payload)
+        return try? EngineMessage(tag: frame.tag, payload: frame.payload)
     }
 
     /// A synthesis request for the test voice (or `voice`).
-    static func request(_ text: String, voice: String = PiperTestFiles.voice, ssml: Bool = false, rate: Int32 = 175, volume: Int32 = 100) -> HelperRequest {
+    static func request(_ text: String, voice: String = PiperTestFiles.voice, ssml: Bool = false, rate: Int32 = 175, volume: Int32 = 100) -> EngineRequest {
         .synthesize(
             SynthesisRequest(voice: voice, rate: rate, pitch: 50, volume: volume, punctuation: .none, punctuationList: "", ssml: ssml, text: text)
         )
     }
 
     /// Everything up to and including `done` (or the end of the stream).
-    func utterance(timeout: Double = 60) -> [HelperMessage] {
-        var result: [HelperMessage] = []
+    func utterance(timeout: Double = 60) -> [EngineMessage] {
+        var result: [EngineMessage] = []
         while let message = next(timeout: timeout) {
             result.append(message)
             if case .done = message { break }
@@ -179,7 +179,7 @@ struct PiperHelperError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-extension [HelperMessage] {
+extension [EngineMessage] {
     /// All the samples, in order.
     var samples: [Int16] {
         flatMap { message -> [Int16] in
