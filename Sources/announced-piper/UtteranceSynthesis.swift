@@ -164,7 +164,9 @@ struct UtteranceSynthesis {
             lettersBefore += word.end - word.start
             let position = segment.positions[word.start]
             let length = segment.positions[word.end - 1] + 1 - position
-            let word = EngineMessage.word(sample: UInt32(clamping: sample), textPosition: Int32(clamping: position + 1), length: Int32(clamping: length))
+            let word = EngineMessage.word(
+                sample: UInt32(clamping: sample), textPosition: Int32(clamping: position + 1), length: Int32(clamping: length)
+            )
             guard runtime.send(word) else { return false }
         }
         return true

@@ -117,7 +117,7 @@ struct LongPauseTests {
         _ = try #require(client.waitFor("word", id: 1))
         client.send(#"{"op":"pause","id":2}"#)
         _ = try #require(client.waitFor("paused", id: 1))
-        // The helper's watchdog gives up after 5 s without a frame (EngineHelperKind.espeak
+        // The helper's watchdog gives up after 5 s without a frame (EspeakEngine.helper
         // .silenceLimit); the pause must outlast it, and nothing observable marks that moment.
         usleep(5_500_000)
         client.send(#"{"op":"resume","id":3}"#)
