@@ -17,7 +17,8 @@ final class PiperSynthesizer: HelperEngine {
     private let library: SherpaOnnxLibrary
     /// ONNX Runtime's threads for one synthesis: `ANNOUNCED_PIPER_THREADS` (the daemon sets it
     /// from its `piper_threads` setting), at most the machine's online cores; without it 2,
-    /// `piper_threads`' default. Read before the sandbox, which may hide /sys.
+    /// `piper_threads`' default (the `piper_threads` entry of DaemonConfiguration's SettingsTable).
+    /// Read before the sandbox, which may hide /sys.
     private let threads: Int32
     /// `ANNOUNCED_PIPER_NOISE=0`: VITS's noise scales are (almost) 0 instead of the voice's, so
     /// the same phonemes give the same durations and samples within a step or two of each other
