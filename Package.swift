@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // FileDescriptor: the engine wire's reads and writes, which retry on EINTR.
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // Wire types: JSON lines in both directions, and what the daemon and its clients both
@@ -69,8 +71,8 @@ let package = Package(
         // needs _GNU_SOURCE): malloc_trim, mallopt, pthread_setname_np, F_SETPIPE_SZ, struct ucred,
         // posix_spawn_file_actions_addclosefrom_np and addchdir_np, POSIX_SPAWN_SETSID, pidfd_open.
         .target(name: "CAnnounceLinux"),
-        // The messages between the daemon and its espeak-ng helper process. No dependencies.
-        .target(name: "EspeakHelperWire", swiftSettings: strictSwift),
+        // The engines' wire: the framed messages between the daemon and every engine helper process.
+        .target(name: "EngineWire", dependencies: [.product(name: "SystemPackage", package: "swift-system")], swiftSettings: strictSwift),
         // libseccomp, for the engine sandbox's system call allowlist.
         .systemLibrary(
             name: "CSeccomp",
@@ -83,6 +85,13 @@ let package = Package(
         // The sandbox a speech engine's helper process enters once its engine is loaded:
         // no_new_privs, a seccomp allowlist, Landlock (read-only, beneath the engine's data).
         .target(name: "EngineSandbox", dependencies: ["CEngineSandbox", "CSeccomp"], swiftSettings: strictSwift),
+        // What every engine helper shares: its pipes, the frame loop, abort, the sandbox probes and
+        // the sandbox's entry. A helper is its engine (a HelperEngine) and one call of HelperRuntime.run.
+        .target(
+            name: "HelperRuntime",
+            dependencies: ["EngineWire", "EngineSandbox", "CAnnounceLinux", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift
+        ),
         // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
         // costs one post, not the daemon; sandboxed, so a text that takes it over reaches nothing.
         // pcaudio's audio device, replaced in announced-espeak by none, so espeak-ng's
@@ -90,7 +99,7 @@ let package = Package(
         .target(name: "CEspeakNoAudioDevice"),
         .executableTarget(
             name: "announced-espeak",
-            dependencies: ["CEspeakNG", "CEspeakNoAudioDevice", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox"],
+            dependencies: ["CEspeakNG", "CEspeakNoAudioDevice", "EngineWire", "HelperRuntime"],
             swiftSettings: strictSwift
         ),
         // The part of sherpa-onnx's C API announced-piper uses, declared here and loaded at run time
@@ -102,19 +111,19 @@ let package = Package(
         // with it directly, to compare with what the daemon recorded.
         .target(name: "PiperRendering", dependencies: ["CSherpaOnnx", "PiperVoices"], swiftSettings: strictSwift),
         // announced-piper: Piper voices through sherpa-onnx (ONNX Runtime), phonemized by espeak-ng,
-        // in a sandboxed process of its own on the same wire as announced-espeak.
+        // in a sandboxed process of its own on the same wire and runtime as announced-espeak.
         .executableTarget(
             name: "announced-piper",
             // PiperRendering reads the voice's `.onnx.json` with PiperVoices (as the daemon does),
             // which links only AnnounceProtocol and glibc, so the helper gains no library.
-            dependencies: ["PiperRendering", "CEspeakNG", "EspeakHelperWire", "CAnnounceLinux", "EngineSandbox"],
+            dependencies: ["PiperRendering", "CEspeakNG", "EngineWire", "HelperRuntime"],
             swiftSettings: strictSwift
         ),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EspeakHelperWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices",
+                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -210,7 +219,7 @@ let package = Package(
         // `make bench`: latency, throughput and memory figures against the daemon process.
         .executableTarget(
             name: "announced-bench",
-            dependencies: ["CEspeakNG", "ProcessHarness", "EspeakHelperWire", "DesktopBus"],
+            dependencies: ["CEspeakNG", "ProcessHarness", "EngineWire", "DesktopBus"],
             swiftSettings: strictSwift
         ),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those
@@ -244,7 +253,7 @@ let package = Package(
         .testTarget(
             name: "SpeechSynthesisTests",
             dependencies: [
-                "SpeechSynthesis", "EspeakHelperWire", "AnnounceCore", "CAnnounceLinux", "EngineSandbox", "TestSupport", "BlockingThreads",
+                "SpeechSynthesis", "EngineWire", "AnnounceCore", "CAnnounceLinux", "EngineSandbox", "TestSupport", "BlockingThreads",
             ],
             swiftSettings: strictSwift
         ),
@@ -252,7 +261,7 @@ let package = Package(
         // without them), its wire messages, its sandbox, and CSherpaOnnx's layout against the real header.
         .testTarget(
             name: "PiperEngineTests",
-            dependencies: ["EspeakHelperWire", "EngineSandbox", "CAnnounceLinux", "PiperVoices", "TestSupport", "BlockingThreads"],
+            dependencies: ["EngineWire", "EngineSandbox", "CAnnounceLinux", "PiperVoices", "TestSupport", "BlockingThreads"],
             // The C file the layout test compiles against the fetched header.
             exclude: ["Fixtures"],
             swiftSettings: strictSwift

@@ -10,7 +10,7 @@ public final class LoadedVoice {
     public let file: PiperVoiceConfig
     /// The engine's output rate.
     public let sampleRate: Int
-    private let engine: PiperEngine
+    private let engine: SherpaOnnxLibrary
     private let tts: OpaquePointer
 
     /// A voice that cannot be loaded: why, in words for the log and the daemon.
@@ -27,7 +27,7 @@ public final class LoadedVoice {
     /// Loads the voice `path` (a `.onnx`, its `.onnx.json` beside it), with ONNX Runtime running
     /// each synthesis on `threads` threads; `noiseless`: VITS's noise scales are ``noNoise``
     /// instead of the voice's, so the same phonemes give the same audio within a step or two.
-    public init(path: String, engine: PiperEngine, threads: Int32, noiseless: Bool) throws(Problem) {
+    public init(path: String, engine: SherpaOnnxLibrary, threads: Int32, noiseless: Bool) throws(Problem) {
         guard path.hasPrefix("/"), path.hasSuffix(".onnx") else {
             throw Problem(message: "\(path) is not the absolute path of a Piper voice's .onnx file")
         }

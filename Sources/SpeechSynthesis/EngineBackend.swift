@@ -2,14 +2,14 @@
 public import AnnounceCore
 public import Logging
 
-/// The speech backend: synthesizes utterances with their engine (espeak-ng, or Piper for a
-/// Piper voice) and plays them through an audio output.
+/// The speech backend: synthesizes each utterance with the engine its voice belongs to and plays
+/// it through an audio output.
 ///
-/// Each engine runs in a helper process of its own (`announced-espeak`, `announced-piper`), so
-/// that a text that crashes it costs one utterance (finished `.failed`) and not the process; a
-/// crashed or stuck helper is replaced, and the other engine is not touched. Every backend made
-/// with the same `SpeechThread` shares its queue and helpers (each with its own output and event
-/// handler, e.g. in tests); they speak one utterance at a time, in the order `speak` was called.
+/// Each engine runs in a helper process of its own, so that a text that crashes it costs one
+/// utterance (finished `.failed`) and not the process; a crashed or stuck helper is replaced, and
+/// the other engines are not touched. Every backend made with the same `SpeechThread` shares its
+/// queue and engines (each with its own output and event handler, e.g. in tests); they speak one
+/// utterance at a time, in the order `speak` was called.
 ///
 /// Events are delivered on the speech thread, in order: `started` when the first audio
 /// reaches the output, `word` and `mark` when playback reaches them, then exactly one
@@ -18,69 +18,81 @@ public import Logging
 public final class EngineBackend: SpeechBackend {
     /// The output description, e.g. `null` or `wav:/tmp/out`.
     public let outputDescription: String
-    /// espeak-ng's voices, by the names `Utterance.voice` accepts.
-    public let espeakVoices: [VoiceDescription]
-    /// The synthesizer's sample rate in Hz (espeak-ng's; the Piper helper resamples to it).
+    /// The synthesizer's sample rate in Hz (the first engine's; the others' helpers resample to it).
     public let sampleRate: Int
     private let audioPath: AudioPath
     private let thread: SpeechThread
-    private let espeak: EspeakEngine
-    private let piperVoices: @Sendable () -> [VoiceDescription]
-    private let rescanPiperVoices: @Sendable () -> [VoiceDescription]
+    /// The thread's engines; the first speaks every voice no other engine claims.
+    private let engines: [any SpeechEngine]
+    /// The voices the engines' helpers listed when they started.
+    private let listedVoices: [VoiceDescription]
+    /// Of those, the voices of the engines that speak letter and symbol names.
+    private let letterVoices: [VoiceDescription]
+    private let installedVoices: @Sendable () -> [VoiceDescription]
+    private let rescanInstalledVoices: @Sendable () -> [VoiceDescription]
 
     /// Creates a backend on `thread` that plays through `output` and reports through
     /// `eventHandler`; it tells `activity` (if any) when each utterance begins and ends playing.
-    /// `piperVoices` gives the Piper voices installed as last seen (an utterance whose voice is
-    /// one of their identifiers, the path of its `.onnx`, is spoken by Piper); it is asked for
-    /// each post and for `voices`, so it should be quick. `rescanPiperVoices` looks for them again
-    /// (`rescanVoices`); by default it is `piperVoices`.
+    /// `installedVoices` gives the voices installed as files (Piper voices), as last seen, each
+    /// naming its engine (`VoiceDescription.engine`), which speaks it; it is asked for each post
+    /// and for `voices`, so it should be quick. `rescanInstalledVoices` looks for them again
+    /// (`rescanVoices`); by default it is `installedVoices`.
     ///
     /// The backend takes over `output`: from now on it is used only on the speech thread. Waits
-    /// for espeak-ng's helper to start, if it has not yet.
-    /// - Throws: `SpeechSynthesisError` when espeak-ng's helper cannot be found or started, or
-    ///   espeak-ng cannot be initialized, e.g. because its data (espeak-ng-data) is not installed.
+    /// for the engines that start with the thread (espeak-ng's helper), if they have not yet.
+    /// - Throws: `SpeechSynthesisError` when such an engine's helper cannot be found or started,
+    ///   or its engine cannot be initialized, e.g. because espeak-ng's data is not installed.
     public init(
         thread: SpeechThread, output: any AudioOutput, logger: Logger,
         eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void,
         activity: (any SpeechActivityObserver)? = nil,
-        piperVoices: @escaping @Sendable () -> [VoiceDescription] = { [] },
-        rescanPiperVoices: (@Sendable () -> [VoiceDescription])? = nil
+        installedVoices: @escaping @Sendable () -> [VoiceDescription] = { [] },
+        rescanInstalledVoices: (@Sendable () -> [VoiceDescription])? = nil
     ) throws {
         self.thread = thread
-        espeak = try thread.espeak()
+        engines = try thread.startedEngines()
         outputDescription = output.description
-        espeakVoices = espeak.voices
-        sampleRate = espeak.sampleRate
-        self.piperVoices = piperVoices
-        self.rescanPiperVoices = rescanPiperVoices ?? piperVoices
+        listedVoices = engines.flatMap(\.voices)
+        letterVoices = engines.filter(\.speaksLettersAndSymbols).flatMap(\.voices)
+        sampleRate = engines.lazy.compactMap(\.sampleRate).first ?? 0
+        self.installedVoices = installedVoices
+        self.rescanInstalledVoices = rescanInstalledVoices ?? installedVoices
         audioPath = AudioPath(output: output, logger: logger, eventHandler: eventHandler, activity: activity)
     }
 
-    /// espeak-ng's voices, then the Piper voices.
-    public var voices: [VoiceDescription] { espeakVoices + piperVoices() }
+    /// The engines' listed voices, then the installed ones.
+    public var voices: [VoiceDescription] { listedVoices + installedVoices() }
 
-    /// espeak-ng's voices, then the Piper voices looked for again. Any thread.
-    public func rescanVoices() -> [VoiceDescription] { espeakVoices + rescanPiperVoices() }
+    /// The engines' listed voices, then the installed ones looked for again. Any thread.
+    public func rescanVoices() -> [VoiceDescription] { listedVoices + rescanInstalledVoices() }
 
-    /// The engines installed here, by name: `espeak-ng`, and `piper` when Piper's helper
-    /// (`announced-piper`) is where the daemon looks for it, whether or not a Piper voice is
-    /// installed (SSIP's `LIST OUTPUT_MODULES`). Looks again each time (a few `access` calls), so
-    /// a helper installed while the daemon runs is found. Any thread.
+    /// The engines installed here, by name (`espeak-ng`; `piper` when Piper's helper is where the
+    /// daemon looks for it, whether or not a Piper voice is installed): SSIP's
+    /// `LIST OUTPUT_MODULES`. Looks again each time (a few `access` calls), so a helper installed
+    /// while the daemon runs is found. Any thread.
     public func installedEngines() -> [String] {
-        thread.piper.helperKind.installedPath == nil ? [espeak.name] : [espeak.name, thread.piper.name]
+        engines.filter(\.isInstalled).map(\.name)
     }
 
-    /// The engine that speaks the voice `identifier`.
-    private func engine(speaking identifier: String) -> any SpeechEngine {
-        piperVoices().contains { $0.identifier == identifier } ? thread.piper : espeak
+    /// The voice `identifier` as an installed or listed voice; nil for one no list has (an
+    /// espeak-ng variant such as `en-us+f3`).
+    private func voice(_ identifier: String) -> VoiceDescription? {
+        installedVoices().first { $0.identifier == identifier } ?? listedVoices.first { $0.identifier == identifier }
     }
 
-    /// `espeak-ng` or `piper`: the engine that speaks the voice `identifier`.
+    /// The engine that speaks the voice `identifier`: the engine its voice names, else the first
+    /// engine. Routes a post by its voice, and so anything else that has a voice.
+    func engine(speaking identifier: String) -> any SpeechEngine {
+        guard let voice = voice(identifier) else { return engines[0] }
+        return engines.first { $0.name == voice.engine } ?? engines[0]
+    }
+
+    /// The name of the engine that speaks the voice `identifier`.
     public func engineName(forVoice identifier: String) -> String? {
         engine(speaking: identifier).name
     }
 
-    /// `espeak-ng` or `piper`: the engine that speaks `utterance`, after ``routed(_:)``.
+    /// The name of the engine that speaks `utterance`, after ``routed(_:)``.
     public func engineName(for utterance: Utterance) -> String? {
         engine(speaking: routed(utterance).voice).name
     }
@@ -91,18 +103,22 @@ public final class EngineBackend: SpeechBackend {
         thread.enqueue(QueuedUtterance(utterance: utterance, audioPath: audioPath, engine: engine(speaking: utterance.voice)))
     }
 
-    /// `utterance`, or, when its voice is a Piper voice and it asks for what Piper cannot do, the
-    /// same utterance in espeak-ng's voice for the Piper voice's language.
+    /// `utterance`, or, when its voice's engine has no letter or symbol names (Piper) and it asks
+    /// for them, the same utterance in the voice of an engine that has them (espeak-ng) for the
+    /// voice's language.
     ///
-    /// Piper speaks plain words: it has no letter names (`spell`, `char`, and a key name's single
-    /// letters, which arrive as SSML `say-as interpret-as="characters"`) and no symbol names (the
-    /// `some` and `all` punctuation modes); it would read "a" as the article and say nothing for
-    /// "#". Those utterances are spoken by espeak-ng in the same language, so they are heard as
-    /// spelled. When espeak-ng has no voice for the language, Piper speaks them as it can.
+    /// Such an engine speaks plain words: it has no letter names (`spell`, `char`, and a key
+    /// name's single letters, which arrive as SSML `say-as interpret-as="characters"`) and no
+    /// symbol names (the `some` and `all` punctuation modes); it would read "a" as the article and
+    /// say nothing for "#". Those utterances are spoken by an engine that has them in the same
+    /// language, so they are heard as spelled. When no such voice speaks the language, the
+    /// voice's own engine speaks them as it can.
     func routed(_ utterance: Utterance) -> Utterance {
-        guard let piper = piperVoices().first(where: { $0.identifier == utterance.voice }),
-            utterance.spell || utterance.punctuation != .none || (utterance.ssml && Self.saysAs(utterance.text)),
-            let fallback = espeakVoice(speakingLanguagesOf: piper)
+        // The text is scanned for `say-as` last, only for a voice whose engine has no letter names.
+        guard utterance.spell || utterance.punctuation != .none || utterance.ssml,
+            let voice = voice(utterance.voice), !engine(speaking: voice.identifier).speaksLettersAndSymbols,
+            utterance.spell || utterance.punctuation != .none || Self.saysAs(utterance.text),
+            let fallback = letterVoice(speakingLanguagesOf: voice)
         else { return utterance }
         var routed = utterance
         routed.voice = fallback.identifier
@@ -123,21 +139,20 @@ public final class EngineBackend: SpeechBackend {
         }
     }
 
-    /// espeak-ng's voice for the first of `voice`'s languages it speaks (`en-us`, then `en`):
-    /// of the voices that list it, the one that lists it earliest.
-    private func espeakVoice(speakingLanguagesOf voice: VoiceDescription) -> VoiceDescription? {
+    /// The voice, of an engine with letter and symbol names, for the first of `voice`'s languages
+    /// one speaks (`en-us`, then `en`): of the voices that list it, the one that lists it earliest.
+    private func letterVoice(speakingLanguagesOf voice: VoiceDescription) -> VoiceDescription? {
         for language in voice.languages {
-            let candidates = espeakVoices.compactMap { candidate in candidate.languages.firstIndex(of: language).map { (candidate, $0) } }
+            let candidates = letterVoices.compactMap { candidate in candidate.languages.firstIndex(of: language).map { (candidate, $0) } }
             if let best = candidates.min(by: { $0.1 < $1.1 }) { return best.0 }
         }
         return nil
     }
 
     /// Loads the voice `identifier` now, in the background, when its engine loads voices (Piper),
-    /// so that its first post does not wait; returns at once and does nothing for espeak-ng's.
+    /// so that its first post does not wait; returns at once and does nothing for other engines.
     public func prepare(voice identifier: String) {
-        guard engine(speaking: identifier) === thread.piper else { return }
-        thread.piper.prepare(voice: identifier, logger: audioPath.logger)
+        engine(speaking: identifier).prepare(voice: identifier, logger: audioPath.logger)
     }
 
     /// Stops the utterance `seq`: at once when it is playing (unplayed audio is dropped) or its

@@ -1,62 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import CAnnounceLinux
-import EspeakHelperWire
+import EngineWire
 import Glibc
-
-/// Which engine a helper process runs, and how its executable is found.
-struct EngineHelperKind: Sendable {
-    /// The engine's name in logs, messages and the monitor: `espeak-ng`, `piper`.
-    let engine: String
-    /// The helper executable's name, looked for beside the daemon and in `../libexec/announced`.
-    let executableName: String
-    /// The environment variable that names the helper executable, for unusual installations.
-    let environmentVariable: String
-    /// How long, in milliseconds, the helper may send nothing while the speech thread waits for
-    /// it before it counts as stuck (and is killed and replaced).
-    var silenceLimit: Int32 = 5000
-
-    /// espeak-ng's helper. espeak-ng makes 60 ms of audio in well under a millisecond, so a
-    /// helper silent for 5 s is stuck inside espeak-ng.
-    static let espeak = EngineHelperKind(
-        engine: "espeak-ng", executableName: "announced-espeak", environmentVariable: "ANNOUNCED_ESPEAK_HELPER"
-    )
-    /// Piper's helper (sherpa-onnx with a Piper voice). It synthesizes a sentence at a time, in
-    /// a fraction of the sentence's length on an idle machine; 15 s leaves room for a long
-    /// sentence on a busy one.
-    static let piper = EngineHelperKind(
-        engine: "piper", executableName: "announced-piper", environmentVariable: "ANNOUNCED_PIPER_HELPER",
-        silenceLimit: 15_000
-    )
-
-    /// Where the helper is looked for, in order: the path the kind's environment variable names
-    /// when it is set, else the helper next to the running executable, in `../libexec/announced`
-    /// and in `../lib/announced` from it (`make install` puts espeak-ng's in the first, the
-    /// announced-piper package and `make install-piper` put Piper's in the second).
-    var candidatePaths: [String] {
-        if let variable = getenv(environmentVariable), case let path = String(cString: variable), !path.isEmpty {
-            return [path]
-        }
-        guard let directory = EngineHelperProcess.executableDirectory() else { return [] }
-        return [
-            "\(directory)/\(executableName)", "\(directory)/../libexec/announced/\(executableName)",
-            "\(directory)/../lib/announced/\(executableName)",
-        ]
-    }
-
-    /// The first of ``candidatePaths`` that is an executable file; nil when the helper is not
-    /// installed. A few `access` calls, so it may be asked whenever it matters (a package
-    /// installed while the daemon runs is found the next time).
-    var installedPath: String? {
-        candidatePaths.first { access($0, X_OK) == 0 }
-    }
-}
 
 /// An engine's helper process (`announced-espeak`, `announced-piper`) and the two pipes to it.
 ///
 /// A speech engine runs in a helper, never in the daemon: some texts crash Debian's espeak-ng
 /// 1.51, a neural engine is a large library of its own, and a crash must cost one post, not the
-/// daemon. Both helpers speak the same framed messages (`EspeakHelperWire`). One thread at a time
+/// daemon. Every helper speaks the same framed messages (`EngineWire`). One thread at a time
 /// uses a helper: the speech thread, or the engine's loader while the engine loads.
 final class EngineHelperProcess {
     /// Which engine this is.
@@ -82,16 +34,10 @@ final class EngineHelperProcess {
 
     /// The helper of `kind`, found where ``EngineHelperKind/candidatePaths`` says.
     /// - Throws: `SpeechSynthesisError` naming the places looked at.
-    init(kind: EngineHelperKind = .espeak) throws(SpeechSynthesisError) {
+    init(kind: EngineHelperKind) throws(SpeechSynthesisError) {
         self.kind = kind
         let candidates = kind.candidatePaths
-        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
-            throw SpeechSynthesisError(
-                "the \(kind.engine) helper \(kind.executableName) was not found (looked at \(candidates.joined(separator: ", "))). "
-                    + "It is built and installed with announced (`make install`\(kind.engine == "piper" ? "; Piper's helper and engine come with the announced-piper package, or `make install-piper`" : "")); "
-                    + "set \(kind.environmentVariable) to its path if it lives elsewhere."
-            )
-        }
+        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else { throw kind.notFound(lookedAt: candidates) }
         path = found
         // A write to a helper that just died must fail with EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
@@ -175,15 +121,12 @@ final class EngineHelperProcess {
                 VoiceDescription(
                     name: voice.name, identifier: voice.identifier, languages: voice.languages,
                     gender: voice.gender == 1 ? "male" : voice.gender == 2 ? "female" : nil,
-                    title: voice.title.isEmpty ? nil : voice.title
+                    title: voice.title.isEmpty ? nil : voice.title, engine: kind.engine
                 )
             }
         case .initializationFailed(let code)?:
             stop()
-            if kind.engine == EngineHelperKind.espeak.engine { throw .espeakUnavailable(code: code) }
-            throw SpeechSynthesisError(
-                "the \(kind.engine) engine could not be initialized (error \(code)); the daemon's log has its own message"
-            )
+            throw kind.initializationFailed(code: code)
         default:
             let ending = stop()
             throw SpeechSynthesisError("the \(kind.engine) helper \(path) did not start: it \(ending)")
@@ -194,7 +137,7 @@ final class EngineHelperProcess {
     var isRunning: Bool { pid != 0 }
 
     /// Sends a request. False when the helper is gone.
-    func send(_ request: HelperRequest) -> Bool {
+    func send(_ request: EngineRequest) -> Bool {
         requests.map { request.write(to: $0) } ?? false
     }
 
@@ -208,9 +151,9 @@ final class EngineHelperProcess {
     /// The helper's next message, waiting for it (at most `silenceLimit` milliseconds, unless
     /// `timeout` says otherwise: a model takes seconds to load); nil when the helper is gone,
     /// stuck (see `isStuck`) or sent something this build does not understand.
-    func next(timeout: Int32? = nil) -> HelperMessage? {
+    func next(timeout: Int32? = nil) -> EngineMessage? {
         while let frame = messages?.readFrame(timeout: timeout ?? silenceLimit) {
-            let message = try? HelperMessage(tag: frame.tag, payload: frame.payload)
+            let message = try? EngineMessage(tag: frame.tag, payload: frame.payload)
             // The helper's last words before SIGSYS: kept for `stop` to tell.
             guard case .sandboxViolation(let call)? = message else { return message }
             refusedCall = call

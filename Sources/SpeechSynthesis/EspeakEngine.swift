@@ -4,42 +4,67 @@ import Logging
 
 /// espeak-ng behind the engine seam: its helper (`announced-espeak`) starts with the speech
 /// thread, before the first post, and a helper that crashed or hung is replaced right after the
-/// post it cost, so the next post does not wait for espeak-ng to load.
+/// post it cost, so the next post does not wait for espeak-ng to load. It lists its voices when it
+/// starts, speaks letter and symbol names, and is the first engine: it speaks every voice no other
+/// engine claims (a variant such as `en-us+f3` too).
 ///
-/// Used by the speech thread only, after `init` (which runs on it too).
+/// Used by the speech thread only, after `start` (which runs on it too); `voices` and
+/// `sampleRate` are read by others once the thread has said it started.
 final class EspeakEngine: SpeechEngine, @unchecked Sendable {
-    let name = EngineHelperKind.espeak.engine
+    /// espeak-ng's helper. espeak-ng makes 60 ms of audio in well under a millisecond, so a
+    /// helper silent for 5 s is stuck inside espeak-ng.
+    static let helper = EngineHelperKind(
+        engine: VoiceDescription.espeakEngine, executableName: "announced-espeak", environmentVariable: "ANNOUNCED_ESPEAK_HELPER",
+        initializationAdvice: "its data directory (espeak-ng-data) was not found. Install the espeak-ng-data package "
+            + "(apt install espeak-ng-data), or set ESPEAK_DATA_PATH to the directory that contains espeak-ng-data."
+    )
+
+    let helperKind: EngineHelperKind
     let crashAdvice = "The text may trigger a known espeak-ng bug; rephrasing it avoids that."
-    /// The synthesizer's sample rate (22050 Hz for espeak-ng's own voices).
-    let sampleRate: Int
+    /// The synthesizer's sample rate (22050 Hz for espeak-ng's own voices), once started.
+    private(set) var sampleRate: Int?
     /// The voices espeak-ng offers, listed once at start.
-    let voices: [VoiceDescription]
-    private let process: EngineHelperProcess
+    private(set) var voices: [VoiceDescription] = []
+    private var process: EngineHelperProcess?
+
+    /// espeak-ng, with its helper found as `helper` says (tests name a missing one).
+    init(helper: EngineHelperKind = EspeakEngine.helper) {
+        helperKind = helper
+    }
 
     /// Finds and starts the helper, and waits for espeak-ng to load.
     /// - Throws: `SpeechSynthesisError` when the helper cannot be found or started, or espeak-ng
     ///   cannot be initialized.
-    init() throws(SpeechSynthesisError) {
-        process = try EngineHelperProcess(kind: .espeak)
+    func start() throws(SpeechSynthesisError) {
+        let process = try EngineHelperProcess(kind: helperKind)
         try process.start()
+        self.process = process
         sampleRate = process.sampleRate
         voices = process.voices
     }
 
+    /// It runs: started with the thread, replaced after a crash.
+    var isInstalled: Bool { true }
+
+    func voiceUnknownMessage(_ voice: String) -> String {
+        "espeak-ng could not load the voice \(voice) (its data may be missing or damaged); `espeak-ng --voices` lists the voices it has"
+    }
+
     /// The helper, started first when the last one died and was not replaced (its restart failed).
     func helper(for voice: String, on thread: SpeechThread, logger: Logger) -> EngineHelperAnswer {
-        if !process.isRunning, let problem = restart(logger) { return .failed(problem) }
+        guard let process else { return .failed("espeak-ng's helper was not started") }
+        if !process.isRunning, let problem = restart(process, logger) { return .failed(problem) }
         return .ready(process)
     }
 
     /// Replaces a helper that died, now, after the terminal line; if that fails, the next post
     /// tries again and reports why.
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger) {
-        if !process.isRunning { _ = restart(logger) }
+        if !helper.isRunning { _ = restart(helper, logger) }
     }
 
     /// Starts a new helper process; nil when it runs, else why not (also logged).
-    private func restart(_ logger: Logger) -> String? {
+    private func restart(_ process: EngineHelperProcess, _ logger: Logger) -> String? {
         do {
             try process.start()
             logger.notice("espeak-ng helper started", metadata: ["helper": "\(process.path)"])

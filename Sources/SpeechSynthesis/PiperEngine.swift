@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceCore
 import Glibc
 import Logging
 
@@ -12,18 +13,28 @@ import Logging
 /// helper: the loader while it starts, loads or stops it; the speech thread from `helper(for:)`
 /// to `giveBack`. A helper that crashed is replaced in the background right after the post it
 /// cost, with the voice it had.
+///
+/// Its voices are files the user installs (`PiperVoiceCatalog`): the backend's installed voices
+/// name it as their engine. It has no letter or symbol names, so spelling and punctuation modes in
+/// a Piper voice are spoken by an engine that has them.
 final class PiperEngine: SpeechEngine, @unchecked Sendable {
-    /// How long a voice may take to load before the helper counts as stuck.
-    static let loadLimit: Int32 = 60_000
+    /// Piper's helper (sherpa-onnx with a Piper voice). It synthesizes a sentence at a time, in
+    /// a fraction of the sentence's length on an idle machine; 15 s leaves room for a long
+    /// sentence on a busy one. A voice may take up to 60 s to load before the helper counts as stuck.
+    static let helper = EngineHelperKind(
+        engine: VoiceDescription.piperEngine, executableName: "announced-piper", environmentVariable: "ANNOUNCED_PIPER_HELPER",
+        silenceLimit: 15_000, loadTimeout: 60_000,
+        installAdvice: "Piper's helper and engine come with the announced-piper package, or `make install-piper`"
+    )
 
-    let name = EngineHelperKind.piper.engine
     let crashAdvice = "If it happens again with this voice, its file may be damaged: install the voice again."
-    /// Wakes the speech thread when a load ends; set once, by the thread's owner, before any use.
-    var wakeSpeechThread: @Sendable () -> Void = {}
+    let speaksLettersAndSymbols = false
 
     /// Guards everything below and wakes the loader. The helper process itself is not guarded:
     /// only its holder (the loader while `loaderBusy`, the speech thread while `inUse`) touches it.
     private let condition = ConditionLock()
+    /// The speech thread waiting for a load, woken when it ends.
+    private weak var waitingThread: SpeechThread?
     /// The helper; nil until first use.
     private var process: EngineHelperProcess?
     /// The voice the running helper has loaded (it holds one model at a time); nil when none is,
@@ -53,9 +64,19 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// How the helper is found.
     let helperKind: EngineHelperKind
 
-    init(idleUnload: Duration, helper: EngineHelperKind = .piper) {
+    /// Piper, with its helper found as `helper` says (tests name a missing one), stopped after
+    /// `idleUnload` without use.
+    init(idleUnload: Duration = EngineSettings().idleUnload, helper: EngineHelperKind = PiperEngine.helper) {
         self.idleUnload = idleUnload
         helperKind = helper
+    }
+
+    /// How long a voice may take to load before the helper counts as stuck, in milliseconds.
+    private var loadTimeout: Int32 { helperKind.loadTimeout ?? helperKind.silenceLimit }
+
+    func configure(_ settings: EngineSettings) {
+        setIdleUnload(settings.idleUnload)
+        if let threads = settings.synthesisThreads { setThreads(threads) }
     }
 
     /// Changes the idle time after which the helper is stopped.
@@ -108,6 +129,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     func helper(for voice: String, on thread: SpeechThread, logger: Logger) -> EngineHelperAnswer {
         condition.lock()
         self.logger = logger
+        waitingThread = thread
         want(voice)
         condition.unlock()
         var answer: EngineHelperAnswer?
@@ -167,8 +189,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 loadedVoice = result.failure == nil ? voice : nil
                 if let failure = result.failure { failures[voice] = failure }
                 lastUse = .now
+                let waiting = waitingThread
                 condition.unlock()
-                wakeSpeechThread()
+                waiting?.wake()
                 condition.lock()
                 continue
             }
@@ -243,7 +266,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             let ending = helper.stop()
             return "the piper helper \(ending) before it could load the voice \(voice); see the daemon's log"
         }
-        switch helper.next(timeout: Self.loadLimit) {
+        switch helper.next(timeout: loadTimeout) {
         case .voicePrepared(0, _)?:
             return nil
         case .voicePrepared(_, let message)?:
@@ -257,7 +280,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 return "the piper helper was stopped for breaking its sandbox (\(breach)) while loading the voice \(voice); please report this to announced's developers"
             }
             return stuck
-                ? "piper did not load the voice \(voice) within \(Self.loadLimit / 1000) s (its process \(ending))"
+                ? "piper did not load the voice \(voice) within \(loadTimeout / 1000) s (its process \(ending))"
                 : "the piper helper \(ending) while loading the voice \(voice); its file may be damaged: install it again"
         }
     }

@@ -1,21 +1,61 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceCore
 import Logging
 
 /// The seam between the speech thread and a synthesizer: one engine, whose synthesizer runs in a
-/// supervised helper process of its own (`EngineHelperProcess`) that speaks the helper wire.
+/// supervised helper process of its own (`EngineHelperProcess`, found and limited as its
+/// ``helperKind`` says) that speaks the engines' wire (`EngineWire`) through `HelperRuntime`.
 ///
-/// The speech thread asks the engine for its helper before each utterance (the engine starts or
-/// loads it as it needs), talks to it for the utterance (synthesize, abort, read samples, words,
-/// marks and `done`), stops it when it crashed or hangs, and gives it back after the utterance's
-/// terminal line. espeak-ng (`EspeakEngine`) starts at once and restarts right after a crash;
-/// Piper (`PiperEngine`) starts and loads its voice on first use, on a loader thread of its own,
-/// so that a load never holds up other engines' posts, and unloads when idle.
+/// The speech thread holds its engines as `[any SpeechEngine]` (`SpeechEngines.registered`, the
+/// one list that names them) and routes each utterance to the engine its voice belongs to
+/// (`EngineBackend.engine(speaking:)`). It asks the engine for its helper before each utterance
+/// (the engine starts or loads it as it needs), talks to it for the utterance (synthesize, abort,
+/// read samples, words, marks and `done`), stops it when it crashed or hangs, and gives it back
+/// after the utterance's terminal line. An engine may start its helper with the thread and
+/// replace it right after a crash, or start and load it on first use on a thread of its own, so
+/// that a load never holds up other engines' posts, and unload it when idle.
 protocol SpeechEngine: AnyObject, Sendable {
-    /// The engine's name in logs, messages and the monitor: `espeak-ng`, `piper`.
+    /// The engine's name in logs, messages, the monitor and voices' `engine`: `espeak-ng`, `piper`.
     var name: String { get }
+
+    /// Its helper executable: its name, where it is looked for, its silence limit and load timeout.
+    var helperKind: EngineHelperKind { get }
 
     /// What a crash message adds after "the speech engine was restarted and later posts speak."
     var crashAdvice: String { get }
+
+    /// Whether it speaks letter and symbol names (spelling, `char`, a key's letters, the `some`
+    /// and `all` punctuation modes). An engine that does not has those utterances spoken by one
+    /// that does, in a voice for the same language (`EngineBackend.routed`).
+    var speaksLettersAndSymbols: Bool { get }
+
+    /// The voices its helper listed when it started with the thread (espeak-ng's); an engine
+    /// whose voices are files installed by the user (Piper's) lists none here: the backend's
+    /// installed voices name it as their `engine`.
+    var voices: [VoiceDescription] { get }
+
+    /// The sample rate its helper announced when it started with the thread; nil for an engine
+    /// that starts on first use (its helper resamples to the first engine's rate).
+    var sampleRate: Int? { get }
+
+    /// Whether its helper is installed where the daemon looks (SSIP's `LIST OUTPUT_MODULES`).
+    /// Looks again each time (a few `access` calls). Any thread.
+    var isInstalled: Bool { get }
+
+    /// Called once on the speech thread before its first utterance: an engine that must be
+    /// ready at once starts its helper here; one that loads on first use does nothing.
+    /// - Throws: `SpeechSynthesisError` when the helper cannot be found or started.
+    func start() throws(SpeechSynthesisError)
+
+    /// Applies the daemon's engine settings (any thread); a helper that runs keeps what it was
+    /// started with until it is next started.
+    func configure(_ settings: EngineSettings)
+
+    /// Gets `voice` ready in the background when the engine loads voices; returns at once.
+    func prepare(voice: String, logger: Logger)
+
+    /// The post's failure when the helper says it has no voice `voice`.
+    func voiceUnknownMessage(_ voice: String) -> String
 
     /// The helper, ready to synthesize with `voice`: started (or loaded) first when it needs to
     /// be, waiting for that on `thread` unless the utterance is stopped meanwhile. Called on the
@@ -25,6 +65,44 @@ protocol SpeechEngine: AnyObject, Sendable {
     /// The speech thread is done with the helper for this utterance, after its terminal line; a
     /// helper that died is replaced (now, or at its next use).
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger)
+}
+
+extension SpeechEngine {
+    var name: String { helperKind.engine }
+
+    var speaksLettersAndSymbols: Bool { true }
+
+    var voices: [VoiceDescription] { [] }
+
+    var sampleRate: Int? { nil }
+
+    var isInstalled: Bool { helperKind.installedPath != nil }
+
+    func start() throws(SpeechSynthesisError) {}
+
+    func configure(_ settings: EngineSettings) {}
+
+    func prepare(voice: String, logger: Logger) {}
+
+    func voiceUnknownMessage(_ voice: String) -> String {
+        "\(name) could not load the voice \(voice); `announcectl voices` lists the voices installed"
+    }
+}
+
+/// What the daemon's settings say to its engines.
+public struct EngineSettings: Sendable, Equatable {
+    /// How long an engine that loads voices keeps its helper unused before stopping it, which
+    /// unloads its voices (`engine_idle_unload`).
+    public var idleUnload: Duration
+    /// The threads a neural engine runs one synthesis on (`piper_threads`), at most the machine's
+    /// cores; nil leaves the engine's default.
+    public var synthesisThreads: Int?
+
+    /// Settings; by default an idle helper is kept 5 minutes and threads are the engine's default.
+    public init(idleUnload: Duration = .seconds(300), synthesisThreads: Int? = nil) {
+        self.idleUnload = idleUnload
+        self.synthesisThreads = synthesisThreads
+    }
 }
 
 /// What `SpeechEngine.helper(for:on:logger:)` answers.

@@ -15,15 +15,6 @@ public struct SpeechSynthesisError: Error, Sendable, Hashable, CustomStringConve
 }
 
 extension SpeechSynthesisError {
-    /// espeak-ng could not start, nearly always because its data files are missing.
-    static func espeakUnavailable(code: Int32) -> SpeechSynthesisError {
-        SpeechSynthesisError(
-            "espeak-ng could not be initialized (error \(code)): its data directory (espeak-ng-data) was "
-                + "not found. Install the espeak-ng-data package (apt install espeak-ng-data), or set "
-                + "ESPEAK_DATA_PATH to the directory that contains espeak-ng-data."
-        )
-    }
-
     /// The WAV output directory cannot be created or used.
     static func unusableDirectory(_ path: String, reason: String) -> SpeechSynthesisError {
         SpeechSynthesisError(

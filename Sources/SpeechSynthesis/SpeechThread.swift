@@ -4,13 +4,13 @@ import DequeModule
 import Logging
 
 /// The thread that speaks, and the one owner of its state: the queue, the utterance being spoken,
-/// its abort and the pause, all behind one lock.
+/// its abort and the pause, all behind one lock; and the engines (`[any SpeechEngine]`, in the
+/// order `SpeechEngines.registered` gives them), whose helpers only this thread speaks through.
 ///
-/// It talks to the engines' helper processes (espeak-ng's `announced-espeak`, started at once;
-/// Piper's `announced-piper`, started on first use) and plays what they synthesize, one utterance
-/// at a time, in order of arrival. Whoever makes backends makes one of these (the daemon's `main`,
-/// a test suite) and hands it to each backend; every backend given the same thread shares its
-/// queue, its helpers and its pause. The thread lives as long as the process.
+/// It plays what the engines' helper processes synthesize, one utterance at a time, in order of
+/// arrival. Whoever makes backends makes one of these (the daemon's `main`, a test suite) and hands
+/// it to each backend; every backend given the same thread shares its queue, its engines and its
+/// pause. The thread lives as long as the process.
 public final class SpeechThread: @unchecked Sendable {
     /// The lock of everything below, and the speech thread's one wait: for work, for the end of
     /// an abortable sleep, for `resume`, for an engine that loads.
@@ -20,65 +20,61 @@ public final class SpeechThread: @unchecked Sendable {
     /// Raised while `current` is being stopped: ends the thread's sleeps and waits.
     private var abortRaised = false
     private var paused = false
-    /// espeak-ng's engine once its helper started (or why it could not); nil while it starts.
-    private var espeakStart: Result<EspeakEngine, SpeechSynthesisError>?
+    /// Whether the engines started with the thread (or why not); nil while they start.
+    private var engineStart: Result<Void, SpeechSynthesisError>?
 
-    /// How long an unused Piper helper is kept by default (`engine_idle_unload`): 5 minutes.
-    public static let defaultPiperIdleUnload: Duration = .seconds(300)
+    /// The engines, the first the one that speaks every voice no other engine claims.
+    let engines: [any SpeechEngine]
 
-    /// Piper's engine: its helper starts when a Piper voice is first used or prepared.
-    let piper: PiperEngine
-
-    /// Creates the owner without a thread (tests of the waits use it as it is); `piperHelper`
-    /// says where Piper's helper is looked for.
-    init(piperIdleUnload: Duration = SpeechThread.defaultPiperIdleUnload, piperHelper: EngineHelperKind = .piper) {
-        piper = PiperEngine(idleUnload: piperIdleUnload, helper: piperHelper)
-        piper.wakeSpeechThread = { [weak self] in self?.wake() }
+    /// Creates the owner of `engines` without a thread (tests of the waits use it as it is).
+    init(engines: [any SpeechEngine] = SpeechEngines.registered()) {
+        self.engines = engines
     }
 
-    /// Starts the speech thread, which starts espeak-ng's helper before anything else, so that
-    /// espeak-ng loads while the caller goes on (the daemon parses its command line and reads its
-    /// configuration); the first backend waits for it. A Piper helper that has spoken nothing for
-    /// `piperIdleUnload` is stopped, which unloads its model.
-    public static func start(piperIdleUnload: Duration = SpeechThread.defaultPiperIdleUnload) -> SpeechThread {
-        start(piperIdleUnload: piperIdleUnload, piperHelper: .piper)
+    /// Starts the speech thread, which starts the engines that start at once (their helpers)
+    /// before anything else, so that they load while the caller goes on (the daemon parses its
+    /// command line and reads its configuration); the first backend waits for them.
+    public static func start() -> SpeechThread {
+        start(engines: SpeechEngines.registered())
     }
 
-    /// `start`, with Piper's helper looked for as `piperHelper` says (tests).
-    static func start(piperIdleUnload: Duration, piperHelper: EngineHelperKind) -> SpeechThread {
-        let thread = SpeechThread(piperIdleUnload: piperIdleUnload, piperHelper: piperHelper)
+    /// `start`, with `engines` (tests name their own).
+    static func start(engines: [any SpeechEngine]) -> SpeechThread {
+        let thread = SpeechThread(engines: engines)
         DedicatedThread.start(name: "speech", stackSize: 1 << 20) {
-            let start = Result { () throws(SpeechSynthesisError) -> EspeakEngine in try EspeakEngine() }
+            let start = Result { () throws(SpeechSynthesisError) in
+                for engine in engines { try engine.start() }
+            }
             thread.condition.lock()
-            thread.espeakStart = start
+            thread.engineStart = start
             thread.condition.broadcast()
             thread.condition.unlock()
-            guard case .success(let espeak) = start else { return }
-            thread.run(UtteranceSpeaker(thread: thread, espeak: espeak))
+            guard case .success = start else { return }
+            thread.run(UtteranceSpeaker(thread: thread, sampleRates: engines.compactMap(\.sampleRate)))
         }
         return thread
     }
 
-    /// Sets how long a Piper helper may sit unused before it is stopped (its model unloaded).
-    public func setPiperIdleUnload(_ duration: Duration) {
-        piper.setIdleUnload(duration)
+    /// Applies the daemon's engine settings (`engine_idle_unload`, `piper_threads`) to every engine.
+    public func configureEngines(_ settings: EngineSettings) {
+        for engine in engines { engine.configure(settings) }
     }
 
-    /// Sets the threads ONNX Runtime runs one Piper synthesis on (`piper_threads`), at most the
-    /// machine's cores; a helper started from now on uses them.
-    public func setPiperThreads(_ threads: Int) {
-        piper.setThreads(threads)
-    }
-
-    /// espeak-ng's engine, waiting for its helper to start.
-    /// - Throws: `SpeechSynthesisError` when the helper cannot be found or started, or espeak-ng
+    /// The engines, waiting for those that start with the thread.
+    /// - Throws: `SpeechSynthesisError` when a helper cannot be found or started, or its engine
     ///   cannot be initialized.
-    func espeak() throws(SpeechSynthesisError) -> EspeakEngine {
+    func startedEngines() throws(SpeechSynthesisError) -> [any SpeechEngine] {
         condition.lock()
-        while espeakStart == nil { condition.wait() }
-        let start = espeakStart!
+        while engineStart == nil { condition.wait() }
+        let start = engineStart!
         condition.unlock()
-        return try start.get()
+        try start.get()
+        return engines
+    }
+
+    /// The engine of type `type`, if it is registered (tests look at one engine's state).
+    func engine<Engine: SpeechEngine>(_ type: Engine.Type) -> Engine? {
+        engines.lazy.compactMap { $0 as? Engine }.first
     }
 
     /// Adds a job to the end of the queue.

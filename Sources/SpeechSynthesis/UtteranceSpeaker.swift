@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
-import EspeakHelperWire
+import EngineWire
 import Logging
 
 /// Speaks jobs with their engine's helper process, playing its audio here. Lives on, and is used
@@ -14,9 +14,13 @@ final class UtteranceSpeaker {
     /// The earcons at each sample rate met so far (every engine's helper says its own).
     private var earcons: [Int: (screenChange: [Int16], boundary: [Int16])] = [:]
 
-    init(thread: SpeechThread, espeak: EspeakEngine) {
+    /// A speaker for `thread`, with the earcons made ahead at `sampleRates` (those of the engines
+    /// that started with the thread).
+    init(thread: SpeechThread, sampleRates: [Int]) {
         self.thread = thread
-        earcons[espeak.sampleRate] = (Earcon.samples(sampleRate: espeak.sampleRate), Earcon.boundarySamples(sampleRate: espeak.sampleRate))
+        for rate in sampleRates {
+            earcons[rate] = (Earcon.samples(sampleRate: rate), Earcon.boundarySamples(sampleRate: rate))
+        }
     }
 
     private func earcon(_ sound: EarconSound, sampleRate: Int) -> [Int16] {
@@ -132,10 +136,7 @@ final class UtteranceSpeaker {
                 return .failed(message, helper)
             case .voiceUnknown?:
                 skipUtterance(helper)
-                let message =
-                    engine.name == EngineHelperKind.espeak.engine
-                    ? "espeak-ng could not load the voice \(request.voice) (its data may be missing or damaged); `espeak-ng --voices` lists the voices it has"
-                    : "\(engine.name) could not load the voice \(request.voice); `announcectl voices` lists the voices installed"
+                let message = engine.voiceUnknownMessage(request.voice)
                 logger.warning("\(message)", metadata: ["seq": "\(seq)"])
                 return .failed(message, helper)
             default:

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import EspeakHelperWire
+import EngineWire
 import Foundation
 import Glibc
 
@@ -46,16 +46,16 @@ struct PiperHelperFigure {
         }
         let requests = FrameChannel(fd: toHelper.fileHandleForWriting.fileDescriptor)
         let messages = FrameChannel(fd: fromHelper.fileHandleForReading.fileDescriptor)
-        func next() throws -> HelperMessage {
+        func next() throws -> EngineMessage {
             guard let frame = messages.readFrame(timeout: 120_000) else { throw BenchError("announced-piper stopped answering") }
-            return try HelperMessage(tag: frame.tag, payload: frame.payload)
+            return try EngineMessage(tag: frame.tag, payload: frame.payload)
         }
         guard case .ready = try next() else { throw BenchError("announced-piper did not start: is the engine at \(libraryDirectory)?") }
         let loadStart = ContinuousClock.now
-        requests.write(HelperRequest.prepare(voice: voice).frame)
+        requests.write(EngineRequest.prepare(voice: voice).frame)
         guard case .voicePrepared(0, _) = try next() else { throw BenchError("announced-piper cannot load \(voice)") }
         let load = ContinuousClock.now - loadStart
-        let request = HelperRequest.synthesize(
+        let request = EngineRequest.synthesize(
             SynthesisRequest(voice: voice, rate: 175, pitch: 50, volume: 100, punctuation: .none, punctuationList: "", ssml: false, text: text)
         ).frame
         var figure = Figure(name: "Piper helper: \(name ?? "\"\(text)\"") → first samples, \(threads) thread\(threads == 1 ? "" : "s")")
@@ -73,7 +73,7 @@ struct PiperHelperFigure {
                 if case .samples = message, first == nil {
                     first = ContinuousClock.now - start
                     aborted = ContinuousClock.now
-                    requests.write(HelperRequest.abort.frame)
+                    requests.write(EngineRequest.abort.frame)
                 }
                 if case .done = message { break }
             }

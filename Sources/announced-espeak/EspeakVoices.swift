@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CEspeakNG
-import EspeakHelperWire
+import EngineWire
 
 /// Reads espeak-ng's voice list.
 enum EspeakVoices {
@@ -8,9 +8,9 @@ enum EspeakVoices {
     /// lower-cased (`en-us`, `de`, `cmn`); its identifier is the full file name (`gmw/en-US`),
     /// which `espeak_SetVoiceByName` accepts for every voice (it refuses some language names,
     /// e.g. `en-gb`); its languages come from the voice's language list, best first, lower-cased.
-    static func list() -> [HelperVoice] {
+    static func list() -> [EngineVoice] {
         guard let list = espeak_ListVoices(nil) else { return [] }
-        var voices: [HelperVoice] = []
+        var voices: [EngineVoice] = []
         var index = 0
         while let voice = list[index] {
             index += 1
@@ -19,7 +19,7 @@ enum EspeakVoices {
             let languages = parseLanguages(voice.pointee.languages)
             let title = voice.pointee.name.map { String(cString: $0) } ?? ""
             voices.append(
-                HelperVoice(
+                EngineVoice(
                     name: name, identifier: identifier, languages: languages.isEmpty ? [name] : languages,
                     gender: voice.pointee.gender, title: title
                 )

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import EspeakHelperWire
+import EngineWire
+import HelperRuntime
 import PiperRendering
 
 /// Speaks one utterance with a loaded voice, streaming: each sentence (or, in a long sentence,
@@ -23,40 +24,38 @@ struct UtteranceSynthesis {
     static let frameSamples = 1_323
 
     let voice: LoadedVoice
-    let output: FrameChannel
+    /// Where the words, marks and samples go, and whether the daemon asked to stop.
+    let runtime: HelperRuntime
     /// 1 is the voice's own speed; 2 twice as fast.
     let speed: Float
     /// Linear gain on the samples.
     let gain: Float
-    /// Asked between chunks and during synthesis: true when the daemon asked to stop.
-    let shouldStop: () -> Bool
 
     /// Samples sent so far.
     private var samplesSent = 0
     private var chunksSent = 0
     private let resampler: Resampler
 
-    init(voice: LoadedVoice, output: FrameChannel, rate: Int32, volume: Int32, shouldStop: @escaping () -> Bool) {
+    init(voice: LoadedVoice, runtime: HelperRuntime, rate: Int32, volume: Int32) {
         self.voice = voice
-        self.output = output
+        self.runtime = runtime
         // espeak-ng's words per minute (175 normal) as a speed factor; the daemon's range is 80...450.
         speed = Float(min(max(rate, 80), 450)) / 175
         gain = Float(min(max(volume, 0), 200)) / 100
-        self.shouldStop = shouldStop
         resampler = Resampler(from: voice.sampleRate, to: Self.outputRate)
     }
 
     /// Speaks `text`; false when the daemon is gone (the pipe closed) or the engine failed.
     mutating func speak(_ text: SpeechText) -> Bool {
         for segment in text.segments {
-            if shouldStop() { return true }
+            if runtime.shouldStop() { return true }
             if pausePending, segment.mark != nil || segment.pause > 0 {
                 // The pause after a sentence comes before a mark, so the mark is where the text after it starts.
                 pausePending = false
                 guard sendSilence(seconds: Self.sentencePause) else { return false }
             }
             if let mark = segment.mark {
-                guard output.write(HelperMessage.mark(sample: UInt32(clamping: samplesSent), name: mark).frame) else { return false }
+                guard runtime.send(.mark(sample: UInt32(clamping: samplesSent), name: mark)) else { return false }
             }
             if segment.pause > 0 {
                 guard sendSilence(seconds: segment.pause) else { return false }
@@ -71,7 +70,7 @@ struct UtteranceSynthesis {
                     guard send(pending, of: segment) else { return false }
                     pending = []
                     phonemeCount = 0
-                    if shouldStop() { return true }
+                    if runtime.shouldStop() { return true }
                 }
                 pending.append(clause)
                 phonemeCount += clause.phonemes.count
@@ -79,7 +78,7 @@ struct UtteranceSynthesis {
                     guard send(pending, of: segment) else { return false }
                     pending = []
                     phonemeCount = 0
-                    if shouldStop() { return true }
+                    if runtime.shouldStop() { return true }
                 }
             }
             if !pending.isEmpty, !send(pending, of: segment) { return false }
@@ -89,11 +88,11 @@ struct UtteranceSynthesis {
 
     /// Synthesizes `clauses` and sends their words and samples.
     private mutating func send(_ clauses: [PhonemizedClause], of segment: SpeechText.Segment) -> Bool {
-        if shouldStop() { return true }
+        if runtime.shouldStop() { return true }
         let phonemes = clauses.flatMap(\.phonemes).map { Int32(bitPattern: $0.value) }
-        let stop = shouldStop
-        guard let audio = voice.synthesize(phonemes: phonemes, speed: speed, keepGoing: { !stop() }) else {
-            return shouldStop()
+        let runtime = runtime
+        guard let audio = voice.synthesize(phonemes: phonemes, speed: speed, keepGoing: { !runtime.shouldStop() }) else {
+            return runtime.shouldStop()
         }
         var samples = resampler.resample(audio)
         if samplesSent == 0 {
@@ -115,7 +114,7 @@ struct UtteranceSynthesis {
             for index in 0..<count {
                 pcm[index] = HelperAudio.pcm(samples[start + index], gain: gain)
             }
-            let sent = pcm.withUnsafeBufferPointer { output.write(HelperMessage.samplesFrame(UnsafeBufferPointer(rebasing: $0[..<count]))) }
+            let sent = pcm.withUnsafeBufferPointer { runtime.send(samples: UnsafeBufferPointer(rebasing: $0[..<count])) }
             guard sent else { return false }
             start += count
         }
@@ -133,7 +132,7 @@ struct UtteranceSynthesis {
         let zeros = [Int16](repeating: 0, count: Self.frameSamples)
         while left > 0 {
             let count = min(left, Self.frameSamples)
-            let sent = zeros.withUnsafeBufferPointer { output.write(HelperMessage.samplesFrame(UnsafeBufferPointer(rebasing: $0[..<count]))) }
+            let sent = zeros.withUnsafeBufferPointer { runtime.send(samples: UnsafeBufferPointer(rebasing: $0[..<count])) }
             guard sent else { return false }
             samplesSent += count
             left -= count
@@ -165,8 +164,10 @@ struct UtteranceSynthesis {
             lettersBefore += word.end - word.start
             let position = segment.positions[word.start]
             let length = segment.positions[word.end - 1] + 1 - position
-            let frame = HelperMessage.word(sample: UInt32(clamping: sample), textPosition: Int32(clamping: position + 1), length: Int32(clamping: length)).frame
-            guard output.write(frame) else { return false }
+            let word = EngineMessage.word(
+                sample: UInt32(clamping: sample), textPosition: Int32(clamping: position + 1), length: Int32(clamping: length)
+            )
+            guard runtime.send(word) else { return false }
         }
         return true
     }

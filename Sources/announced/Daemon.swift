@@ -7,7 +7,6 @@ import DaemonConfiguration
 import Dispatch
 import Glibc
 import Logging
-import PiperVoices
 import ServiceLifecycle
 import SpeechSynthesis
 
@@ -71,15 +70,14 @@ struct Daemon {
         // Other applications are turned back up however the daemon ends (but a crash: then the
         // next start does it).
         defer { ducker?.restoreBeforeExit() }
-        speech.setPiperIdleUnload(.seconds(settings.engineIdleUnload))
-        speech.setPiperThreads(settings.piperThreads)
-        let piperVoices = PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: Logger(label: "announced.voices"))
+        speech.configureEngines(EngineSettings(idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads))
+        let installedVoices = SpeechEngines.installedVoiceCatalog(environment: environment, logger: Logger(label: "announced.voices"))
         let engine: EngineBackend
         do {
             engine = try EngineBackend(
                 thread: speech, output: output, logger: Logger(label: "announced.speech"),
                 eventHandler: dispatcher.backendEventHandler, activity: ducker,
-                piperVoices: { piperVoices.voices }, rescanPiperVoices: { piperVoices.rescan() }
+                installedVoices: { installedVoices.voices }, rescanInstalledVoices: { installedVoices.rescan() }
             )
         } catch {
             throw StartupError(description: "\(error)")

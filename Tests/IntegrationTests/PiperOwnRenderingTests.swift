@@ -35,7 +35,7 @@ struct PiperOwnRenderingTests {
     private static let threads = Int32(min(2, max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
 
     private func loadJoe() throws -> LoadedVoice {
-        let engine = try PiperEngine.load(from: [FetchedPiper.libraryDirectory])
+        let engine = try SherpaOnnxLibrary.load(from: [FetchedPiper.libraryDirectory])
         let voice = try LoadedVoice(path: FetchedPiper.voiceDirectory + "/en_US-joe-medium.onnx", engine: engine, threads: Self.threads, noiseless: true)
         // The helper's rate: its audio is the engine's, not resampled.
         try #require(voice.sampleRate == HelperAudio.sampleRate)

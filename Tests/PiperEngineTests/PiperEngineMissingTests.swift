@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
-import EspeakHelperWire
+import EngineWire
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CAnnounceLinux
-import EspeakHelperWire
+import EngineWire
 import Foundation
 import Glibc
 import TestSupport
@@ -36,14 +36,17 @@ enum PiperTestFiles {
     static let missing = "the Piper engine or test voice is not fetched: run scripts/fetch-piper-engine.sh"
 
     /// The helper, built beside the test runner.
-    static var helper: String {
+    static var helper: String { builtExecutable("announced-piper") }
+
+    /// The executable `name` (a helper), built beside the test runner.
+    static func builtExecutable(_ name: String) -> String {
         let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: runner).deletingLastPathComponent().path + "/announced-piper"
+        return URL(fileURLWithPath: runner).deletingLastPathComponent().path + "/" + name
     }
 }
 
-/// A running `announced-piper` and its two pipes, as the daemon drives it; its standard error
-/// is kept in a file the test can read.
+/// A running `announced-piper` (or another engine's helper) and its two pipes, as the daemon
+/// drives it; its standard error is kept in a file the test can read.
 final class PiperHelper {
     let pid: pid_t
     private let requests: FrameChannel
@@ -52,9 +55,10 @@ final class PiperHelper {
     let errorLog: String
     private var exitStatus: Int32?
 
-    /// Starts the helper with the fetched engine and the test voice's directory readable;
-    /// `environment` adds or replaces variables (`ANNOUNCED_PIPER_UNSANDBOXED=1`, ...).
-    init(environment extra: [String: String] = [:]) throws {
+    /// Starts the helper (`executable`, by default `announced-piper`) with the fetched engine and
+    /// the test voice's directory readable; `environment` adds or replaces variables
+    /// (`ANNOUNCED_PIPER_UNSANDBOXED=1`, ...).
+    init(executable: String = PiperTestFiles.helper, environment extra: [String: String] = [:]) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = PiperTestFiles.libraryDirectory
         environment["ANNOUNCED_PIPER_VOICE_DIRS"] = PiperTestFiles.voiceDirectory
@@ -75,7 +79,7 @@ final class PiperHelper {
         posix_spawn_file_actions_addopen(&actions, 2, errorLog, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         // Nothing else: not the pipes of another test's helper, started at the same moment.
         _ = CAnnounceLinux_spawn_file_actions_addclosefrom(&actions, 3)
-        let argv = [strdup(PiperTestFiles.helper), nil]
+        let argv = [strdup(executable), nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             argv.forEach { free($0) }
@@ -87,13 +91,13 @@ final class PiperHelper {
         guard attributesStatus == 0 else { throw PiperHelperError("posix_spawnattr: \(attributesStatus)") }
         defer { posix_spawnattr_destroy(&attributes) }
         var child: pid_t = 0
-        let result = posix_spawn(&child, PiperTestFiles.helper, &actions, &attributes, argv, envp)
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         close(toHelper[0])
         close(fromHelper[1])
         guard result == 0 else {
             close(toHelper[1])
             close(fromHelper[0])
-            throw PiperHelperError("cannot start \(PiperTestFiles.helper): \(String(cString: strerror(result)))")
+            throw PiperHelperError("cannot start \(executable): \(String(cString: strerror(result)))")
         }
         pid = child
         requests = FrameChannel(fd: toHelper[1])
@@ -112,24 +116,28 @@ final class PiperHelper {
 
     /// Sends a request; false when the helper is gone.
     @discardableResult
-    func send(_ request: HelperRequest) -> Bool { requestsOpen && requests.write(request.frame) }
+    func send(_ request: EngineRequest) -> Bool { send(bytes: request.frame) }
+
+    /// Sends `bytes` as they are (a frame this build does not know, for the tests of the frame loop).
+    @discardableResult
+    func send(bytes: [UInt8]) -> Bool { requestsOpen && requests.write(bytes) }
 
     /// The next message, waiting at most `timeout` seconds; nil at the end of the stream or on timeout.
-    func next(timeout: Double = 30) -> HelperMessage? {
+    func next(timeout: Double = 30) -> EngineMessage? {
         guard let frame = messages.readFrame(timeout: Int32(timeout * 1000)) else { return nil }
-        return try? HelperMessage(tag: frame.tag, payload: frame.payload)
+        return try? EngineMessage(tag: frame.tag, payload: frame.payload)
     }
 
     /// A synthesis request for the test voice (or `voice`).
-    static func request(_ text: String, voice: String = PiperTestFiles.voice, ssml: Bool = false, rate: Int32 = 175, volume: Int32 = 100) -> HelperRequest {
+    static func request(_ text: String, voice: String = PiperTestFiles.voice, ssml: Bool = false, rate: Int32 = 175, volume: Int32 = 100) -> EngineRequest {
         .synthesize(
             SynthesisRequest(voice: voice, rate: rate, pitch: 50, volume: volume, punctuation: .none, punctuationList: "", ssml: ssml, text: text)
         )
     }
 
     /// Everything up to and including `done` (or the end of the stream).
-    func utterance(timeout: Double = 60) -> [HelperMessage] {
-        var result: [HelperMessage] = []
+    func utterance(timeout: Double = 60) -> [EngineMessage] {
+        var result: [EngineMessage] = []
         while let message = next(timeout: timeout) {
             result.append(message)
             if case .done = message { break }
@@ -176,7 +184,7 @@ struct PiperHelperError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-extension [HelperMessage] {
+extension [EngineMessage] {
     /// All the samples, in order.
     var samples: [Int16] {
         flatMap { message -> [Int16] in

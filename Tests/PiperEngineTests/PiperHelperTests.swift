@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import EngineSandbox
-import EspeakHelperWire
+import EngineWire
 import Foundation
 import Glibc
 import PiperVoices
@@ -218,7 +218,7 @@ struct PiperHelperTests {
         #expect(text.count > 5_000)
         let asked = ContinuousClock.now
         helper.send(PiperHelper.request(text))
-        var messages: [HelperMessage] = []
+        var messages: [EngineMessage] = []
         var firstAudio: Duration?
         while let message = helper.next() {
             if firstAudio == nil, case .samples = message { firstAudio = ContinuousClock.now - asked }

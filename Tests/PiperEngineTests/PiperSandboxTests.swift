@@ -2,7 +2,7 @@
 #if DEBUG
 import BlockingThreads
 import EngineSandbox
-import EspeakHelperWire
+import EngineWire
 import Foundation
 import Glibc
 import Testing

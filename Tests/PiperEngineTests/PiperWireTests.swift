@@ -1,17 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import EspeakHelperWire
+import EngineWire
 import Glibc
 import Testing
 
 @Suite("The Piper helper's messages on the helper wire")
 struct PiperWireTests {
-    static let requests: [HelperRequest] = [
+    static let requests: [EngineRequest] = [
         .prepare(voice: "/usr/share/announced/voices/en_US-joe-medium.onnx"),
         .prepare(voice: ""),
         .abort,
     ]
 
-    static let messages: [HelperMessage] = [
+    static let messages: [EngineMessage] = [
         .voicePrepared(status: 0, message: ""),
         .voicePrepared(status: 1, message: "/x.onnx.json cannot be read: No such file or directory"),
         .voiceFailed(message: "Grüße 👋 is not a voice"),
@@ -30,11 +30,11 @@ struct PiperWireTests {
         close(ends[1])
         for request in Self.requests {
             let frame = try #require(reader.readFrame())
-            #expect(try HelperRequest(tag: frame.tag, payload: frame.payload) == request)
+            #expect(try EngineRequest(tag: frame.tag, payload: frame.payload) == request)
         }
         for message in Self.messages {
             let frame = try #require(reader.readFrame())
-            #expect(try HelperMessage(tag: frame.tag, payload: frame.payload) == message)
+            #expect(try EngineMessage(tag: frame.tag, payload: frame.payload) == message)
         }
         #expect(reader.readFrame() == nil)
     }
@@ -42,23 +42,23 @@ struct PiperWireTests {
     @Test("the new frames have tags of their own and the exact bytes documented")
     func bytes() {
         // L, length 5, the string (length 1, "v").
-        #expect(HelperRequest.prepare(voice: "v").frame == [0x4C, 5, 0, 0, 0, 1, 0, 0, 0, 0x76])
+        #expect(EngineRequest.prepare(voice: "v").frame == [0x4C, 5, 0, 0, 0, 1, 0, 0, 0, 0x76])
         // K, length 8: status 1, empty message.
-        #expect(HelperMessage.voicePrepared(status: 1, message: "").frame == [0x4B, 8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0])
+        #expect(EngineMessage.voicePrepared(status: 1, message: "").frame == [0x4B, 8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0])
         // F, length 4: empty message.
-        #expect(HelperMessage.voiceFailed(message: "").frame == [0x46, 4, 0, 0, 0, 0, 0, 0, 0])
+        #expect(EngineMessage.voiceFailed(message: "").frame == [0x46, 4, 0, 0, 0, 0, 0, 0, 0])
         // The espeak helper's frames keep theirs.
-        #expect(HelperRequest.abort.frame == [0x41, 0, 0, 0, 0])
-        #expect(HelperMessage.voiceSelected.frame == [0x4F, 0, 0, 0, 0])
+        #expect(EngineRequest.abort.frame == [0x41, 0, 0, 0, 0])
+        #expect(EngineMessage.voiceSelected.frame == [0x4F, 0, 0, 0, 0])
     }
 
     @Test("a cut-short prepare, voicePrepared or voiceFailed is refused, not misread")
     func truncated() {
-        let prepare = HelperRequest.prepare(voice: "/a.onnx").frame
-        #expect(throws: HelperWireError.self) { try HelperRequest(tag: prepare[0], payload: prepare[5..<(prepare.count - 1)]) }
-        let prepared = HelperMessage.voicePrepared(status: 0, message: "loaded").frame
-        #expect(throws: HelperWireError.self) { try HelperMessage(tag: prepared[0], payload: prepared[5..<8]) }
-        let failed = HelperMessage.voiceFailed(message: "no").frame
-        #expect(throws: HelperWireError.self) { try HelperMessage(tag: failed[0], payload: failed[5..<(failed.count - 1)]) }
+        let prepare = EngineRequest.prepare(voice: "/a.onnx").frame
+        #expect(throws: EngineWireError.self) { try EngineRequest(tag: prepare[0], payload: prepare[5..<(prepare.count - 1)]) }
+        let prepared = EngineMessage.voicePrepared(status: 0, message: "loaded").frame
+        #expect(throws: EngineWireError.self) { try EngineMessage(tag: prepared[0], payload: prepared[5..<8]) }
+        let failed = EngineMessage.voiceFailed(message: "no").frame
+        #expect(throws: EngineWireError.self) { try EngineMessage(tag: failed[0], payload: failed[5..<(failed.count - 1)]) }
     }
 }

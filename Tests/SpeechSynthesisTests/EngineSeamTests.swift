@@ -9,7 +9,8 @@ import Testing
 struct EngineSeamTests {
     /// A Piper voice as the voices list gives it: its identifier is the path of its `.onnx`.
     static let piperVoice = VoiceDescription(
-        name: "en_us-test-medium", identifier: "/nonexistent/voices/en_US-test-medium.onnx", languages: ["en-us"]
+        name: "en_us-test-medium", identifier: "/nonexistent/voices/en_US-test-medium.onnx", languages: ["en-us"],
+        engine: VoiceDescription.piperEngine
     )
 
     /// A backend that knows `piperVoice` on a speech thread whose Piper helper does not exist,
@@ -18,10 +19,10 @@ struct EngineSeamTests {
         let missing = EngineHelperKind(
             engine: "piper", executableName: "announced-piper-missing", environmentVariable: "ANNOUNCED_TEST_NO_SUCH_VARIABLE"
         )
-        let thread = SpeechThread.start(piperIdleUnload: .seconds(300), piperHelper: missing)
+        let thread = SpeechThread.start(engines: [EspeakEngine(), PiperEngine(idleUnload: .seconds(300), helper: missing)])
         let backend = try EngineBackend(
             thread: thread, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler,
-            piperVoices: { [Self.piperVoice] }
+            installedVoices: { [Self.piperVoice] }
         )
         return (thread, backend)
     }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import EspeakHelperWire
+import EngineWire
 import BlockingThreads
 import Foundation
 import Glibc
@@ -12,8 +12,8 @@ struct HelperWireTests {
         ssml: true, text: "<speak>Grüße 👋</speak>"
     )
 
-    static let messages: [HelperMessage] = [
-        .ready(sampleRate: 22_050, voices: [HelperVoice(name: "en-us", identifier: "gmw/en-US", languages: ["en-us", "en"], gender: 1, title: "English_(America)"), HelperVoice(name: "cmn", languages: [])]),
+    static let messages: [EngineMessage] = [
+        .ready(sampleRate: 22_050, voices: [EngineVoice(name: "en-us", identifier: "gmw/en-US", languages: ["en-us", "en"], gender: 1, title: "English_(America)"), EngineVoice(name: "cmn", languages: [])]),
         .initializationFailed(code: -1),
         .voiceSelected,
         .voiceUnknown,
@@ -33,17 +33,17 @@ struct HelperWireTests {
         let reader = FrameChannel(fd: ends[0])
         let writer = FrameChannel(fd: ends[1])
         // Small enough for the pipe's buffer: everything is written before it is read.
-        #expect(writer.write(HelperRequest.synthesize(Self.request).frame + HelperRequest.abort.frame))
+        #expect(writer.write(EngineRequest.synthesize(Self.request).frame + EngineRequest.abort.frame))
         for message in Self.messages { #expect(writer.write(message.frame)) }
         close(ends[1])
 
         let first = try #require(reader.readFrame())
-        #expect(try HelperRequest(tag: first.tag, payload: first.payload) == .synthesize(Self.request))
+        #expect(try EngineRequest(tag: first.tag, payload: first.payload) == .synthesize(Self.request))
         let second = try #require(reader.readFrame())
-        #expect(try HelperRequest(tag: second.tag, payload: second.payload) == .abort)
+        #expect(try EngineRequest(tag: second.tag, payload: second.payload) == .abort)
         for message in Self.messages {
             let frame = try #require(reader.readFrame())
-            #expect(try HelperMessage(tag: frame.tag, payload: frame.payload) == message)
+            #expect(try EngineMessage(tag: frame.tag, payload: frame.payload) == message)
         }
         #expect(reader.readFrame() == nil, "end of stream after the last frame")
     }
@@ -69,7 +69,7 @@ struct HelperWireTests {
 
     /// The bytes `write(to:)` puts on a pipe, read back whole after the writer closed it. A
     /// chapter does not fit a pipe's buffer, so the reader drains it meanwhile.
-    static func bytesWritten(_ request: HelperRequest) throws -> [UInt8] {
+    static func bytesWritten(_ request: EngineRequest) throws -> [UInt8] {
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
         let (readEnd, writeEnd) = (ends[0], ends[1])
@@ -95,16 +95,16 @@ struct HelperWireTests {
     func writtenInPlace(_ length: Int) throws {
         var request = Self.request
         request.text = String(repeating: "Grüße 👋 ", count: length / 11 + 1)
-        let synthesize = HelperRequest.synthesize(request)
+        let synthesize = EngineRequest.synthesize(request)
         #expect(try Self.bytesWritten(synthesize) == synthesize.frame)
-        #expect(try Self.bytesWritten(.abort) == HelperRequest.abort.frame)
+        #expect(try Self.bytesWritten(.abort) == EngineRequest.abort.frame)
         // And it reads back as the request, through a real pipe.
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
         let (readEnd, writeEnd) = (ends[0], ends[1])
         defer { close(readEnd) }
-        let reader = ReaderThread { () -> HelperRequest? in
-            FrameChannel(fd: readEnd).readFrame().flatMap { try? HelperRequest(tag: $0.tag, payload: $0.payload) }
+        let reader = ReaderThread { () -> EngineRequest? in
+            FrameChannel(fd: readEnd).readFrame().flatMap { try? EngineRequest(tag: $0.tag, payload: $0.payload) }
         }
         #expect(synthesize.write(to: FrameChannel(fd: writeEnd)))
         close(writeEnd)
@@ -114,18 +114,18 @@ struct HelperWireTests {
     @Test("the samples frame written straight from a buffer equals the message's, byte for byte")
     func samplesFrame() {
         let samples: [Int16] = [3, -3, 256, -256]
-        #expect(samples.withUnsafeBufferPointer { HelperMessage.samplesFrame($0) } == HelperMessage.samples(samples).frame)
+        #expect(samples.withUnsafeBufferPointer { EngineMessage.samplesFrame($0) } == EngineMessage.samples(samples).frame)
         // Tag P, length 8, then each sample little-endian.
-        #expect(HelperMessage.samples(samples).frame == [0x50, 8, 0, 0, 0, 3, 0, 0xFD, 0xFF, 0x00, 0x01, 0x00, 0xFF])
+        #expect(EngineMessage.samples(samples).frame == [0x50, 8, 0, 0, 0, 3, 0, 0xFD, 0xFF, 0x00, 0x01, 0x00, 0xFF])
     }
 
     @Test("truncated or unknown frames are refused, not misread")
     func malformed() {
-        let word = HelperMessage.word(sample: 1, textPosition: 2, length: 3).frame
-        #expect(throws: HelperWireError.self) { try HelperMessage(tag: word[0], payload: word[5..<(word.count - 1)]) }
-        #expect(throws: HelperWireError.self) { try HelperMessage(tag: 0x7A, payload: []) }
-        #expect(throws: HelperWireError.self) { try HelperRequest(tag: HelperMessage.voiceSelected.frame[0], payload: []) }
-        let odd = HelperMessage.samples([1]).frame
-        #expect(throws: HelperWireError.self) { try HelperMessage(tag: odd[0], payload: odd[5..<6]) }
+        let word = EngineMessage.word(sample: 1, textPosition: 2, length: 3).frame
+        #expect(throws: EngineWireError.self) { try EngineMessage(tag: word[0], payload: word[5..<(word.count - 1)]) }
+        #expect(throws: EngineWireError.self) { try EngineMessage(tag: 0x7A, payload: []) }
+        #expect(throws: EngineWireError.self) { try EngineRequest(tag: EngineMessage.voiceSelected.frame[0], payload: []) }
+        let odd = EngineMessage.samples([1]).frame
+        #expect(throws: EngineWireError.self) { try EngineMessage(tag: odd[0], payload: odd[5..<6]) }
     }
 }

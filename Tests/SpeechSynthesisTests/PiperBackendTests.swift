@@ -24,7 +24,7 @@ enum PiperFixture {
     static let skipNote = "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh"
 
     /// The test voice as the voices list gives it.
-    static let voice = VoiceDescription(name: "en_us-joe-medium", identifier: voicePath, languages: ["en-us"])
+    static let voice = VoiceDescription(name: "en_us-joe-medium", identifier: voicePath, languages: ["en-us"], engine: VoiceDescription.piperEngine)
 
     /// A speech thread whose Piper helper loads the engine from this checkout and may read the
     /// voice where the script put it (its sandbox reads only voice directories); `idle` is its
@@ -32,13 +32,13 @@ enum PiperFixture {
     static func thread(idle: Duration = .seconds(300)) -> SpeechThread {
         setenv("ANNOUNCED_PIPER_LIBRARY_DIR", libraryDirectory, 1)
         setenv("ANNOUNCED_PIPER_VOICE_DIRS", (voicePath as NSString).deletingLastPathComponent, 1)
-        return SpeechThread.start(piperIdleUnload: idle, piperHelper: .piper)
+        return SpeechThread.start(engines: [EspeakEngine(), PiperEngine(idleUnload: idle)])
     }
 
     /// A backend on `thread` that knows the test voice as a Piper voice.
     static func backend(_ thread: SpeechThread, output: any AudioOutput = NullAudioOutput(), recorder: EventRecorder) throws -> EngineBackend {
         try EngineBackend(
-            thread: thread, output: output, logger: TestAudio.logger, eventHandler: recorder.handler, piperVoices: { [voice] }
+            thread: thread, output: output, logger: TestAudio.logger, eventHandler: recorder.handler, installedVoices: { [voice] }
         )
     }
 }
@@ -117,7 +117,7 @@ struct PiperBackendTests {
         let thread = PiperFixture.thread()
         let recorder = EventRecorder()
         let backend = try PiperFixture.backend(thread, recorder: recorder)
-        thread.setPiperThreads(1_000)
+        thread.configureEngines(EngineSettings(synthesisThreads: 1_000))
         backend.prepare(voice: PiperFixture.voicePath)
         try #require(waitFor(seconds: 60) { thread.piper.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
         let pid = thread.piper.loadState.pid

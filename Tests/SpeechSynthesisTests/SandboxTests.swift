@@ -2,7 +2,7 @@
 #if DEBUG
 import BlockingThreads
 import EngineSandbox
-import EspeakHelperWire
+import EngineWire
 import Foundation
 import Glibc
 import Testing
@@ -24,7 +24,7 @@ struct SandboxTests {
 
     /// A started helper, sandboxed or not.
     static func helper(sandboxed: Bool) throws -> EngineHelperProcess {
-        let helper = try EngineHelperProcess()
+        let helper = try EngineHelperProcess(kind: EspeakEngine.helper)
         if !sandboxed { helper.extraEnvironment = ["ANNOUNCED_ESPEAK_UNSANDBOXED=1"] }
         try helper.start()
         return helper

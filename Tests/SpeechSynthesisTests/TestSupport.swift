@@ -124,3 +124,10 @@ final class LookaheadRecordingOutput: AudioOutput, @unchecked Sendable {
     func resume() { device.resume() }
     func end() throws { try device.end() }
 }
+
+extension SpeechThread {
+    /// The thread's Piper engine, whose load state the tests look at.
+    var piper: PiperEngine {
+        engine(PiperEngine.self)!
+    }
+}

@@ -3,9 +3,9 @@
 /// little-endian; strings are a 4-byte length and UTF-8 bytes. Samples are copied as they lie in
 /// memory, which is little-endian on every platform announced builds for.
 #if !_endian(little)
-#error("EspeakHelperWire copies samples as little-endian memory")
+#error("EngineWire copies samples as little-endian memory")
 #endif
-enum HelperTag: UInt8 {
+enum EngineWireTag: UInt8 {
     case synthesize = 0x53  // S
     case abort = 0x41  // A
     case ready = 0x52  // R
@@ -40,7 +40,7 @@ struct PayloadWriter {
     }
 
     /// The frame: tag, length, payload.
-    func frame(_ tag: HelperTag) -> [UInt8] {
+    func frame(_ tag: EngineWireTag) -> [UInt8] {
         var frame = header(tag, trailingBytes: 0)
         frame.reserveCapacity(frame.count + bytes.count)
         frame.append(contentsOf: bytes)
@@ -49,7 +49,7 @@ struct PayloadWriter {
 
     /// The start of a frame whose payload is this payload and then `trailingBytes` more bytes,
     /// written after it: tag, length.
-    func header(_ tag: HelperTag, trailingBytes: Int) -> [UInt8] {
+    func header(_ tag: EngineWireTag, trailingBytes: Int) -> [UInt8] {
         var header: [UInt8] = [tag.rawValue]
         withUnsafeBytes(of: UInt32(bytes.count + trailingBytes).littleEndian) { header.append(contentsOf: $0) }
         return header
@@ -66,7 +66,7 @@ struct PayloadReader {
         index = bytes.startIndex
     }
 
-    mutating func uint32() throws(HelperWireError) -> UInt32 {
+    mutating func uint32() throws(EngineWireError) -> UInt32 {
         guard bytes.endIndex - index >= 4 else { throw .malformed("a frame ends inside a number") }
         var value: UInt32 = 0
         for shift in 0..<4 { value |= UInt32(bytes[index + shift]) << (8 * UInt32(shift)) }
@@ -74,15 +74,15 @@ struct PayloadReader {
         return value
     }
 
-    mutating func int32() throws(HelperWireError) -> Int32 { Int32(bitPattern: try uint32()) }
+    mutating func int32() throws(EngineWireError) -> Int32 { Int32(bitPattern: try uint32()) }
 
-    mutating func uint8() throws(HelperWireError) -> UInt8 {
+    mutating func uint8() throws(EngineWireError) -> UInt8 {
         guard index < bytes.endIndex else { throw .malformed("a frame ends early") }
         defer { index += 1 }
         return bytes[index]
     }
 
-    mutating func string() throws(HelperWireError) -> String {
+    mutating func string() throws(EngineWireError) -> String {
         let count = Int(try uint32())
         guard bytes.endIndex - index >= count else { throw .malformed("a frame ends inside a string") }
         defer { index += count }
@@ -90,7 +90,7 @@ struct PayloadReader {
     }
 
     /// The rest of the payload as 16-bit samples.
-    mutating func samples() throws(HelperWireError) -> [Int16] {
+    mutating func samples() throws(EngineWireError) -> [Int16] {
         let rest = bytes[index...]
         guard rest.count % 2 == 0 else { throw .malformed("an odd number of sample bytes") }
         index = bytes.endIndex
@@ -103,12 +103,12 @@ struct PayloadReader {
 }
 
 /// A frame that cannot be decoded: the other side is not the helper (or daemon) of this build.
-public enum HelperWireError: Error, Equatable, Sendable {
+public enum EngineWireError: Error, Equatable, Sendable {
     /// The frame is cut short or has an unknown tag or value; the text says which.
     case malformed(String)
 }
 
-extension HelperRequest {
+extension EngineRequest {
     /// The request as one frame.
     public var frame: [UInt8] {
         switch self {
@@ -154,9 +154,9 @@ extension HelperRequest {
     }
 
     /// Decodes a frame's tag and payload.
-    public init(tag: UInt8, payload: ArraySlice<UInt8>) throws(HelperWireError) {
+    public init(tag: UInt8, payload: ArraySlice<UInt8>) throws(EngineWireError) {
         var reader = PayloadReader(payload)
-        switch HelperTag(rawValue: tag) {
+        switch EngineWireTag(rawValue: tag) {
         case .abort:
             self = .abort
         case .prepare:
@@ -184,7 +184,7 @@ extension HelperRequest {
     }
 }
 
-extension HelperMessage {
+extension EngineMessage {
     /// The message as one frame.
     public var frame: [UInt8] {
         var payload = PayloadWriter()
@@ -240,17 +240,17 @@ extension HelperMessage {
         var header = PayloadWriter()
         header.append(UInt32(samples.count * 2))
         // Little-endian on the wire as in memory (Linux on x86-64 and arm64): one copy.
-        return [HelperTag.samples.rawValue] + header.bytes + UnsafeRawBufferPointer(samples)
+        return [EngineWireTag.samples.rawValue] + header.bytes + UnsafeRawBufferPointer(samples)
     }
 
     /// Decodes a frame's tag and payload.
-    public init(tag: UInt8, payload: ArraySlice<UInt8>) throws(HelperWireError) {
+    public init(tag: UInt8, payload: ArraySlice<UInt8>) throws(EngineWireError) {
         var reader = PayloadReader(payload)
-        switch HelperTag(rawValue: tag) {
+        switch EngineWireTag(rawValue: tag) {
         case .ready:
             let sampleRate = try reader.int32()
             let count = try reader.uint32()
-            var voices: [HelperVoice] = []
+            var voices: [EngineVoice] = []
             for _ in 0..<min(count, 10_000) {
                 let name = try reader.string()
                 let languageCount = try reader.uint32()
@@ -259,7 +259,7 @@ extension HelperMessage {
                 let identifier = try reader.string()
                 let gender = try reader.uint8()
                 let title = try reader.string()
-                voices.append(HelperVoice(name: name, identifier: identifier, languages: languages, gender: gender, title: title))
+                voices.append(EngineVoice(name: name, identifier: identifier, languages: languages, gender: gender, title: title))
             }
             self = .ready(sampleRate: sampleRate, voices: voices)
         case .initializationFailed:

@@ -3,7 +3,7 @@ import CSherpaOnnx
 import Glibc
 
 /// sherpa-onnx's C API, loaded at run time from the engine's library directory.
-public struct PiperEngine: Sendable {
+public struct SherpaOnnxLibrary: Sendable {
     /// Where the engine's libraries are looked for, first found wins: `ANNOUNCED_PIPER_LIBRARY_DIR`;
     /// the executable's own directory (a development build with the libraries copied beside it);
     /// its `piper` folder (`make install-piper`, whatever the prefix); the installed package's
@@ -44,19 +44,19 @@ public struct PiperEngine: Sendable {
     }
 
     /// Loads the library from the first candidate directory that has it.
-    public static func load() throws(Problem) -> PiperEngine {
+    public static func load() throws(Problem) -> SherpaOnnxLibrary {
         try load(from: candidateDirectories())
     }
 
     /// Loads the library from the first of `directories` that has it (a test names the fetched engine's).
-    public static func load(from directories: [String]) throws(Problem) -> PiperEngine {
+    public static func load(from directories: [String]) throws(Problem) -> SherpaOnnxLibrary {
         for directory in directories where access(directory + "/" + CSHERPAONNX_LIBRARY_NAME, R_OK) == 0 {
             var api = CSherpaOnnx_API()
             var error = [CChar](repeating: 0, count: 1024)
             guard CSherpaOnnx_load(directory, &api, &error, error.count) == 0 else {
                 throw Problem(message: "the speech engine in \(directory) cannot be loaded: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
             }
-            return PiperEngine(api: api, directory: directory)
+            return SherpaOnnxLibrary(api: api, directory: directory)
         }
         throw Problem(
             message: "the Piper speech engine (\(CSHERPAONNX_LIBRARY_NAME)) is not installed; looked in "

@@ -1,20 +1,21 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-/// What the daemon asks of a speech engine's helper process (`announced-espeak`, or
-/// `announced-piper` for Piper voices), on the helper's standard input.
-public enum HelperRequest: Equatable, Sendable {
-    /// Speak one utterance. The helper answers `voiceSelected` (or `voiceUnknown`), then words,
-    /// marks and samples as espeak-ng produces them, then `done`.
+/// What the daemon asks of a speech engine's helper process (`announced-espeak`,
+/// `announced-piper`, ...), on the helper's standard input.
+public enum EngineRequest: Equatable, Sendable {
+    /// Speak one utterance. The helper answers `voiceSelected` (or `voiceUnknown`, or
+    /// `voiceFailed`), then words, marks and samples as its engine produces them, then `done`.
     case synthesize(SynthesisRequest)
     /// Stop the utterance being synthesized; the helper answers `done` soon after. Ignored
     /// between utterances (it may cross a `done` on the way).
     case abort
-    /// `announced-piper` only: load the voice `voice` (the absolute path of its `.onnx`, its
-    /// `.onnx.json` beside it) now, between utterances, so the first post that names it does not
-    /// wait for the model. The helper answers `voicePrepared`.
+    /// For an engine that loads its voices (Piper's: the absolute path of a `.onnx`, its
+    /// `.onnx.json` beside it): load the voice `voice` now, between utterances, so the first post
+    /// that names it does not wait for the model. The helper answers `voicePrepared`; a helper
+    /// whose engine loads nothing ahead does not answer.
     case prepare(voice: String)
 }
 
-/// One utterance for espeak-ng, with the parameters to speak it with.
+/// One utterance for a helper's engine, with the parameters to speak it with.
 public struct SynthesisRequest: Equatable, Sendable {
     /// How punctuation is spoken.
     public enum Punctuation: UInt8, Sendable {
@@ -26,7 +27,7 @@ public struct SynthesisRequest: Equatable, Sendable {
         case some = 2
     }
 
-    /// An espeak-ng voice name, e.g. `en-us`.
+    /// The voice's identifier for its engine, e.g. espeak-ng's `gmw/en-US`, a Piper voice's `.onnx` path.
     public var voice: String
     /// Words per minute, 80...450.
     public var rate: Int32
@@ -40,7 +41,7 @@ public struct SynthesisRequest: Equatable, Sendable {
     public var punctuationList: String
     /// Whether `text` is SSML.
     public var ssml: Bool
-    /// The text, as espeak-ng is to read it.
+    /// The text, as the engine is to read it.
     public var text: String
 
     /// Creates a request.
@@ -59,17 +60,17 @@ public struct SynthesisRequest: Equatable, Sendable {
     }
 }
 
-/// A voice the helper's espeak-ng offers.
-public struct HelperVoice: Equatable, Sendable {
+/// A voice a helper's engine offers (in its `ready`).
+public struct EngineVoice: Equatable, Sendable {
     /// Its file name without the folder, lower-cased, e.g. `en-us`.
     public var name: String
     /// Its full file name, which selects it, e.g. `gmw/en-US`.
     public var identifier: String
     /// Its languages, best first.
     public var languages: [String]
-    /// espeak-ng's gender code: 0 unknown, 1 male, 2 female.
+    /// The gender code (espeak-ng's): 0 unknown, 1 male, 2 female.
     public var gender: UInt8
-    /// espeak-ng's title for it, e.g. `English (America)`.
+    /// The engine's title for it, e.g. espeak-ng's `English (America)`.
     public var title: String
 
     /// Creates a voice entry; `identifier` defaults to `name`.
@@ -83,43 +84,32 @@ public struct HelperVoice: Equatable, Sendable {
 }
 
 /// What the helper tells the daemon, on the helper's standard output.
-public enum HelperMessage: Equatable, Sendable {
-    /// espeak-ng is initialized: its sample rate and voices. The first message.
-    case ready(sampleRate: Int32, voices: [HelperVoice])
-    /// espeak-ng could not be initialized (its error code); the helper exits.
+public enum EngineMessage: Equatable, Sendable {
+    /// The engine is initialized: its sample rate and the voices it lists. The first message.
+    case ready(sampleRate: Int32, voices: [EngineVoice])
+    /// The engine could not be initialized (its error code); the helper exits.
     case initializationFailed(code: Int32)
     /// The request's voice is selected; its audio follows.
     case voiceSelected
-    /// espeak-ng has no voice by the request's name; `done` follows.
+    /// The engine has no voice by the request's name; `done` follows.
     case voiceUnknown
     /// Audio: 16-bit mono samples at the ready sample rate.
     case samples([Int16])
     /// A word starts at `sample` (counted from the utterance's first sample); `textPosition`
-    /// and `length` are espeak-ng's, in characters, 1-based.
+    /// and `length` are in characters of the text sent (scalars), 1-based, as espeak-ng counts.
     case word(sample: UInt32, textPosition: Int32, length: Int32)
     /// An SSML mark is reached at `sample`.
     case mark(sample: UInt32, name: String)
-    /// The utterance is over: `status` 0 when espeak-ng finished or was stopped by `abort`,
-    /// else espeak-ng's error code.
+    /// The utterance is over: `status` 0 when the engine finished or was stopped by `abort`,
+    /// else the engine's error code.
     case done(status: Int32)
-    /// `announced-piper` only: the answer to `prepare`: `status` 0 when the voice is loaded (or
+    /// The answer to `prepare`: `status` 0 when the voice is loaded (or
     /// was already), else 1 with why in `message`.
     case voicePrepared(status: Int32, message: String)
-    /// `announced-piper` only: the request's voice cannot be loaded (`message` says why, for the
+    /// An engine that loads its voices: the request's voice cannot be loaded (`message` says why, for the
     /// log); sent instead of `voiceSelected`, and `done` follows.
     case voiceFailed(message: String)
     /// The helper made a system call its sandbox refuses (its name, e.g. `socket`) and ends
     /// with SIGSYS right after this message. Written by the helper's SIGSYS handler, at any point.
     case sandboxViolation(systemCall: String)
-}
-
-extension FrameChannel {
-    /// Answers a debug build's sandbox probe (EngineSandbox's `SandboxProbe`) as an utterance
-    /// would end: `voiceSelected`, a mark named by the probe's answer, `done`. Both engine helpers
-    /// answer their probes this way, so the tests read them alike.
-    public func writeProbeAnswer(_ answer: String) {
-        write(HelperMessage.voiceSelected.frame)
-        write(HelperMessage.mark(sample: 0, name: answer).frame)
-        write(HelperMessage.done(status: 0).frame)
-    }
 }

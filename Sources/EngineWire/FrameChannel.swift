@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
+import SystemPackage
 
 /// Blocking frame I/O on one pipe end.
 public final class FrameChannel {
     /// The file descriptor.
     public let fd: Int32
+    /// The same, for swift-system's reads and writes (which retry on EINTR).
+    private let descriptor: FileDescriptor
     private var buffer: [UInt8] = []
     private var start = 0
 
     /// Wraps `fd`; the channel does not close it.
     public init(fd: Int32) {
         self.fd = fd
+        descriptor = FileDescriptor(rawValue: fd)
     }
 
     /// Writes all of `bytes`. False when the other end is gone.
@@ -22,14 +26,7 @@ public final class FrameChannel {
     /// Writes all of `bytes`. False when the other end is gone.
     @discardableResult
     public func write(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        var written = 0
-        while written < bytes.count {
-            let count = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            written += count
-        }
-        return true
+        (try? descriptor.writeAll(bytes)) != nil
     }
 
     /// The next frame's tag and payload, waiting for it (at most `timeout` milliseconds for
@@ -63,9 +60,9 @@ public final class FrameChannel {
                 start = 0
             }
             if let timeout {
-                var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                var ready = poll(&descriptor, 1, timeout)
-                while ready < 0, errno == EINTR { ready = poll(&descriptor, 1, timeout) }
+                var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                var ready = poll(&waiting, 1, timeout)
+                while ready < 0, errno == EINTR { ready = poll(&waiting, 1, timeout) }
                 if ready == 0 {
                     timedOut = true
                     return nil
@@ -90,20 +87,18 @@ public final class FrameChannel {
     /// Whether a frame (or its start) can be read without waiting.
     public var hasInput: Bool {
         if buffer.count > start { return true }
-        var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        return poll(&descriptor, 1, 0) > 0
+        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&waiting, 1, 0) > 0
     }
 
     /// Reused for every read: frames of audio arrive every few milliseconds.
     private var chunk = [UInt8](repeating: 0, count: 16_384)
 
     private func fill() -> Bool {
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return false }
-            buffer.append(contentsOf: chunk[..<count])
-            return true
+        guard let count = try? chunk.withUnsafeMutableBytes({ try descriptor.read(into: $0, retryOnInterrupt: true) }), count > 0 else {
+            return false
         }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
     }
 }
