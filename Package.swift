@@ -26,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // FileDescriptor: reads and writes that retry on EINTR, for every module's file I/O.
+        .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
         // Wire types: JSON lines in both directions, and what the daemon and its clients both
@@ -69,6 +71,13 @@ let package = Package(
         // needs _GNU_SOURCE): malloc_trim, mallopt, pthread_setname_np, F_SETPIPE_SZ, struct ucred,
         // posix_spawn_file_actions_addclosefrom_np and addchdir_np, POSIX_SPAWN_SETSID, pidfd_open.
         .target(name: "CAnnounceLinux"),
+        // The small POSIX layer over swift-system's FileDescriptor that the daemon, its modules and
+        // announcectl share: a file read to its end, standard error, the environment. No Foundation.
+        .target(
+            name: "AnnouncePOSIX",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift
+        ),
         // The messages between the daemon and its espeak-ng helper process. No dependencies.
         .target(name: "EspeakHelperWire", swiftSettings: strictSwift),
         // libseccomp, for the engine sandbox's system call allowlist.
@@ -100,7 +109,11 @@ let package = Package(
         // rendered, and the rules that turn a rendering into the helper's audio (16-bit samples,
         // the first chunk's quiet onset). announced-piper speaks with it; IntegrationTests renders
         // with it directly, to compare with what the daemon recorded.
-        .target(name: "PiperRendering", dependencies: ["CSherpaOnnx", "PiperVoices"], swiftSettings: strictSwift),
+        .target(
+            name: "PiperRendering",
+            dependencies: ["CSherpaOnnx", "PiperVoices", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift
+        ),
         // announced-piper: Piper voices through sherpa-onnx (ONNX Runtime), phonemized by espeak-ng,
         // in a sandboxed process of its own on the same wire as announced-espeak.
         .executableTarget(
@@ -114,7 +127,8 @@ let package = Package(
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EspeakHelperWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices",
+                "EspeakHelperWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices", "AnnouncePOSIX",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -122,9 +136,17 @@ let package = Package(
         ),
         // Piper voices as files: finding and checking `.onnx` + `.onnx.json` pairs, and
         // installing them whole. Shared by the daemon and `announcectl voices install`. No Foundation.
-        .target(name: "PiperVoices", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        .target(
+            name: "PiperVoices",
+            dependencies: ["AnnounceProtocol", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift
+        ),
         // The daemon's configuration: file, environment and flags, layered.
-        .target(name: "DaemonConfiguration", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        .target(
+            name: "DaemonConfiguration",
+            dependencies: ["AnnounceProtocol", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift
+        ),
         // The Swift client library: `await announcer.announce("Saved")`.
         .target(
             name: "AnnounceClient",
@@ -140,8 +162,9 @@ let package = Package(
         .executableTarget(
             name: "announcectl",
             dependencies: [
-                "AnnounceClient", "AnnounceProtocol", "PiperVoices",
+                "AnnounceClient", "AnnounceProtocol", "PiperVoices", "AnnouncePOSIX", "CAnnounceLinux",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "AccessibilityLint",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -188,6 +211,7 @@ let package = Package(
             name: "announced",
             dependencies: [
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration", "CAnnounceLinux", "PiperVoices",
+                "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
