@@ -17,11 +17,13 @@ for binary in "$@"; do
     symbols=$(nm --defined-only "$binary" 2>/dev/null || true)
     [ -n "$symbols" ] || { echo "check-no-foundation: $binary has no symbol table (stripped?); give the unstripped build product" >&2; exit 1; }
     # Swift symbols of the Foundation, FoundationNetworking, FoundationInternationalization and
-    # _FoundationICU modules (mangled with the module name's length), and ICU's C functions
-    # (u_strlen, ucol_open, ubrk_..., with or without ICU's version suffix).
+    # _FoundationICU modules (mangled with the module name's length), ICU's C++ classes (namespace
+    # icu_NN) and its C functions (u_strlen, ucol_open..., bare or with swift-foundation-icu's
+    # swift_ prefix).
     found=$(awk '{ print $NF }' <<< "$symbols" | grep -E \
         -e '^\$s(10Foundation|20FoundationNetworking|31FoundationInternationalization|14_FoundationICU)' \
-        -e '^(u|ucol|ubrk|ucal|udat|unum|uloc|ures|ucnv|unorm2|uregex|utrans|usearch|uidna)_[A-Za-z0-9]+(_[0-9]+)?$' \
+        -e '^_Z.*N6icu_[0-9]+' \
+        -e '^(swift_)?(u|ucol|ubrk|ucal|udat|unum|uloc|ures|ucnv|unorm2|uregex|utrans|usearch|uidna|utext|uset|uenum)_[A-Za-z0-9]+$' \
         || true)
     count=$(grep -c . <<< "$found" || true)
     if [ -n "$shared" ] || [ "$count" -gt 0 ]; then
