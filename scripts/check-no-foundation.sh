@@ -15,7 +15,10 @@ for binary in "$@"; do
     shared=$(grep -Ei '^lib(Foundation|FoundationNetworking|FoundationInternationalization|_FoundationICU|icu)' <<< "$needed" || true)
     # nm prints nothing for a stripped binary: that would pass without looking, so refuse it.
     symbols=$(nm --defined-only "$binary" 2>/dev/null || true)
-    [ -n "$symbols" ] || { echo "check-no-foundation: $binary has no symbol table (stripped?); give the unstripped build product" >&2; exit 1; }
+    if [ -z "$symbols" ]; then
+        echo "check-no-foundation: $binary has no symbol table (stripped?); give the unstripped build product" >&2
+        exit 1
+    fi
     # Swift symbols of the Foundation, FoundationNetworking, FoundationInternationalization and
     # _FoundationICU modules (mangled with the module name's length), ICU's C++ classes (namespace
     # icu_NN) and its C functions (u_strlen, ucol_open..., bare or with swift-foundation-icu's
@@ -27,7 +30,8 @@ for binary in "$@"; do
         || true)
     count=$(grep -c . <<< "$found" || true)
     if [ -n "$shared" ] || [ "$count" -gt 0 ]; then
-        echo "check-no-foundation: $binary links Foundation or ICU: ${shared:+shared libraries: $(echo $shared); }$count symbols, e.g. $(head -3 <<< "$found" | tr '\n' ' ')" >&2
+        echo "check-no-foundation: $binary links Foundation or ICU:" \
+            "${shared:+shared libraries: $(echo $shared); }$count symbols, e.g. $(head -3 <<< "$found" | tr '\n' ' ')" >&2
         echo "  Find the import that brings it: grep -rn 'import Foundation' Sources; use Glibc, swift-system or AnnouncePOSIX instead." >&2
         failed=1
     else

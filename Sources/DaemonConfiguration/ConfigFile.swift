@@ -24,7 +24,10 @@ enum ConfigFileReader {
             throw SettingsError(source: .file(path), key: nil, problem: "cannot be read (\(error.description)); it must be a JSON file")
         }
         if bytes.count > limit {
-            throw SettingsError(source: .file(path), key: nil, problem: "is larger than 1 MiB; it must be a small JSON object like the sample (\(SampleConfiguration.whereInstalled))")
+            throw SettingsError(
+                source: .file(path), key: nil,
+                problem: "is larger than 1 MiB; it must be a small JSON object like the sample (\(SampleConfiguration.whereInstalled))"
+            )
         }
         return bytes
     }

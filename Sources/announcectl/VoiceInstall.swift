@@ -193,7 +193,10 @@ struct VoiceSource {
         do {
             curl = try ChildProcess.run(
                 "/usr/bin/env",
-                ["curl", "--fail", "--location", "--silent", "--show-error", "--proto", "=https,file", "--proto-redir", "=https", "--output", path, url]
+                [
+                    "curl", "--fail", "--location", "--silent", "--show-error", "--proto", "=https,file", "--proto-redir", "=https",
+                    "--output", path, url,
+                ]
             )
         } catch {
             throw PiperVoiceProblem("\(name) cannot be fetched: curl cannot be run (\(error)); install curl (apt-get install curl), or download the pair and give its .onnx file")

@@ -43,7 +43,8 @@ enum SpawnLog {
         let tail: Int64 = 1 << 16
         guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else { return nil }
         defer { try? descriptor.close() }
-        guard let size = try? descriptor.seek(offset: 0, from: .end), (try? descriptor.seek(offset: max(0, size - tail), from: .start)) != nil,
+        guard let size = try? descriptor.seek(offset: 0, from: .end),
+            (try? descriptor.seek(offset: max(0, size - tail), from: .start)) != nil,
             let bytes = try? descriptor.readToEnd(limit: Int(tail))
         else { return nil }
         let line = bytes.split(separator: UInt8(ascii: "\n")).last.map { String(decoding: $0, as: UTF8.self) }

@@ -58,7 +58,8 @@ struct VoiceInstallTests {
 
         let missing = try voices(daemon, "install", "file://\(source.path)/none/en_GB-gone-low.onnx")
         #expect(missing.status == 1, "\(missing)")
-        #expect(missing.stderr.contains("en_GB-gone-low.onnx cannot be fetched from file://\(source.path)/none/en_GB-gone-low.onnx: curl: (37)"), "\(missing)")
+        let reason = "en_GB-gone-low.onnx cannot be fetched from file://\(source.path)/none/en_GB-gone-low.onnx: curl: (37)"
+        #expect(missing.stderr.contains(reason), "\(missing)")
         #expect(installedFiles(daemon) == ["en_US-fake-medium.onnx", "en_US-fake-medium.onnx.json"], "the refused install leaves nothing")
     }
 
