@@ -3,8 +3,8 @@ import AnnouncePOSIX
 import Glibc
 import SystemPackage
 
-/// The few file operations voices need, on glibc directly: neither the daemon nor announcectl
-/// links Foundation (`announcectl voices install` looks at its source with them).
+/// The few file operations voices need, on glibc and swift-system: neither the daemon nor
+/// announcectl links Foundation (`announcectl voices install` looks at its source with them).
 public enum VoiceFileIO {
     /// What `stat` says of a file that matters for noticing a change.
     public struct Identity: Hashable, Sendable {
