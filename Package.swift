@@ -26,7 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // FileDescriptor: the engine wire's reads and writes, which retry on EINTR.
+        // FileDescriptor: reads and writes that retry on EINTR, for every module's file I/O.
         .package(url: "https://github.com/apple/swift-system.git", from: "1.8.1"),
     ],
     targets: [
@@ -73,6 +73,13 @@ let package = Package(
         .target(name: "CAnnounceLinux"),
         // The engines' wire: the framed messages between the daemon and every engine helper process.
         .target(name: "EngineWire", dependencies: [.product(name: "SystemPackage", package: "swift-system")], swiftSettings: strictSwift),
+        // The small POSIX layer over swift-system's FileDescriptor that the daemon, its modules and
+        // announcectl share: a file read to its end, standard error, the environment. No Foundation.
+        .target(
+            name: "AnnouncePOSIX",
+            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift
+        ),
         // libseccomp, for the engine sandbox's system call allowlist.
         .systemLibrary(
             name: "CSeccomp",
@@ -109,7 +116,11 @@ let package = Package(
         // rendered, and the rules that turn a rendering into the helper's audio (16-bit samples,
         // the first chunk's quiet onset). announced-piper speaks with it; IntegrationTests renders
         // with it directly, to compare with what the daemon recorded.
-        .target(name: "PiperRendering", dependencies: ["CSherpaOnnx", "PiperVoices"], swiftSettings: strictSwift),
+        .target(
+            name: "PiperRendering",
+            dependencies: ["CSherpaOnnx", "PiperVoices", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift
+        ),
         // announced-piper: Piper voices through sherpa-onnx (ONNX Runtime), phonemized by espeak-ng,
         // in a sandboxed process of its own on the same wire and runtime as announced-espeak.
         .executableTarget(
@@ -123,7 +134,8 @@ let package = Package(
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices",
+                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices", "AnnouncePOSIX",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -131,7 +143,11 @@ let package = Package(
         ),
         // Piper voices as files: finding and checking `.onnx` + `.onnx.json` pairs, and
         // installing them whole. Shared by the daemon and `announcectl voices install`. No Foundation.
-        .target(name: "PiperVoices", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        .target(
+            name: "PiperVoices",
+            dependencies: ["AnnounceProtocol", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift
+        ),
         // A post's text cut into runs of one language each: by script, by SSML's xml:lang, and by
         // a language identifier (CLD2, through CLD2Shim). No Foundation, no ICU.
         .target(name: "LanguageRuns", dependencies: ["CLD2Shim"], swiftSettings: strictSwift),
@@ -146,7 +162,11 @@ let package = Package(
         // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
         .target(name: "DesktopBus", dependencies: ["CSystemdBus"], swiftSettings: strictSwift),
         // The daemon's configuration: file, environment and flags, layered.
-        .target(name: "DaemonConfiguration", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        .target(
+            name: "DaemonConfiguration",
+            dependencies: ["AnnounceProtocol", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift
+        ),
         // The Swift client library: `await announcer.announce("Saved")`.
         .target(
             name: "AnnounceClient",
@@ -162,8 +182,9 @@ let package = Package(
         .executableTarget(
             name: "announcectl",
             dependencies: [
-                "AnnounceClient", "AnnounceProtocol", "PiperVoices",
+                "AnnounceClient", "AnnounceProtocol", "PiperVoices", "AnnouncePOSIX", "CAnnounceLinux",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "AccessibilityLint",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -210,6 +231,7 @@ let package = Package(
             name: "announced",
             dependencies: [
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration", "CAnnounceLinux", "PiperVoices",
+                "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

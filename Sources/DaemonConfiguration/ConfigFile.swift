@@ -1,32 +1,35 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
-import Glibc
+import AnnouncePOSIX
+import SystemPackage
 
 /// Reads a configuration file's bytes.
 enum ConfigFileReader {
     /// The file's bytes, or nil when there is no file at `path`.
     static func read(_ path: String) throws(SettingsError) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { return nil }
-            throw SettingsError(source: .file(path), key: nil, problem: "cannot be read (\(String(cString: strerror(code)))); check its permissions")
+        let limit = 1 << 20
+        let descriptor: FileDescriptor
+        do {
+            descriptor = try FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec)
+        } catch Errno.noSuchFileOrDirectory, Errno.notDirectory {
+            return nil
+        } catch {
+            throw SettingsError(source: .file(path), key: nil, problem: "cannot be read (\(error)); check its permissions")
         }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SettingsError(source: .file(path), key: nil, problem: "cannot be read (\(String(cString: strerror(errno)))); it must be a JSON file")
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            if bytes.count > 1 << 20 {
-                throw SettingsError(source: .file(path), key: nil, problem: "is larger than 1 MiB; it must be a small JSON object like the sample (\(SampleConfiguration.whereInstalled))")
-            }
+        defer { try? descriptor.close() }
+        let bytes: [UInt8]
+        do {
+            bytes = try descriptor.readToEnd(limit: limit)
+        } catch {
+            throw SettingsError(source: .file(path), key: nil, problem: "cannot be read (\(error.description)); it must be a JSON file")
         }
+        if bytes.count > limit {
+            throw SettingsError(
+                source: .file(path), key: nil,
+                problem: "is larger than 1 MiB; it must be a small JSON object like the sample (\(SampleConfiguration.whereInstalled))"
+            )
+        }
+        return bytes
     }
 }
 

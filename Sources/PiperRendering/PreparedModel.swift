@@ -2,6 +2,7 @@
 import CSherpaOnnx
 import Glibc
 import PiperVoices
+import SystemPackage
 
 /// A Piper voice as sherpa-onnx's VITS loader takes it, without changing the user's files.
 ///
@@ -85,39 +86,28 @@ struct PreparedModel {
         guard source >= 0 else { throw Problem(message: "\(path) cannot be read: \(String(cString: strerror(errno)))") }
         defer { Glibc.close(source) }
         let size = 1 << 20
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 16)
         defer { buffer.deallocate() }
         var total = 0
         while true {
-            let count = Glibc.read(source, buffer, size)
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw Problem(message: "\(path) cannot be read: \(String(cString: strerror(errno)))") }
+            let count: Int
+            do {
+                count = try FileDescriptor(rawValue: source).read(into: buffer)
+            } catch {
+                throw Problem(message: "\(path) cannot be read: \(error)")
+            }
             if count == 0 { break }
-            try write(UnsafeRawBufferPointer(start: buffer, count: count), to: fd)
+            try write(UnsafeRawBufferPointer(rebasing: buffer[..<count]), to: fd)
             total += count
         }
         guard total > 0 else { throw Problem(message: "\(path) is empty") }
     }
 
-    private static func write(_ bytes: [UInt8], to fd: Int32) throws(Problem) {
-        let problem: Problem? = bytes.withUnsafeBytes { buffer in
-            do throws(Problem) {
-                try write(buffer, to: fd)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        if let problem { throw problem }
-    }
-
-    private static func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) throws(Problem) {
-        var written = 0
-        while written < bytes.count {
-            let count = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw Problem(message: "the model cannot be copied to memory: \(String(cString: strerror(errno)))") }
-            written += count
+    private static func write(_ bytes: some Sequence<UInt8>, to fd: Int32) throws(Problem) {
+        do {
+            try FileDescriptor(rawValue: fd).writeAll(bytes)
+        } catch {
+            throw Problem(message: "the model cannot be copied to memory: \(error)")
         }
     }
 }

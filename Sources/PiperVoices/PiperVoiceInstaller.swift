@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
+import SystemPackage
 
 /// Puts a Piper voice's pair into a voice directory whole, or not at all.
 ///
@@ -44,18 +45,20 @@ public struct PiperVoiceInstaller: Sendable {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw PiperVoiceProblem("cannot be read (\(VoiceFileIO.errorText())); check that it exists and its permissions") }
         defer { close(input) }
+        let output = FileDescriptor(rawValue: file.descriptor)
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw PiperVoiceProblem("cannot be read (\(VoiceFileIO.errorText()))") }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try FileDescriptor(rawValue: input).read(into: $0) }
+            } catch {
+                throw PiperVoiceProblem("cannot be read (\(error))")
+            }
             if count == 0 { return }
-            var written = 0
-            while written < count {
-                let done = chunk.withUnsafeBytes { write(file.descriptor, $0.baseAddress! + written, count - written) }
-                if done < 0 && errno == EINTR { continue }
-                guard done > 0 else { throw PiperVoiceProblem("cannot be written to \(file.path) (\(VoiceFileIO.errorText())); check the free space") }
-                written += done
+            do {
+                try output.writeAll(chunk[..<count])
+            } catch {
+                throw PiperVoiceProblem("cannot be written to \(file.path) (\(error)); check the free space")
             }
         }
     }

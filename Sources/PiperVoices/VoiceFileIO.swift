@@ -1,32 +1,38 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import Glibc
+import SystemPackage
 
-/// The few file operations voices need, on glibc directly: the daemon links no Foundation.
-enum VoiceFileIO {
+/// The few file operations voices need, on glibc and swift-system: neither the daemon nor
+/// announcectl links Foundation (`announcectl voices install` looks at its source with them).
+public enum VoiceFileIO {
     /// What `stat` says of a file that matters for noticing a change.
-    struct Identity: Hashable, Sendable {
+    public struct Identity: Hashable, Sendable {
         var device: UInt64
         var inode: UInt64
         var size: Int
         var modified: Int
         var modifiedNanoseconds: Int
-        var isRegular: Bool
+        /// A regular file.
+        public var isRegular: Bool
+        /// A directory.
+        public var isDirectory: Bool
     }
 
     /// The file at `path`, following symbolic links; nil when there is none.
-    static func identity(_ path: String) -> Identity? {
+    public static func identity(_ path: String) -> Identity? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Identity(
             device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int(info.st_size),
             modified: Int(info.st_mtim.tv_sec), modifiedNanoseconds: Int(info.st_mtim.tv_nsec),
-            isRegular: info.st_mode & S_IFMT == S_IFREG
+            isRegular: info.st_mode & S_IFMT == S_IFREG, isDirectory: info.st_mode & S_IFMT == S_IFDIR
         )
     }
 
     /// The names in the directory `path` (not `.` and `..`); nil and `errno` set when it cannot
     /// be read.
-    static func names(in path: String) -> [String]? {
+    public static func names(in path: String) -> [String]? {
         guard let directory = opendir(path) else { return nil }
         defer { closedir(directory) }
         var names: [String] = []
@@ -49,18 +55,14 @@ enum VoiceFileIO {
 
     /// Everything left in the open file `fd`, at most `limit` bytes.
     static func read(descriptor fd: Int32, limit: Int) throws(PiperVoiceProblem) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw PiperVoiceProblem("cannot be read (\(errorText()))")
-            }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-            if bytes.count > limit { throw PiperVoiceProblem("is larger than \(limit >> 20) MiB; it is not a Piper voice's configuration") }
+        let bytes: [UInt8]
+        do {
+            bytes = try FileDescriptor(rawValue: fd).readToEnd(limit: limit)
+        } catch {
+            throw PiperVoiceProblem("cannot be read (\(error.description))")
         }
+        if bytes.count > limit { throw PiperVoiceProblem("is larger than \(limit >> 20) MiB; it is not a Piper voice's configuration") }
+        return bytes
     }
 
     /// Checks the model at `path` (see ``ONNXModelCheck``).

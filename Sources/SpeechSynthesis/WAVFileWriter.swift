@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
+import SystemPackage
 
 /// One RIFF/WAVE file of 16-bit mono PCM, written as samples arrive.
 final class WAVFileWriter {
@@ -63,18 +64,12 @@ final class WAVFileWriter {
         descriptor = -1
     }
 
-    /// Writes all of `bytes` at `offset`, retrying short writes.
+    /// Writes all of `bytes` at `offset`.
     private func write(_ bytes: [UInt8], at offset: Int) throws {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { buffer in
-                pwrite(descriptor, buffer.baseAddress! + written, buffer.count - written, off_t(offset + written))
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SpeechSynthesisError.fileWriteFailed(path, reason: Self.lastError())
-            }
-            written += count
+        do {
+            try FileDescriptor(rawValue: descriptor).writeAll(toAbsoluteOffset: Int64(offset), bytes)
+        } catch {
+            throw SpeechSynthesisError.fileWriteFailed(path, reason: "\(error)")
         }
     }
 

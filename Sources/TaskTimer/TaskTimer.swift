@@ -9,7 +9,7 @@
 //
 // On its own terminal: `s` and Return starts, `r` resets (while speech runs), `q` quits.
 import AnnounceClient
-import Foundation
+import Dispatch
 
 @main
 @MainActor
@@ -139,11 +139,14 @@ enum TaskTimer {
 
     // MARK: Input
 
-    /// The lines typed on standard input, read on their own thread.
+    /// The lines typed on standard input, without the spaces around them, read on a queue of
+    /// their own (a blocking read, kept off Swift's cooperative threads).
     static func standardInputLines() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        Thread.detachNewThread {
-            while let line = readLine() { continuation.yield(line.trimmingCharacters(in: .whitespaces)) }
+        DispatchQueue(label: "standard-input").async {
+            while let line = readLine() {
+                continuation.yield(String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+            }
             continuation.finish()
         }
         return stream

@@ -9,7 +9,7 @@
 //
 // Type `q` and Return (or end the input) to quit.
 import AnnounceClient
-import Foundation
+import Dispatch
 
 /// One dish on the menu.
 struct Dish {
@@ -125,11 +125,14 @@ enum TerminalMenu {
         print("\nYour order: \(orderValue)\nDrive it with `announcectl navigate`; q and Return quits.")
     }
 
-    /// The lines typed on standard input, read on their own thread.
+    /// The lines typed on standard input, without the spaces around them, read on a queue of
+    /// their own (a blocking read, kept off Swift's cooperative threads).
     static func standardInputLines() -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        Thread.detachNewThread {
-            while let line = readLine() { continuation.yield(line.trimmingCharacters(in: .whitespaces)) }
+        DispatchQueue(label: "standard-input").async {
+            while let line = readLine() {
+                continuation.yield(String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+            }
             continuation.finish()
         }
         return stream

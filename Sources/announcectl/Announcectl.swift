@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceClient
+import AnnouncePOSIX
 import ArgumentParser
-import Foundation
+import Glibc
 
 /// `announcectl`: speak through announced from the shell, and watch what it says.
 struct Announcectl: AsyncParsableCommand {
@@ -64,9 +65,9 @@ enum AnnouncectlMain {
             if code.isSuccess {
                 print(message)
             } else {
-                FileHandle.standardError.write(Data((message + "\n").utf8))
+                printToStandardError(message)
             }
         }
-        Foundation.exit(code.rawValue)
+        Glibc.exit(code.rawValue)
     }
 }

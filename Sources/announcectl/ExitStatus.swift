@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceClient
+import AnnouncePOSIX
 import ArgumentParser
-import Foundation
+import Glibc
 
 /// announcectl's exit statuses.
 enum ExitStatus {
@@ -40,7 +41,7 @@ func printLine(_ line: String) {
 
 /// Prints a line to standard error, prefixed with the program's name.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data("announcectl: \(message)\n".utf8))
+    printToStandardError("announcectl: \(message)")
 }
 
 /// Prints how a post ended: the outcome on standard output, failures on standard error.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AccessibilityLint
+import AnnouncePOSIX
 import ArgumentParser
-import Foundation
+import SystemPackage
 
 extension Announcectl {
     /// `lint [FILE|-]`: the daemon's label and hint checks, without a daemon.
@@ -22,7 +23,8 @@ extension Announcectl {
         func run() throws {
             let readsStandardInput = file == nil || file == "-"
             let source = readsStandardInput ? "standard input" : file ?? ""
-            let contents = readsStandardInput ? try? FileHandle.standardInput.readToEnd() ?? Data() : FileManager.default.contents(atPath: source)
+            let contents = try? readsStandardInput
+                ? FileDescriptor.standardInput.readToEnd(limit: .max) : FileDescriptor.readFile(source, limit: .max)
             guard let bytes = contents else {
                 printError("lint: cannot read \(source): it does not exist, is not a regular file or is not readable; check the path")
                 throw ExitCode(ExitStatus.usage)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceClient
 import ArgumentParser
-import Foundation
+import Dispatch
+import Glibc
+import SystemPackage
 
 extension Announcectl {
     /// `navigate`: the keyboard as a VoiceOver cursor over the current screen.
@@ -164,23 +166,20 @@ enum NavigationKey {
     }
 }
 
-/// Reads keys from standard input on a thread of its own.
+/// Reads keys from standard input on a Dispatch queue of its own (a blocking read, off Swift's
+/// cooperative pool).
 enum KeyReader {
     /// The keys as they are typed; `.endOfInput` and the end when standard input closes.
     static func keys() -> AsyncStream<Key> {
         AsyncStream { continuation in
-            let thread = Thread {
+            DispatchQueue(label: "announcectl.keys").async {
                 var buffer = [UInt8](repeating: 0, count: 64)
-                while true {
-                    let count = read(STDIN_FILENO, &buffer, buffer.count)
-                    if count < 0, errno == EINTR { continue }
-                    guard count > 0 else { break }
+                while let count = try? buffer.withUnsafeMutableBytes({ try FileDescriptor.standardInput.read(into: $0) }), count > 0 {
                     for key in NavigationKey.keys(in: Array(buffer[0..<count])) { continuation.yield(key) }
                 }
                 continuation.yield(.endOfInput)
                 continuation.finish()
             }
-            thread.start()
         }
     }
 }

@@ -45,7 +45,7 @@ enum StatusText {
             ("socket", socketPath),
         ]
         let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.1 }.joined(separator: "\n")
+        return rows.map { $0.0.padded(to: width + 2) + $0.1 }.joined(separator: "\n")
     }
 
     /// "no", or what is speaking and whose it is: `mail: "3 new messages"`.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import ArgumentParser
-import Foundation
+import Glibc
 import PiperVoices
 
 extension Announcectl.Voices {
@@ -31,7 +32,7 @@ extension Announcectl.Voices {
         var source: String
 
         func run() throws {
-            guard let directory = PiperVoiceDirectories(environment: ProcessInfo.processInfo.environment).user else {
+            guard let directory = PiperVoiceDirectories(environment: ProcessEnvironment.current).user else {
                 throw failure("neither XDG_DATA_HOME nor HOME is set, so there is no voice directory; set HOME")
             }
             let installer = PiperVoiceInstaller(directory: directory)
@@ -80,7 +81,7 @@ extension Announcectl.Voices {
         var name: String
 
         func run() throws {
-            let directories = PiperVoiceDirectories(environment: ProcessInfo.processInfo.environment)
+            let directories = PiperVoiceDirectories(environment: ProcessEnvironment.current)
             guard let directory = directories.user else { throw failure("neither XDG_DATA_HOME nor HOME is set; set HOME") }
             do {
                 if let path = try PiperVoiceInstaller(directory: directory).remove(named: name) {
@@ -128,19 +129,18 @@ struct VoiceSource {
                 throw failure("the URL must name the voice's .onnx file (its .onnx.json is fetched from the same URL with .json added), not \(source)")
             }
             location = .url(model: source)
-            stem = String(file.removingPercentEncoding?.dropLast(PiperVoiceFiles.modelSuffix.count) ?? "")
+            stem = String(Self.percentDecoded(file)?.dropLast(PiperVoiceFiles.modelSuffix.count) ?? "")
             return
         }
         if source.contains("://") {
             throw failure("only https:// and file:// URLs are fetched, not \(source); download the pair and give its .onnx file")
         }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+        guard let sourceFile = VoiceFileIO.identity(source) else {
             throw failure("\(source) does not exist; give a .onnx file, a directory with one, or a URL")
         }
         var model = source
-        if isDirectory.boolValue {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: source)) ?? []
+        if sourceFile.isDirectory {
+            let names = VoiceFileIO.names(in: source) ?? []
             let models = names.filter { $0.hasSuffix(PiperVoiceFiles.modelSuffix) && !$0.hasPrefix(".") }.sorted()
             guard models.count == 1 else {
                 throw failure(models.isEmpty
@@ -155,7 +155,7 @@ struct VoiceSource {
         guard file.hasSuffix(PiperVoiceFiles.modelSuffix), file.count > PiperVoiceFiles.modelSuffix.count else {
             throw failure("\(source) is not a .onnx file; give a Piper voice's .onnx (with its .onnx.json beside it)")
         }
-        guard FileManager.default.fileExists(atPath: model + ".json") else {
+        guard VoiceFileIO.identity(model + ".json") != nil else {
             throw failure("\(model).json is missing; a Piper voice is the .onnx with its .onnx.json beside it, download both")
         }
         location = .file(model: model)
@@ -189,24 +189,42 @@ struct VoiceSource {
     /// error page; FoundationNetworking would add libcurl and its own HTTP stack to announcectl
     /// for one command. file:// goes through curl too, so the tests fetch the way users do.
     private func download(_ url: String, to path: String, name: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "--fail", "--location", "--silent", "--show-error", "--proto", "=https,file", "--proto-redir", "=https", "--output", path, url]
-        let errors = Pipe()
-        process.standardError = errors
+        let curl: ChildProcess.Termination
         do {
-            try process.run()
+            curl = try ChildProcess.run(
+                "/usr/bin/env",
+                [
+                    "curl", "--fail", "--location", "--silent", "--show-error", "--proto", "=https,file", "--proto-redir", "=https",
+                    "--output", path, url,
+                ]
+            )
         } catch {
             throw PiperVoiceProblem("\(name) cannot be fetched: curl cannot be run (\(error)); install curl (apt-get install curl), or download the pair and give its .onnx file")
         }
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let reason = message.split(separator: "\n").last.map(String.init) ?? "curl exited with status \(process.terminationStatus)"
-            if process.terminationStatus == 127 {
+        let message = String(decoding: curl.standardError, as: UTF8.self)
+        guard curl.status == 0 else {
+            let reason = message.split(separator: "\n").last.map(String.init) ?? "curl exited with status \(curl.status)"
+            if curl.status == 127 {
                 throw PiperVoiceProblem("\(name) cannot be fetched: curl is not installed; install it (apt-get install curl), or download the pair and give its .onnx file")
             }
             throw PiperVoiceProblem("\(name) cannot be fetched from \(url): \(reason); check the URL (it must name the .onnx, with the .onnx.json beside it)")
         }
+    }
+
+    /// `text` with each `%XX` replaced by the byte it stands for; nil when a `%` is not followed by
+    /// two hexadecimal digits or the bytes are not UTF-8 (as Foundation's `removingPercentEncoding`).
+    static func percentDecoded(_ text: String) -> String? {
+        var bytes: [UInt8] = []
+        var input = Array(text.utf8)[...]
+        while let byte = input.popFirst() {
+            guard byte == UInt8(ascii: "%") else {
+                bytes.append(byte)
+                continue
+            }
+            guard input.count >= 2, let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(value)
+            input = input.dropFirst(2)
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 }

@@ -68,7 +68,7 @@ extension Announcectl.Voices {
                 if json {
                     printLine(Self.json(voice))
                 } else {
-                    let padded = (0..<4).map { row[$0].padding(toLength: widths[$0] + 2, withPad: " ", startingAt: 0) }.joined()
+                    let padded = (0..<4).map { row[$0].padded(to: widths[$0] + 2) }.joined()
                     printLine((padded + row[4]).trimmingTrailingSpaces())
                 }
                 if sample {
@@ -104,5 +104,10 @@ extension String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
+    }
+
+    /// The string with spaces added at its end up to `length` characters (a table's column).
+    func padded(to length: Int) -> String {
+        self + String(repeating: " ", count: Swift.max(0, length - count))
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
+import AnnouncePOSIX
 import AnnounceProtocol
 import AnnounceServer
 import ArgumentParser
@@ -194,17 +195,5 @@ struct Announced: AsyncParsableCommand {
             printToStandardError("announced: \(error.description)")
             throw ExitCode(1)
         }
-    }
-}
-
-/// Writes `message` and a newline to standard error in one write.
-func printToStandardError(_ message: String) {
-    let bytes = Array((message + "\n").utf8)
-    var written = 0
-    while written < bytes.count {
-        let count = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress! + written, $0.count - written) }
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return }
-        written += count
     }
 }

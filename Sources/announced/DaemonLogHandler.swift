@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import Glibc
 import Logging
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import Glibc
+import SystemPackage
 
 /// The log of a daemon `announced --spawn` started: `$XDG_STATE_HOME/announced/spawned.log`
 /// (`~/.local/state/announced/spawned.log` when XDG_STATE_HOME is unset), the daemon's standard
@@ -37,19 +39,14 @@ enum SpawnLog {
     /// The log's last line that is not empty, with the daemon's `announced: ` prefix removed; nil
     /// when there is none. A daemon that cannot start writes its reason as its last line.
     static func lastLine(of path: String) -> String? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-            // Only the end matters; a long log is read through, not kept.
-            if bytes.count > 1 << 16 { bytes.removeFirst(bytes.count - (1 << 16)) }
-        }
+        // Only the end matters: the last 64 KiB of a long log.
+        let tail: Int64 = 1 << 16
+        guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else { return nil }
+        defer { try? descriptor.close() }
+        guard let size = try? descriptor.seek(offset: 0, from: .end),
+            (try? descriptor.seek(offset: max(0, size - tail), from: .start)) != nil,
+            let bytes = try? descriptor.readToEnd(limit: Int(tail))
+        else { return nil }
         let line = bytes.split(separator: UInt8(ascii: "\n")).last.map { String(decoding: $0, as: UTF8.self) }
         guard let line, !line.isEmpty else { return nil }
         return line.hasPrefix("announced: ") ? String(line.dropFirst("announced: ".count)) : line

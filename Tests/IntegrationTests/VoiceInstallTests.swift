@@ -45,6 +45,24 @@ struct VoiceInstallTests {
         #expect(again.status == 1 && again.stderr.contains("no voice named en_us-fake-medium"), "\(again)")
     }
 
+    @Test("a percent-encoded URL installs under the decoded file name; a URL curl cannot fetch is refused with curl's reason")
+    func installFromEncodedURL() throws {
+        let daemon = try DaemonProcess()
+        let source = try TemporaryDirectory()
+        defer { source.remove() }
+        try FakeVoice.install("en_US-fake-medium", in: source.path + "/voice", config: FakeVoice.config(dataset: "fake"))
+        let installed = try voices(daemon, "install", "file://\(source.path)/voice/en%5FUS-fake%2Dmedium.onnx")
+        #expect(installed.status == 0, "\(installed)")
+        #expect(installed.stdout == "installed en_us-fake-medium (en-us, medium quality) in \(daemon.voicesDirectory)\n")
+        #expect(installedFiles(daemon) == ["en_US-fake-medium.onnx", "en_US-fake-medium.onnx.json"])
+
+        let missing = try voices(daemon, "install", "file://\(source.path)/none/en_GB-gone-low.onnx")
+        #expect(missing.status == 1, "\(missing)")
+        let reason = "en_GB-gone-low.onnx cannot be fetched from file://\(source.path)/none/en_GB-gone-low.onnx: curl: (37)"
+        #expect(missing.stderr.contains(reason), "\(missing)")
+        #expect(installedFiles(daemon) == ["en_US-fake-medium.onnx", "en_US-fake-medium.onnx.json"], "the refused install leaves nothing")
+    }
+
     @Test("a .onnx path and a directory with one pair install too; installing again replaces the pair")
     func installFromPathAndDirectory() throws {
         let daemon = try DaemonProcess()

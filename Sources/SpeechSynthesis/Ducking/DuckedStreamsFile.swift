@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
+import AnnouncePOSIX
 import Glibc
+import SystemPackage
 
 /// The small file, in the daemon's runtime directory, that names the streams the ducker has
 /// lowered and their volumes before, so that a daemon that crashed while ducking has them
@@ -23,15 +25,11 @@ struct DuckedStreamsFile {
         guard fd >= 0 else { throw failure("cannot be created") }
         // A file left by an older run with other permissions: only the user may read it.
         _ = fchmod(fd, 0o600)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + written, $0.count - written) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                close(fd)
-                throw failure("cannot be written")
-            }
-            written += count
+        do {
+            try FileDescriptor(rawValue: fd).writeAll(bytes)
+        } catch {
+            close(fd)
+            throw failure("cannot be written")
         }
         close(fd)
         guard rename(temporary, path) == 0 else { throw failure("cannot be put in place") }
@@ -42,14 +40,7 @@ struct DuckedStreamsFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard fd >= 0 else { return [] }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while bytes.count < 1 << 20 {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            bytes += chunk[..<count]
-        }
+        guard let bytes = try? FileDescriptor(rawValue: fd).readToEnd(limit: 1 << 20, chunk: 4096) else { return [] }
         guard let streams = (try? JSONParser.parse(bytes))?.objectValue?["streams"]?.arrayValue else { return [] }
         return streams.compactMap(Self.stream)
     }

@@ -3,11 +3,11 @@ import Glibc
 
 /// The process's environment as a dictionary, read from `environ`.
 ///
-/// Written here rather than taken from `ProcessInfo`: that is FoundationEssentials', and the
-/// daemon's run path uses nothing else of Foundation, whose code would otherwise stay resident.
-enum ProcessEnvironment {
+/// Written here rather than taken from `ProcessInfo`: that is Foundation's, which neither the
+/// daemon nor announcectl links.
+public enum ProcessEnvironment {
     /// Every `NAME=value` entry; for a name given twice, the first one, as `getenv` reads it.
-    static var current: [String: String] {
+    public static var current: [String: String] {
         var result: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
