@@ -85,7 +85,7 @@ extension Harness {
     }
 
     /// `client` got the control's answer (`done`) once; when the control ended the speaking post
-    /// `ended` (client 1's), only after that post's terminal line (SSIP: 703 before 213).
+    /// `ended` (client 1's), before that post's terminal line (SSIP: 213 before 703, shared/ssip.md §7).
     func expectAnswered(_ client: ClientID, beforeTerminalOf ended: Int?, sourceLocation: SourceLocation = #_sourceLocation) {
         let lines = sink(client).all
         let answers = lines.indices.filter { if case .control(.done) = lines[$0] { true } else { false } }
