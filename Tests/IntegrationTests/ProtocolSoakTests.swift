@@ -150,8 +150,11 @@ struct ProtocolSoakTests {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
         var problems: [String] = []
-        var operations = 0
-        var kills = 0
+        /// Operations by protocol, clients killed mid-pause or mid-block and otherwise, terminal
+        /// events checked.
+        var operations = (ssip: 0, native: 0)
+        var kills = (held: 0, other: 0)
+        var terminalsChecked = 0
         var steps = 0
 
         // What the fresh text sounds like, rendered first.
@@ -163,13 +166,13 @@ struct ProtocolSoakTests {
 
         var ssipClients = try (0..<5).map { try SoakSSIPClient(ssip, index: $0) }
         var nativeClients = try (0..<3).map { _ in try SoakNativeClient(ssip.daemon) }
-        var connections = 5 + 3
+        var connections = 5
         let start = Date()
         while Date().timeIntervalSince(start) < Self.seconds {
             let ssipStep = steps % 2 == 0
             if ssipStep {
                 for _ in 0..<12 {
-                    operations += 1
+                    operations.ssip += 1
                     let index = Int.random(in: 0..<ssipClients.count, using: &random)
                     let client = ssipClients[index]
                     client.drain()
@@ -208,7 +211,7 @@ struct ProtocolSoakTests {
                     case 10, 11:
                         // The socket closes, no QUIT: as when the process is killed.
                         client.connection.disconnect()
-                        kills += 1
+                        if client.paused || client.inBlock { kills.held += 1 } else { kills.other += 1 }
                         connections += 1
                         ssipClients[index] = try SoakSSIPClient(ssip, index: connections)
                     default:
@@ -224,7 +227,7 @@ struct ProtocolSoakTests {
                 }
             } else {
                 for _ in 0..<8 {
-                    operations += 1
+                    operations.native += 1
                     let index = Int.random(in: 0..<nativeClients.count, using: &random)
                     let client = nativeClients[index]
                     let channelHeld = nativeClients.contains(where: \.paused)
@@ -247,8 +250,8 @@ struct ProtocolSoakTests {
                         problems += client.control("stop", caused: "finished")
                     case 6:
                         // Killed mid-pause (or at any time): its socket closes.
+                        if client.paused { kills.held += 1 } else { kills.other += 1 }
                         nativeClients[index] = try SoakNativeClient(ssip.daemon)
-                        kills += 1
                     default:
                         problems += client.control("status")
                     }
@@ -283,10 +286,12 @@ struct ProtocolSoakTests {
             // Exactly one terminal event for every message of the clients still connected.
             for client in ssipClients {
                 problems += client.terminalProblems(timeout: Self.bound)
+                terminalsChecked += client.messages.count
                 client.messages = []
             }
             for client in nativeClients {
                 problems += client.terminalProblems(timeout: Self.bound)
+                terminalsChecked += client.posts.count
                 client.posts = []
             }
             if !problems.isEmpty { break }
@@ -296,8 +301,9 @@ struct ProtocolSoakTests {
         nextWatcherID += 1
         let status = watcher.waitFor("ok", id: nextWatcherID - 1)
         print(String(
-            format: "soak: %.1f s, %d steps, %d operations, %d clients killed, %d connections, seed %llu",
-            elapsed, steps, operations, kills, connections, Self.seed
+            format: "soak: %.1f s, %d steps (each checked by a fresh client), %d SSIP and %d native operations, "
+                + "%d clients killed mid-pause or mid-block and %d at other times, %d terminal events checked, seed %llu",
+            elapsed, steps, operations.ssip, operations.native, kills.held, kills.other, terminalsChecked, Self.seed
         ))
         #expect(problems.isEmpty, "seed \(Self.seed), step \(steps): \(problems.prefix(10))")
         #expect(status?["paused"] == .bool(false), "nothing is left paused")
