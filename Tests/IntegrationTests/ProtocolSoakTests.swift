@@ -187,7 +187,7 @@ struct ProtocolSoakTests {
                         problems += client.speak(Self.texts.randomElement(using: &random)!)
                     case 2:
                         problems += client.command("SET self SSML_MODE on", 219)
-                        problems += client.speak(Self.marked(Int.random(in: 10...40, using: &random), random: &random))
+                        problems += client.speak(Self.marked(Int.random(in: 6...20, using: &random), random: &random))
                         problems += client.command("SET self SSML_MODE off", 219)
                     case 3:
                         problems += client.command("PAUSE self", 211, caused: 704)
