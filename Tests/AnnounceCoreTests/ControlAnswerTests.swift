@@ -34,7 +34,7 @@ struct ControlAnswerTests {
         harness.turns.run()
     }
 
-    @Test("cancel of the speaking post: the answer first, then the waiting post's finished, what the client sent after, and the speaking post's finished once the engine stopped it")
+    @Test("cancel of the speaking post: the answer, the waiting post's end, the next reply; the speaking post's end once stopped")
     func cancelIsAnsweredFirst() {
         let harness = Harness()
         submit(harness, message(1, "Speaking"), message(2, "Waiting"))

@@ -17,7 +17,7 @@ struct SSIPOutputModuleTests {
         VoiceDescription(name: "en_us-fake-medium", identifier: "/v/en_US-fake-medium.onnx", languages: ["en-us", "en"], engine: "piper", quality: "medium"),
     ]
 
-    @Test("without Piper's helper or voice: one module; SET OUTPUT_MODULE piper or festival is 216 as from speech-dispatcher, GET answers the name, and messages speak as if none were set; once a voice is installed: piper binds them")
+    @Test("no Piper helper or voice: SET OUTPUT_MODULE piper or festival is 216, GET answers it, messages speak as if none were set")
     func piperNeedsAVoiceOrItsHelper() throws {
         let installed = NIOLockedValueBox<[VoiceDescription]>([])
         let frontEnd = SSIPFrontEnd(lookForVoices: { Self.espeak + installed.withLockedValue { $0 } })

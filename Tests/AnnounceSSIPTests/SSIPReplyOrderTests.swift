@@ -68,7 +68,7 @@ struct SSIPReplyOrderTests {
         #expect(try channel.writtenLines() == ["251-5", "251 OK GET RETURNED"], "nothing is owed any more: straight from the loop")
     }
 
-    @Test("CANCEL of the speaking message is answered 213 at once, and its 703 follows; a reply behind a held event goes through the dispatcher")
+    @Test("CANCEL of the speaking message is answered 213 at once, its 703 follows; a reply behind a held event takes a turn")
     func replyWaitsForControlAndHeldEvents() throws {
         let h = SSIPHarness()
         let channel = try h.connect()

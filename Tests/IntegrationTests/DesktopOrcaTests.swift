@@ -132,7 +132,7 @@ struct DesktopOrcaTests {
         #expect(!WAVFile.trimmed(try orca.ssip.daemon.wavSamples(seq: id)).isEmpty)
     }
 
-    @Test("Tab while Orca speaks the last focus: Orca's CANCEL self is answered 213, then the speaking message ends with 703, and the new focus is spoken to 702")
+    @Test("Tab while Orca speaks the last focus: its CANCEL self is answered 213, then the message ends 703; the new focus ends 702")
     func focusMovesWhileSpeaking() throws {
         let orca = try OrcaRun()
         try orca.press("Tab")

@@ -12,7 +12,7 @@ import Testing
 /// tiny fake pair, never spoken with: speaking needs the engine).
 @Suite("SSIP: python3-speechd's output modules against the daemon", .onBlockingThreads)
 struct SSIPModuleClientTests {
-    @Test("without Piper's helper (ANNOUNCED_PIPER_HELPER names no file): only espeak-ng is listed; set_output_module('piper') is accepted (216) and espeak-ng speaks")
+    @Test("without Piper's helper: only espeak-ng is listed; set_output_module('piper') is accepted (216) and espeak-ng speaks")
     func piperNeedsItsHelper() throws {
         let ssip = try SSIPDaemon(environment: ["ANNOUNCED_PIPER_HELPER": "/nonexistent/announced-piper"])
         let driver = try SpeechdDriver(ssip)

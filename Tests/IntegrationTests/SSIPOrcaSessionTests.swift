@@ -59,7 +59,7 @@ struct SSIPOrcaSessionTests {
         ["\(code)-\(messageID)", "\(code)-\(clientID)"] + (mark.map { ["\(code)-\($0)"] } ?? []) + ["\(code) \(text)"]
     }
 
-    @Test("connect sequence, utterances with marks, CANCEL self: exact replies, 213 before the 703 it causes, one 702 or 703 per message, CR LF everywhere")
+    @Test("connect sequence, utterances with marks, CANCEL self: exact replies, 213 before its 703, one 702 or 703 each, CR LF")
     func orcaSession() throws {
         let ssip = try SSIPDaemon()
         let client = try ssip.connectSSIP()

@@ -51,13 +51,16 @@ struct SSIPPauseOwnershipTests {
         let b = try SpeechdDriver(ssip)
         try b.connect("b")
         let spoken = try b.speak(Self.otherText, client: "b", tag: "other")
-        #expect(b.waitForTerminalCallback(tag: "other", client: "b", timeout: 20) == "end", "B's message was not spoken after A died paused")
+        #expect(b.waitForTerminalCallback(tag: "other", client: "b", timeout: 20) == "end", "B was not heard after A died paused")
         #expect(b.callbacks(tag: "other", client: "b") == ["begin", "end"])
         try Self.expectHeardToTheEnd(ssip.daemon, seq: spoken, text: Self.otherText, watcher: watcher)
         _ = b.finish()
     }
 
-    @Test("spd-say -w killed while another client holds its message (PAUSE <its id>): its message ends, the hold with it, and the next message is heard to the end", .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))
+    @Test(
+        "spd-say -w killed while another client holds its message (PAUSE <its id>): its message ends, and the next is heard to the end",
+        .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing)
+    )
     func spdSayKilledWhilePaused() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
@@ -84,7 +87,7 @@ struct SSIPPauseOwnershipTests {
         try Self.expectHeardToTheEnd(ssip.daemon, seq: spoken, text: Self.otherText, watcher: watcher)
     }
 
-    @Test("a native client pauses and its connection closes: its post ends, an SSIP client's message is heard to the end; announcectl pause (until resume) outlives its connection")
+    @Test("a native client pauses and closes: its post ends, an SSIP message is heard; announcectl pause outlives its connection")
     func nativeClientClosedWhilePaused() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
@@ -114,7 +117,7 @@ struct SSIPPauseOwnershipTests {
         #expect(try #require(watcher.waitFor("ok", id: 4))["paused"] == .bool(false))
     }
 
-    @Test("PAUSE all from a client that is SIGKILLed (python3-speechd): the hold ends, the held message resumes (705) and ends, and the next is heard to the end")
+    @Test("PAUSE all from a SIGKILLed python3-speechd client: the hold ends, the held message resumes (705), the next is heard to the end")
     func pauseAllEndsWithItsOwner() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
@@ -152,7 +155,7 @@ struct SSIPPauseOwnershipTests {
         try Self.expectHeardToTheEnd(ssip.daemon, seq: spoken, text: Self.otherText, watcher: watcher)
     }
 
-    @Test("python3-speechd set_output_module('flite') is accepted (216), GET OUTPUT_MODULE answers flite, its message is spoken, and the fallback is logged once")
+    @Test("python3-speechd set_output_module('flite'): 216, GET OUTPUT_MODULE answers flite, its message is heard, logged once")
     func unknownOutputModuleFallsBack() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)

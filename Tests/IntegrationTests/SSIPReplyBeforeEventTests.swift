@@ -30,7 +30,8 @@ struct SSIPReplyBeforeEventTests {
         let early = before.filter { $0.code == caused && messages.contains($0.messageID ?? -1) }
         #expect(early.isEmpty, "\(command): \(early.map(\.description)) came before its reply")
         for message in messages {
-            #expect(client.waitForEvent(caused, messageID: message, timeout: 20) != nil, "\(command): no \(caused) for \(message) after its reply")
+            let after = client.waitForEvent(caused, messageID: message, timeout: 20)
+            #expect(after != nil, "\(command): no \(caused) for \(message) after its reply")
         }
     }
 
@@ -53,7 +54,10 @@ struct SSIPReplyBeforeEventTests {
         }
     }
 
-    @Test("PAUSE, RESUME, STOP and CANCEL for self, all and the client's id: each reply is the next block, before the 704, 705 or 703 it causes", arguments: ["self", "all", "id"])
+    @Test(
+        "PAUSE, RESUME, STOP and CANCEL for self, all and an id: each reply comes before the 704, 705 or 703 it causes",
+        arguments: ["self", "all", "id"]
+    )
     func controlRepliesComeFirst(scope: String) throws {
         let ssip = try SSIPDaemon()
         let client = try ssip.connectSSIP()
