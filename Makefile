@@ -239,13 +239,17 @@ asan:
 	@scripts/sanitizer-reports.sh $(ASAN_REPORTS) .build-asan/test.log || { echo "make asan: a sanitizer report above"; exit 1; }
 	@test "$$(cat .build-asan/test.status)" = 0
 
-## soak: a million announcements through the daemon, with its RSS before, during and after
+## soak: a million announcements through the daemon, with its RSS before, during and after; then
+## SSIP and native clients pausing, cancelling and dying for SOAK_SECONDS (ProtocolSoakTests)
 SOAK_POSTS ?= 1000000
+SOAK_SECONDS ?= 600
 soak:
 	$(SWIFT) build $(RELEASE) --product announced
 	$(SWIFT) build $(RELEASE) --product announced-espeak
 	$(SWIFT) build $(RELEASE) --product announced-bench
 	.build/release/announced-bench --soak $(SOAK_POSTS)
+	$(SWIFT) build --build-tests
+	SPEECHD_CMD=/bin/false ANNOUNCED_SOAK_SECONDS=$(SOAK_SECONDS) $(SWIFT) test --skip-build --filter ProtocolSoakTests
 
 ## bench-compare: announced beside a private speech-dispatcher at a PulseAudio null sink
 ## (COMPARE_ROUNDS=N rounds; ROUND_TRIPS_ONLY=1 for the SSIP round trips and their floor alone)

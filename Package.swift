@@ -224,6 +224,7 @@ let package = Package(
                 "AnnounceProtocol", "AnnounceCore", "AnnounceServer", "SSIPProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),

@@ -17,9 +17,10 @@ extension Announcer {
     }
 
     /// Holds speech where it is (the speaking post keeps its place, nothing new starts) until
-    /// ``resume()``; does nothing when speech is already paused.
-    public func pause() async throws(AnnouncerError) {
-        _ = try await control(.pause)
+    /// ``resume()``, or until this announcer's connection closes; with `untilResume`, until a
+    /// ``resume()`` from anyone even after the connection closed (`announcectl pause`).
+    public func pause(untilResume: Bool = false) async throws(AnnouncerError) {
+        _ = try await control(.pause(untilResume: untilResume))
     }
 
     /// Continues paused speech from where it stopped; does nothing when speech is not paused.

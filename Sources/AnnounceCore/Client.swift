@@ -12,7 +12,7 @@ public enum ClientLine: Sendable, Hashable {
     /// The reply a front-end answered a request with itself (``ClientInput/answered(_:)``), in its
     /// place among the connection's lines.
     case reply(any FrontEndReply)
-    /// The answer to ``ClientInput/control(_:_:)``, after the terminal lines of what it ended.
+    /// The answer to ``ClientInput/control(_:_:)``, before the lines of what it ended or held.
     case control(ControlAnswer)
 
     /// Lines are equal when they are the same case with equal values (replies of the same type).
@@ -37,8 +37,8 @@ public enum ClientLine: Sendable, Hashable {
 
 /// How the dispatcher answers a front-end's stop, cancel, pause or resume.
 public enum ControlAnswer: Sendable, Hashable {
-    /// The control was carried out (for a stop or cancel that ended the speaking message, once
-    /// the engine has stopped it: the message's terminal line comes first).
+    /// The control was carried out. It comes before every line the control causes (the terminal
+    /// lines of what it ended, the `paused` or `resumed` line of what it held or continued).
     case done(SpeechControl)
     /// The scope named a connection that does not exist; nothing was done.
     case unknownClient(SpeechControl)
@@ -84,10 +84,6 @@ struct ClientState {
     /// The client has finished sending (it half-closed): the connection is closed once its last
     /// post has its terminal line.
     var finishedSending = false
-    /// Lines held back until post `seq` has its terminal line: the answer to a front-end's STOP
-    /// or CANCEL that ended the speaking post, and every line after it, keep their place behind
-    /// that post's end (SSIP: the 703 comes before `213 OK CANCELED`).
-    var heldUntilFinished: (seq: UInt64, lines: [ClientLine])?
 
     /// The name in `speech` events: from `hello`, else `pid:N`.
     var displayName: String {

@@ -137,12 +137,13 @@ extension Dispatcher {
         }
     }
 
-    /// Whether a notification or progress message may wait: not while output is paused, and not
+    /// Whether a notification or progress message may wait: not while it is held (the channel,
+    /// or its connection's messages, paused), and not
     /// while any other kind of post speaks or waits; a progress message may wait behind a speaking
     /// progress or notification and beside a waiting notification, a notification only beside
     /// notifications (shared/ssip.md §4: a waiting progress drops it too).
     func mayWait(droppable record: PostRecord) -> Bool {
-        if paused { return false }
+        if holds.holds(record.client) { return false }
         let isProgress = record.postClass == .progress
         if let current = speaking, current.endReason == nil {
             let giving = isProgress ? current.postClass.isDroppable : current.postClass == .notification

@@ -28,10 +28,10 @@ extension Dispatcher {
             case .control(let control, let scope):
                 if case .client(let other) = scope, clients[other] == nil {
                     send(answer: .control(.unknownClient(control)), to: client)
-                } else if let ending = apply(control, to: scope, from: client) {
-                    hold(answer: .control(.done(control)), for: client, until: ending.seq)
                 } else {
+                    // The answer first: every line the control causes comes after it.
                     send(answer: .control(.done(control)), to: client)
+                    apply(control, to: scope, from: client)
                 }
             case .name(let name):
                 if !name.isBlank { clients[client]?.name = name }
@@ -40,14 +40,14 @@ extension Dispatcher {
     }
 
     /// Stop, cancel, pause or resume for a front-end. Stop ends the scope's speaking message,
-    /// cancel its speaking and waiting ones (`cancelled`, even high ones: the client asked).
-    /// Pause and resume hold and continue the output whoever's message speaks: the daemon has
-    /// one speech channel, and a held message holds it for everyone.
+    /// cancel its speaking and waiting ones (`cancelled`, even high ones: the client asked); the
+    /// speaking one's terminal line comes when the backend has stopped it.
     ///
-    /// Returns the speaking post a stop or cancel is ending (its terminal line comes when the
-    /// backend has stopped it), if any.
-    @discardableResult
-    func apply(_ control: SpeechControl, to scope: ClientScope, from client: ClientID) -> PostRecord? {
+    /// Pause holds the scope's messages, owned by `client` (``PauseHolds``): `all` the whole
+    /// channel; `own` or a connection its messages only: the speaking one holds where it is, the
+    /// waiting ones are passed over while other connections' messages speak. Resume ends the holds
+    /// on the scope, whoever made them.
+    func apply(_ control: SpeechControl, to scope: ClientScope, from client: ClientID) {
         func inScope(_ post: PostRecord) -> Bool {
             switch scope {
             case .own: return post.client == client
@@ -62,14 +62,20 @@ extension Dispatcher {
             }
             if let current = speaking, inScope(current) {
                 interruptSpeaking(reason: .cancelled, evenIfHigh: true)
-                return current
             }
         case .pause:
-            setPaused(true)
+            switch scope {
+            case .own: holds.hold(client, by: client)
+            case .all: holds.holdChannel(by: client)
+            case .client(let other): holds.hold(other, by: client)
+            }
         case .resume:
-            setPaused(false)
+            switch scope {
+            case .own: holds.resume(client)
+            case .all: holds.resumeAll()
+            case .client(let other): holds.resume(other)
+            }
         }
-        return nil
     }
 
     func handle(_ line: RequestLine, from client: ClientID) {
@@ -90,18 +96,20 @@ extension Dispatcher {
             ])
         case .status:
             reply(id, to: client, statusReport.jsonObject)
+        // A control's `ok` comes before the lines it causes (`finished`, `paused`, `resumed`).
         case .stop:
+            reply(id, to: client)
             cancelAll(reason: .cancelled)
+        case .pause(let untilResume):
             reply(id, to: client)
-        case .pause:
-            setPaused(true)
-            reply(id, to: client)
+            holds.holdChannel(by: untilResume ? nil : client)
         case .resume:
-            setPaused(false)
             reply(id, to: client)
+            holds.resumeAll()
         case .cancel(let target):
-            if cancel(target, of: client) {
+            if isPendingOrSpeaking(target, of: client) {
                 reply(id, to: client)
+                cancel(target, of: client)
             } else {
                 send(.error(id: id, code: .notFound, message: "no post with id \(target) of this connection is pending or speaking"), to: client)
             }
@@ -120,9 +128,11 @@ extension Dispatcher {
         case .update(let change):
             update(change, id: id, from: client)
         case .cancelOwn(let target):
-            let count = cancelPosts(ofClientNamed: clients[client]?.displayName ?? "client:\(client)", target: target)
+            let name = clients[client]?.displayName ?? "client:\(client)"
+            let count = postsCount(ofClientNamed: name, target: target)
             if count > 0 {
                 reply(id, to: client, ["cancelled": .integer(Int64(count))])
+                cancelPosts(ofClientNamed: name, target: target)
             } else {
                 let which = target.map { "with id \($0) " } ?? ""
                 send(.error(id: id, code: .notFound, message: "no post \(which)of a client named \"\(clients[client]?.displayName ?? "")\" is pending or speaking"), to: client)
@@ -173,7 +183,7 @@ extension Dispatcher {
             screen: navigator.current.flatMap { clients[$0.owner]?.displayName }, stops: navigator.current?.stops.count ?? 0
         )
         report.punctuation = defaults.punctuation
-        report.paused = paused
+        report.paused = outputHeld
         report.ssipClients = clients.values.count { $0.registration.protocolName == "ssip" }
         if let speaking {
             let scalars = speaking.utterance.text.unicodeScalars
@@ -187,17 +197,33 @@ extension Dispatcher {
 
     // MARK: Control
 
-    /// Holds (`true`) or continues (`false`) speech output. The speaking post's owner hears
-    /// `paused` or `resumed`, `status` subscribers `status-changed`; asking for the state the
-    /// daemon is already in changes nothing. On resume, a pending post starts if nothing speaks.
-    func setPaused(_ hold: Bool) {
-        guard hold != paused else { return }
-        paused = hold
+    /// Holds or continues the backend's output as ``holds`` say: held while the whole channel is,
+    /// or while the speaking post's connection is. The speaking post's owner hears `paused` or
+    /// `resumed`, `status` subscribers `status-changed`; no change, no line. Called at the end of
+    /// every turn's work and before a post starts.
+    func updateOutputHold() {
+        let hold = holds.isChannelHeld || (speaking.map { holds.holds($0.client) } ?? false)
+        guard hold != outputHeld else { return }
+        outputHeld = hold
         if hold { backend?.pause() } else { backend?.resume() }
         if let current = speaking, current.endReason == nil, let id = current.id {
             send(hold ? .paused(id: id, seq: current.seq) : .resumed(id: id, seq: current.seq), to: current.client)
         }
         broadcast(.statusChanged(statusReport), topic: .status)
+    }
+
+    /// True when a post could start now: one waits whose connection is not held, and the channel
+    /// is not held.
+    var hasStartablePost: Bool {
+        if holds.isEmpty { return !pending.isEmpty }
+        return !holds.isChannelHeld && pending.contains { !holds.holds($0.client) }
+    }
+
+    /// Takes the post that speaks next: the first waiting one whose connection is not held.
+    func popStartablePost() -> PostRecord? {
+        if holds.isEmpty { return pending.popNext() }
+        if holds.isChannelHeld { return nil }
+        return pending.popFirst { !holds.holds($0.client) }
     }
 
     /// Ends every pending post and the speaking one with `reason`.
@@ -208,29 +234,40 @@ extension Dispatcher {
         interruptSpeaking(reason: reason, evenIfHigh: true)
     }
 
-    /// Cancels the post `target` of `client`; false when it is neither pending nor speaking.
-    func cancel(_ target: RequestID, of client: ClientID) -> Bool {
+    /// True when the post `target` of `client` is pending or speaking.
+    func isPendingOrSpeaking(_ target: RequestID, of client: ClientID) -> Bool {
+        func matches(_ post: PostRecord) -> Bool { post.client == client && post.id == target }
+        return speaking.map(matches) == true || pending.contains(where: matches)
+    }
+
+    /// Cancels the post `target` of `client`, if it is pending or speaking.
+    func cancel(_ target: RequestID, of client: ClientID) {
         if let current = speaking, current.client == client, current.id == target {
             interruptSpeaking(reason: .cancelled, evenIfHigh: true)
-            return true
+            return
         }
         let removed = pending.removeAll { $0.client == client && $0.id == target }
         for post in removed { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
-        return !removed.isEmpty
     }
 
-    /// Cancels the posts of every connection named `name` (`target`: only the one with that id);
-    /// returns how many.
-    func cancelPosts(ofClientNamed name: String, target: RequestID?) -> Int {
-        func matches(_ post: PostRecord) -> Bool { post.clientName == name && (target == nil || post.id == target) }
-        var count = 0
-        if let current = speaking, current.endReason == nil, matches(current) {
+    /// Whether a post belongs to a connection named `name` (`target`: and has that id).
+    private func isPost(_ post: PostRecord, ofClientNamed name: String, target: RequestID?) -> Bool {
+        post.clientName == name && (target == nil || post.id == target)
+    }
+
+    /// How many posts of connections named `name` (`target`: with that id) are speaking or pending.
+    func postsCount(ofClientNamed name: String, target: RequestID?) -> Int {
+        let speakingOne = speaking.map { $0.endReason == nil && isPost($0, ofClientNamed: name, target: target) } == true ? 1 : 0
+        return speakingOne + pending.all.count { isPost($0, ofClientNamed: name, target: target) }
+    }
+
+    /// Cancels the posts of every connection named `name` (`target`: only the one with that id).
+    func cancelPosts(ofClientNamed name: String, target: RequestID?) {
+        if let current = speaking, current.endReason == nil, isPost(current, ofClientNamed: name, target: target) {
             interruptSpeaking(reason: .cancelled, evenIfHigh: true)
-            count += 1
         }
-        let removed = pending.removeAll(where: matches)
+        let removed = pending.removeAll { isPost($0, ofClientNamed: name, target: target) }
         for post in removed { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
-        return count + removed.count
     }
 
     func apply(_ change: SettingsChange) -> Result<Void, RequestError> {
@@ -295,33 +332,9 @@ extension Dispatcher {
         activePosts[post.client, default: 1] -= 1
         if activePosts[post.client] == 0 { activePosts[post.client] = nil }
         if let id = post.id { send(.finished(id: id, seq: post.seq, termination: termination), to: post.client) }
-        releaseLines(heldUntil: post.seq)
         broadcast(.speech(.finished(seq: post.seq, client: post.clientName, termination: termination)), topic: .speech)
         if post.client == navigationClientID { navigationSpeechEnded(post, termination) }
         closeIfAnswered(post.client)
-    }
-
-    /// Answers `client` with `answer` once post `seq` has its terminal line; the client's later
-    /// lines wait behind the answer.
-    func hold(answer: ClientLine, for client: ClientID, until seq: UInt64) {
-        guard let state = clients[client] else { return }
-        if state.heldUntilFinished == nil {
-            clients[client]?.heldUntilFinished = (seq, [answer])
-            awaitedEnds[seq, default: []].append(client)
-        } else {
-            send(answer: answer, to: client)
-        }
-    }
-
-    /// Sends the lines held back until post `seq` ended, in their order, behind its terminal line.
-    func releaseLines(heldUntil seq: UInt64) {
-        // Only the connections waiting for this post, not every connection, on every post's end.
-        guard let waiting = awaitedEnds.removeValue(forKey: seq) else { return }
-        for client in waiting {
-            guard let held = clients[client]?.heldUntilFinished, held.seq == seq else { continue }
-            clients[client]?.heldUntilFinished = nil
-            outbox[client, default: []] += held.lines
-        }
     }
 
     /// Reports a post that was never queued.

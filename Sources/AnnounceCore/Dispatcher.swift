@@ -40,12 +40,13 @@ public final class Dispatcher {
     /// What other threads handed over for the next turn.
     nonisolated let inbox = DispatcherInbox()
     var shuttingDown = false
-    /// `pause` holds the output: the speaking post keeps its place and nothing starts.
-    var paused = false
+    /// Who holds whose speech (``PauseHolds``): each pause ends with the connection that made it.
+    var holds = PauseHolds()
+    /// True while the backend's output is paused: the whole channel is held, or the speaking
+    /// post's connection is (see ``updateOutputHold()``).
+    var outputHeld = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var outbox: [ClientID: [ClientLine]] = [:]
-    /// The connections whose lines wait for a post's terminal line, by the post's sequence number.
-    var awaitedEnds: [UInt64: [ClientID]] = [:]
     /// Connections to close once this turn's lines are handed to them.
     var closing: [any EventSink] = []
     let startTime = ContinuousClock.now
@@ -169,7 +170,9 @@ public final class Dispatcher {
         enqueue { $0.closeConnection(client) }
     }
 
-    /// A connection closed. Its posts play on; their lines are discarded.
+    /// A connection closed. Its posts play on, their lines discarded, unless a pause it made or
+    /// a pause of its messages is in effect: then its messages end `cancelled`, and every pause
+    /// it made ends (``unregister(_:)``).
     public nonisolated func closed(_ client: ClientID) {
         enqueue { $0.unregister(client) }
     }
@@ -178,10 +181,18 @@ public final class Dispatcher {
         clients[registration.id] = ClientState(registration: registration)
     }
 
+    /// Forgets a closed connection. A connection that closes paused (its own messages held, or a
+    /// hold it made in effect) takes its messages with it: nobody can resume them any more. Every
+    /// hold it made ends, so nothing it held keeps other connections' messages from speaking.
     func unregister(_ client: ClientID) {
+        let wasPaused = holds.holdsOwnMessages(of: client) || holds.isOwner(client)
+        holds.release(client)
         clients[client] = nil
         for topic in Topic.allCases { subscribers[topic]?.remove(client) }
         perform(navigator.remove(owner: client))
+        guard wasPaused else { return }
+        for post in pending.removeAll(where: { $0.client == client }) { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
+        if speaking?.client == client { interruptSpeaking(reason: .cancelled, evenIfHigh: true) }
     }
 
     func markFinishedSending(_ client: ClientID) {
@@ -199,8 +210,6 @@ public final class Dispatcher {
     /// Closes the connection after the lines this turn has for it; it hears nothing more.
     func closeConnection(_ client: ClientID) {
         guard let sink = clients[client]?.registration.sink else { return }
-        // Answers still held for a post's end go out now: the connection hears nothing later.
-        if let held = clients[client]?.heldUntilFinished { outbox[client, default: []] += held.lines }
         if let events = outbox.removeValue(forKey: client) { sink.deliver(events) }
         closing.append(sink)
         unregister(client)
@@ -256,14 +265,16 @@ public final class Dispatcher {
     /// what arrives meanwhile is decided with it).
     func transaction(_ body: (Dispatcher) -> Void) {
         body(self)
-        if speaking == nil, !paused, !pending.isEmpty { enqueue() }
+        updateOutputHold()
+        if speaking == nil, hasStartablePost { enqueue() }
         flushOutbox()
         resumeIdleWaitersIfIdle()
         turnObserver?()
     }
 
     func startNext() {
-        guard speaking == nil, !paused, let next = pending.popNext() else { return }
+        updateOutputHold()
+        guard speaking == nil, let next = popStartablePost() else { return }
         speaking = next
         guard let backend else {
             finish(next, .failure(reason: .error, spokenChars: 0, message: "no speech backend is attached"))
@@ -275,22 +286,16 @@ public final class Dispatcher {
 
     /// Queues `event` for `client`; sent at the end of the turn.
     func send(_ event: Event, to client: ClientID) {
-        queue(.event(event), for: client, postSeq: event.postSeq)
+        queue(.event(event), for: client)
     }
 
     /// Queues a front-end's reply or a control's answer for `client`, in its place.
     func send(answer line: ClientLine, to client: ClientID) {
-        queue(line, for: client, postSeq: nil)
+        queue(line, for: client)
     }
 
-    /// Queues `line` for `client`, or behind the answer held for it until a post ends (that post's
-    /// own lines, `postSeq`, go ahead). Nothing is held on the hot path of native posts: the check
-    /// is skipped while no answer waits anywhere.
-    private func queue(_ line: ClientLine, for client: ClientID, postSeq: UInt64?) {
-        if !awaitedEnds.isEmpty, let held = clients[client]?.heldUntilFinished, postSeq != held.seq {
-            clients[client]?.heldUntilFinished?.lines.append(line)
-            return
-        }
+    /// Queues `line` for `client`, in order; nothing for a connection that has closed.
+    private func queue(_ line: ClientLine, for client: ClientID) {
         guard clients[client] != nil else { return }
         outbox[client, default: []].append(line)
     }

@@ -155,6 +155,13 @@ struct PendingList {
         return take(&notification)
     }
 
+    /// Removes and returns the first post in speaking order that matches `predicate`.
+    mutating func popFirst(where predicate: (PostRecord) -> Bool) -> PostRecord? {
+        guard let first = all.first(where: predicate) else { return nil }
+        _ = removeAll { $0 === first }
+        return first
+    }
+
     /// Removes and returns every post matching `predicate`, in speaking order.
     mutating func removeAll(where predicate: (PostRecord) -> Bool) -> [PostRecord] {
         let removed = all.filter(predicate)

@@ -156,8 +156,8 @@ public enum Request: Sendable, Hashable {
     /// `stop`: cancel everything.
     case stop
     /// `pause` (an addition to protocol 1): hold speech output where it is; nothing starts
-    /// until `resume`.
-    case pause
+    /// until `resume`, or until this connection closes unless `untilResume` (`"until":"resume"`).
+    case pause(untilResume: Bool)
     /// `resume` (an addition to protocol 1): continue the paused speech from the same sample.
     case resume
     /// `cancel`: cancel one of this connection's posts.

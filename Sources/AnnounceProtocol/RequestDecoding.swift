@@ -65,7 +65,12 @@ extension RequestLine {
             case "stop":
                 return .stop
             case "pause":
-                return .pause
+                switch try object.optionalString("until") {
+                case nil, "close"?: return .pause(untilResume: false)
+                case "resume"?: return .pause(untilResume: true)
+                case let other?:
+                    throw FieldError(field: "until", problem: "must be \"resume\" or \"close\", not \"\(other)\"")
+                }
             case "resume":
                 return .resume
             case "cancel":

@@ -22,7 +22,9 @@ extension Request {
         case .hello(let client, let lint):
             if let client { object.append("client", .string(client)) }
             if lint { object.append("lint", true) }
-        case .status, .stop, .pause, .resume:
+        case .pause(let untilResume):
+            if untilResume { object.append("until", "resume") }
+        case .status, .stop, .resume:
             break
         case .cancel(let target):
             object.append("target", target.json)

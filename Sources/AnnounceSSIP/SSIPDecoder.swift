@@ -17,6 +17,8 @@ public struct SSIPDecoder: FrontEndDecoder {
     private var nextMessage: Int64 = 1
     /// Set after QUIT or a line over the limit: nothing more is decoded.
     private var done = false
+    /// Set once an output module announced does not have was logged for this connection.
+    private var loggedModuleFallback = false
 
     init(connection: SSIPConnection, frontEnd: SSIPFrontEnd) {
         self.connection = connection
@@ -86,20 +88,32 @@ public struct SSIPDecoder: FrontEndDecoder {
         case .setOthers(let scope, let setting, let success):
             decoded.inputs.append(.answered(setOthers(scope, setting, success: success)))
         case .listSynthesisVoices:
-            let module = connection.session.withLockedValue { $0.settings.outputModule }
-            decoded.inputs.append(.answered(SSIPReply.synthesisVoices(frontEnd.voices.refreshed().entries(module: module))))
+            let catalog = frontEnd.voices.refreshed()
+            let module = connection.session.withLockedValue { $0.settings.outputModule }.flatMap { catalog.module(named: $0) }
+            decoded.inputs.append(.answered(SSIPReply.synthesisVoices(catalog.entries(module: module))))
         case .listOutputModules:
             decoded.inputs.append(.answered(SSIPReply.moduleList(frontEnd.voices.refreshed().modules)))
         case .setOutputModule(let scope, let name):
-            // A name that is no installed engine is refused with 312, not "set" and silently
-            // replaced by espeak-ng as speech-dispatcher does. An installed engine without voices
-            // (piper before a Piper voice is installed) is set, as speech-dispatcher sets a module
-            // it cannot speak with: espeak-ng speaks its messages until a Piper voice is installed.
-            guard let module = frontEnd.voices.refreshed().module(named: name) else {
-                decoded.inputs.append(.answered(SSIPReply.couldNotSet(.outputModule(name))))
-                return
+            // A name that is no installed engine (`flite`, `festival`) is set as it is, answered 216
+            // like speech-dispatcher (shared/ssip.md §3: python3-speechd raises on 312, and
+            // speech-dispatcher's own tests set `flite`), and `GET OUTPUT_MODULE` answers it; its
+            // messages speak as if no module were set. The fallback is logged once per connection.
+            // An installed engine without voices (piper before a Piper voice is installed) is set
+            // too: espeak-ng speaks its messages until a Piper voice is installed.
+            let catalog = frontEnd.voices.refreshed()
+            let module = catalog.module(named: name)
+            if module == nil, !loggedModuleFallback {
+                loggedModuleFallback = true
+                let clientName = connection.session.withLockedValue { $0.settings.clientName }
+                frontEnd.logger.notice(
+                    "an SSIP client chose an output module announced does not have; its messages speak with the default voice",
+                    metadata: [
+                        "client": "\(clientName)", "module": "\(name)", "modules": "\(catalog.modules.joined(separator: ", "))",
+                        "fix": "choose one of the modules (LIST OUTPUT_MODULES), or leave the module unset",
+                    ]
+                )
             }
-            decoded.inputs.append(.answered(setOthers(scope, .outputModule(module), success: .outputModuleSet)))
+            decoded.inputs.append(.answered(setOthers(scope, .outputModule(module ?? name), success: .outputModuleSet)))
         case .quit:
             decoded.inputs.append(.answered(SSIPReply.bye))
             decoded.framingLost = true

@@ -35,10 +35,10 @@ public struct SSIPEncoder: FrontEndEncoder {
         for line in lines {
             switch line {
             case .control(.done(let control)):
-                // STOP, CANCEL, PAUSE, RESUME: the reply keeps its place behind the events the
-                // control caused (the 703s of what it cancelled come first, as from
-                // speech-dispatcher), even when one of them is held.
-                output.appendEvent(SSIPReply(done: control).bytes, answers: 1)
+                // STOP, CANCEL, PAUSE, RESUME: a reply, written before the events the control
+                // caused (the dispatcher hands it over first: 213 before 703, 211 before 704),
+                // and ahead of events still held (shared/ssip.md §7).
+                output.appendReply(SSIPReply(done: control).bytes, answers: 1)
             case .control(.unknownClient):
                 output.appendReply(SSIPReply.idDoesNotExist.bytes, answers: 1)
             case .reply(let reply):

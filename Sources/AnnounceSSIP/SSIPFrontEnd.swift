@@ -2,6 +2,7 @@
 public import AnnounceCore
 public import AnnounceProtocol
 public import AnnounceServer
+public import Logging
 public import NIOCore
 import SSIPProtocol
 
@@ -26,6 +27,9 @@ public struct SSIPFrontEnd: FrontEnd {
     let voices: SSIPVoiceSource
     /// The open connections, for `SET all` and `SET <id>`.
     let connections = SSIPConnections()
+    /// Where the front-end says what a client should know but SSIP cannot tell it (an output
+    /// module announced does not have, once per connection).
+    public var logger = Logger(label: "announced.ssip")
 
     /// Creates the front-end for `voices` and `installedEngines` (the engines that are there
     /// with voices or without, e.g. `piper` once its helper is installed), which never change.

@@ -33,7 +33,8 @@ enum SSIPMessagePost {
         let priority = message.inBlock && settings.priority != .important ? MessagePriority.message : MessagePriority(settings.priority)
         // An unknown SYNTHESIS_VOICE was answered 209 (as speech-dispatcher does) and falls back
         // to the language's voice; so does one of another module than the one set.
-        let module = settings.outputModule
+        // A module announced does not have (`flite`) speaks as if none were set.
+        let module = settings.outputModule.flatMap { voices.module(named: $0) }
         let chosenVoice = settings.synthesisVoice.flatMap { voices.knows($0, module: module) ? $0 : nil }
         // spd-say sends the locale's language, which is `C` (or `POSIX`) in a bare environment:
         // no language at all, so the default voice speaks, without a warning.

@@ -24,9 +24,10 @@ public struct SSIPSettings: Sendable, Hashable {
     public var voiceType: SSIPVoiceType = .male1
     /// `SYNTHESIS_VOICE`; nil means by language.
     public var synthesisVoice: String?
-    /// `OUTPUT_MODULE` as last set: `espeak-ng` or `piper`; nil until the connection sets one,
-    /// when its messages speak with the daemon's choice of voice (its default voice, and its
-    /// `voice_for_language`).
+    /// `OUTPUT_MODULE` as last set: `espeak-ng`, `piper`, or a name announced does not have
+    /// (kept as given, for `GET OUTPUT_MODULE`); nil until the connection sets one. With none, or
+    /// one announced does not have, its messages speak with the daemon's choice of voice (its
+    /// default voice, and its `voice_for_language`).
     public var outputModule: String?
     /// `PUNCTUATION`.
     public var punctuation: SSIPPunctuation = .none

@@ -21,7 +21,8 @@ extension Announcectl {
         @ParentCommand var parent: Announcectl
 
         func run() async throws {
-            do { try await parent.makeAnnouncer().pause() } catch { throw fail(error) }
+            // The pause outlives this short-lived connection: it lasts until `announcectl resume`.
+            do { try await parent.makeAnnouncer().pause(untilResume: true) } catch { throw fail(error) }
         }
     }
 

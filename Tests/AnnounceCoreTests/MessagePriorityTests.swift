@@ -85,8 +85,8 @@ extension Harness {
     }
 
     /// `client` got the control's answer (`done`) once; when the control ended the speaking post
-    /// `ended` (client 1's), only after that post's terminal line (SSIP: 703 before 213).
-    func expectAnswered(_ client: ClientID, afterTerminalOf ended: Int?, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// `ended` (client 1's), before that post's terminal line (SSIP: 213 before 703, shared/ssip.md §7).
+    func expectAnswered(_ client: ClientID, beforeTerminalOf ended: Int?, sourceLocation: SourceLocation = #_sourceLocation) {
         let lines = sink(client).all
         let answers = lines.indices.filter { if case .control(.done) = lines[$0] { true } else { false } }
         #expect(answers.count == 1, "client \(client): \(lines)", sourceLocation: sourceLocation)
@@ -95,7 +95,7 @@ extension Harness {
             guard case .event(let event) = line else { return false }
             return event.isTerminal && event.requestID == .integer(Int64(ended))
         }
-        #expect((terminal ?? .max) < answer, "the answer after post \(ended)'s terminal line: \(lines)", sourceLocation: sourceLocation)
+        #expect(answer < (terminal ?? .min), "the answer before post \(ended)'s terminal line: \(lines)", sourceLocation: sourceLocation)
     }
 
     /// Every post of `client` in `ids` has exactly one terminal line.
@@ -406,11 +406,11 @@ struct MessagePriorityTests {
     func stop(scope: ClientScope, from asker: ClientID, stopsSpeaking: Bool) {
         let h = threeMessages()
         h.control(.stop, scope, from: asker)
-        // Ending the speaking message, the answer waits for its terminal line.
-        #expect(h.sink(asker).all.contains(.control(.done(.stop))) == !stopsSpeaking)
+        // Answered at once, before the terminal line of the message it ends (shared/ssip.md §7).
+        #expect(h.sink(asker).all.contains(.control(.done(.stop))))
         #expect(h.backend.aborted == (stopsSpeaking ? [1] : []))
         #expect(h.playToTheEnd() == ["message 1", "message 2", "message 3"])
-        h.expectAnswered(asker, afterTerminalOf: stopsSpeaking ? 1 : nil)
+        h.expectAnswered(asker, beforeTerminalOf: stopsSpeaking ? 1 : nil)
         #expect(h.outcome(1) == (stopsSpeaking ? "cancelled" : "spoken"))
         #expect(h.outcome(2) == "spoken" && h.outcome(3, of: 2) == "spoken")
         h.expectOneTerminalEach([1, 2])
@@ -431,9 +431,9 @@ struct MessagePriorityTests {
         h.post(3, .message, from: 2)
         h.control(.cancel, scope, from: asker)
         let endsSpeaking = outcomes[0] == "cancelled"
-        #expect(h.sink(asker).all.contains(.control(.done(.cancel))) == !endsSpeaking)
+        #expect(h.sink(asker).all.contains(.control(.done(.cancel))))
         _ = h.playToTheEnd()
-        h.expectAnswered(asker, afterTerminalOf: endsSpeaking ? 1 : nil)
+        h.expectAnswered(asker, beforeTerminalOf: endsSpeaking ? 1 : nil)
         #expect([h.outcome(1), h.outcome(2), h.outcome(3, of: 2)] == outcomes)
         h.expectOneTerminalEach([1, 2])
         h.expectOneTerminalEach([3], of: 2)

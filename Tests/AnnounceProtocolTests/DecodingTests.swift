@@ -48,7 +48,8 @@ struct DecodingTests {
     func controls() throws {
         #expect(try decode(#"{"op":"hello","client":"mail"}"#).get().request == .hello(client: "mail", lint: false))
         #expect(try decode(#"{"op":"stop"}"#).get().request == .stop)
-        #expect(try decode(#"{"op":"pause","id":1}"#).get().request == .pause)
+        #expect(try decode(#"{"op":"pause","id":1}"#).get().request == .pause(untilResume: false))
+        #expect(try decode(#"{"op":"pause","id":1,"until":"resume"}"#).get().request == .pause(untilResume: true))
         #expect(try decode(#"{"op":"resume","id":2}"#).get().request == .resume)
         #expect(try decode(#"{"op":"cancel","target":"x"}"#).get().request == .cancel(target: "x"))
         #expect(try decode(#"{"op":"set","muted":true,"rate":90}"#).get().request == .set(SettingsChange(muted: true, rate: 90)))

@@ -40,23 +40,24 @@ struct SSIPEncoderTests {
         #expect(writes.allSatisfy { !$0.isEvent && $0.notBefore == nil })
     }
 
-    @Test("a control's reply is written in order with events, behind the 703s it caused even while they are held; other replies are not")
+    @Test("a control's reply is a reply: written ahead of held events, before the 703 it causes (shared/ssip.md §7)")
     func controlReplyKeepsItsPlace() {
         let encoder = encoder("SET self NOTIFICATION all on")
         _ = encode([.event(.queued(id: id, seq: 8))], with: encoder)
         let writes = encode(
-            [.event(.finished(id: id, seq: 8, termination: .failure(reason: .cancelled, spokenChars: 0))), .control(.done(.cancel)),
+            [.control(.done(.cancel)), .event(.finished(id: id, seq: 8, termination: .failure(reason: .cancelled, spokenChars: 0))),
              .reply(SSIPReply.rateSet)],
             with: encoder
         )
-        #expect(writes.map(text) == ["703-8|703-4|703 CANCELED|", "213 OK CANCELED|", "203 OK RATE SET|"])
-        #expect(writes.map(\.isEvent) == [true, true, false])
+        #expect(writes.map(text) == ["213 OK CANCELED|", "703-8|703-4|703 CANCELED|", "203 OK RATE SET|"])
+        #expect(writes.map(\.isEvent) == [false, true, false])
+        #expect(writes[1].notBefore != nil, "the 703 is held after its 225; the reply was not")
         let answers = SpeechControl.allCases.map { encode([.control(.done($0)), .control(.unknownClient($0))], with: encoder) }
         #expect(answers.map { $0.map(text) } == [
-            ["210 OK STOPPED|", "406 ERR ID DOESNT EXIST|"], ["213 OK CANCELED|", "406 ERR ID DOESNT EXIST|"],
-            ["211 OK PAUSED|", "406 ERR ID DOESNT EXIST|"], ["212 OK RESUMED|", "406 ERR ID DOESNT EXIST|"],
+            ["210 OK STOPPED|406 ERR ID DOESNT EXIST|"], ["213 OK CANCELED|406 ERR ID DOESNT EXIST|"],
+            ["211 OK PAUSED|406 ERR ID DOESNT EXIST|"], ["212 OK RESUMED|406 ERR ID DOESNT EXIST|"],
         ])
-        #expect(answers.allSatisfy { $0.map(\.isEvent) == [true, false] }, "done waits behind events; an unknown client is a plain reply")
+        #expect(answers.allSatisfy { $0.map(\.isEvent) == [false] }, "both are plain replies")
     }
 
     @Test("only the event types the connection enabled are written")

@@ -17,15 +17,18 @@ struct SSIPOutputModuleTests {
         VoiceDescription(name: "en_us-fake-medium", identifier: "/v/en_US-fake-medium.onnx", languages: ["en-us", "en"], engine: "piper", quality: "medium"),
     ]
 
-    @Test("without Piper's helper or voice: one module, and SET OUTPUT_MODULE piper is 312 and changes nothing; once a voice is installed: 216")
-    func piperNeedsAVoiceOrItsHelper() {
+    @Test("no Piper helper or voice: SET OUTPUT_MODULE piper or festival is 216, GET answers it, messages speak as if none were set")
+    func piperNeedsAVoiceOrItsHelper() throws {
         let installed = NIOLockedValueBox<[VoiceDescription]>([])
         let frontEnd = SSIPFrontEnd(lookForVoices: { Self.espeak + installed.withLockedValue { $0 } })
         var probe = DecoderProbe(frontEnd)
         #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250 OK MODULE LIST SENT|"])
-        #expect(probe.send("SET self OUTPUT_MODULE piper") == ["312 ERR COULDNT SET OUTPUT MODULE|"])
-        #expect(probe.send("GET OUTPUT_MODULE") == ["251-espeak-ng|251 OK GET RETURNED|"])
-        #expect(probe.send("SET self OUTPUT_MODULE festival") == ["312 ERR COULDNT SET OUTPUT MODULE|"])
+        #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
+        #expect(probe.send("GET OUTPUT_MODULE") == ["251-piper|251 OK GET RETURNED|"])
+        #expect(probe.send("SET self OUTPUT_MODULE festival") == ["216 OK OUTPUT MODULE SET|"])
+        #expect(probe.send("GET OUTPUT_MODULE") == ["251-festival|251 OK GET RETURNED|"])
+        let unbound = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
+        #expect(unbound.engine == nil, "a module announced does not have speaks as if none were set")
         installed.withLockedValue { $0 = Self.piper }
         #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250-piper|250 OK MODULE LIST SENT|"])
         #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
@@ -40,13 +43,14 @@ struct SSIPOutputModuleTests {
             lookForEngines: { helperInstalled.withLockedValue { $0 } ? ["espeak-ng", "piper"] : ["espeak-ng"] }
         )
         var probe = DecoderProbe(frontEnd)
-        #expect(probe.send("SET self OUTPUT_MODULE piper") == ["312 ERR COULDNT SET OUTPUT MODULE|"])
+        #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
         helperInstalled.withLockedValue { $0 = true }
         #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250-piper|250 OK MODULE LIST SENT|"])
         #expect(probe.send("SET self OUTPUT_MODULE PIPER") == ["216 OK OUTPUT MODULE SET|"])
         #expect(probe.send("GET OUTPUT_MODULE") == ["251-piper|251 OK GET RETURNED|"])
         #expect(probe.send("LIST SYNTHESIS_VOICES") == ["249 OK VOICE LIST SENT|"])
-        #expect(probe.send("SET self OUTPUT_MODULE festival") == ["312 ERR COULDNT SET OUTPUT MODULE|"])
+        #expect(probe.send("SET self OUTPUT_MODULE festival") == ["216 OK OUTPUT MODULE SET|"])
+        #expect(probe.send("SET self OUTPUT_MODULE PIPER") == ["216 OK OUTPUT MODULE SET|"])
         _ = probe.send("SET self VOICE_TYPE FEMALE1")
         let bound = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
         #expect(bound.engine == "piper", "bound to piper, so a Piper voice installed later speaks it")

@@ -132,7 +132,7 @@ struct DesktopOrcaTests {
         #expect(!WAVFile.trimmed(try orca.ssip.daemon.wavSamples(seq: id)).isEmpty)
     }
 
-    @Test("Tab while Orca speaks the last focus: Orca's CANCEL self ends the speaking message with 703 before its 213, and the new focus is spoken to 702")
+    @Test("Tab while Orca speaks the last focus: its CANCEL self is answered 213, then the message ends 703; the new focus ends 702")
     func focusMovesWhileSpeaking() throws {
         let orca = try OrcaRun()
         try orca.press("Tab")
@@ -149,10 +149,11 @@ struct DesktopOrcaTests {
         #expect(orca.tap.events(connection, messageID: cancelID).first == "701")
         #expect(orca.tap.events(connection, messageID: cancelID).last == "703", "begun, then cancelled")
         #expect(orca.tap.events(connection, messageID: okID).last == "702")
-        // On the wire: the 703 about the Cancel button's message comes before the 213 of the
-        // CANCEL self Orca sent for the new focus (no later CANCEL comes in this test).
+        // On the wire: the 213 of the CANCEL self Orca sent for the new focus comes before the
+        // 703 it caused about the Cancel button's message (shared/ssip.md §7).
         let lines = orca.tap.serverLines(connection)
+        let queued = try #require(lines.firstIndex(of: "225-\(cancelID)"), "\(lines)")
         let canceled = try #require(lines.firstIndex(of: "703-\(cancelID)"), "\(lines)")
-        #expect(lines[canceled...].contains("213 OK CANCELED"), "\(lines)")
+        #expect(queued < canceled && lines[queued..<canceled].contains("213 OK CANCELED"), "\(lines)")
     }
 }

@@ -59,7 +59,7 @@ struct SSIPOrcaSessionTests {
         ["\(code)-\(messageID)", "\(code)-\(clientID)"] + (mark.map { ["\(code)-\($0)"] } ?? []) + ["\(code) \(text)"]
     }
 
-    @Test("connect sequence, utterances with marks, CANCEL self: exact replies, 703 before 213, one 702 or 703 per message, CR LF everywhere")
+    @Test("connect sequence, utterances with marks, CANCEL self: exact replies, 213 before its 703, one 702 or 703 each, CR LF")
     func orcaSession() throws {
         let ssip = try SSIPDaemon()
         let client = try ssip.connectSSIP()
@@ -85,16 +85,16 @@ struct SSIPOrcaSessionTests {
         #expect(cancelEvent.lines == eventLines(703, long.messageID, clientID, "CANCELED"))
         let canceled = try #require(client.indexOfEvent(703, messageID: long.messageID))
         let cancelReply = try #require(next.cancelReply)
-        #expect(canceled < cancelReply, "703 arrives before 213 OK CANCELED")
+        #expect(cancelReply < canceled, "213 OK CANCELED comes before the 703 it causes (shared/ssip.md §7)")
         _ = try #require(client.waitForEvent(702, messageID: next.messageID))
         #expect(client.events(messageID: next.messageID).map(\.code) == [701, 700, 700, 700, 702])
 
-        // 3. A message cancelled right after it was queued (its first event still held): 703 before 213.
+        // 3. A message cancelled right after it was queued (its first event still held): 213 before 703.
         let quick = try utter(client, Self.longUtterance)
         let after = try utter(client, Self.utterance)
         try #require(client.waitForEvent(703, messageID: quick.messageID) != nil, "703 for the cancelled message")
         let quickCanceled = try #require(client.indexOfEvent(703, messageID: quick.messageID))
-        #expect(quickCanceled < (after.cancelReply ?? -1), "703 arrives before 213 OK CANCELED")
+        #expect((after.cancelReply ?? .max) < quickCanceled, "213 OK CANCELED comes before the 703 it causes")
         let queuedIndex = client.blocks.firstIndex { $0.lines == ["225-\(quick.messageID)", "225 OK MESSAGE QUEUED"] }
         #expect((queuedIndex ?? .max) < quickCanceled, "225 comes before the message's first event")
 

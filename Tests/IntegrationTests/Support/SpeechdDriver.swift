@@ -146,6 +146,13 @@ final class SpeechdDriver {
 
     /// What the driver wrote to stderr so far (tracebacks).
     var stderrText: String { errors.currentText() }
+
+    /// Kills the driver with SIGKILL (its clients close nothing themselves: the kernel closes
+    /// their sockets) and reaps it.
+    func kill() {
+        Glibc.kill(driver.process.processIdentifier, SIGKILL)
+        _ = driver.finish(timeout: 10)
+    }
 }
 
 /// The driver did not answer, or python3-speechd raised.
