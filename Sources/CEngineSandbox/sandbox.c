@@ -104,8 +104,6 @@ _Static_assert(_NSIG == 65, "signals run to 64");
 
 int CEngineSandbox_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
 
-int CEngineSandbox_get_no_new_privs(void) { return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); }
-
 int CEngineSandbox_get_no_new_privs_option(void) { return PR_GET_NO_NEW_PRIVS; }
 
 uint64_t CEngineSandbox_writing_open_flags(void) {

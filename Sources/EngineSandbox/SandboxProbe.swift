@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #if DEBUG
-import CEngineSandbox
 import CEngineSandboxProbes
 import Glibc
 
@@ -70,7 +69,7 @@ public enum SandboxProbe: String, CaseIterable, Sendable {
             execve("/bin/true", arguments, environment)
             return Self.refused()
         case .noNewPrivileges:
-            return "no_new_privs=\(CEngineSandbox_get_no_new_privs())"
+            return "no_new_privs=\(CEngineSandboxProbes_get_no_new_privs())"
         case .readFileOnThread:
             let words = argument.split(separator: " ", maxSplits: 1).map(String.init)
             guard words.count == 2, let thread = Int32(words[0]) else { return "usage: <thread id> <path>" }

@@ -92,7 +92,7 @@ struct SystemCallAllowlist {
             Rule(name: "getpid"), Rule(name: "gettid"),
             Rule(name: "tgkill", conditions: [Self.equal(0, UInt64(processID))]),
             Rule(name: "exit"), Rule(name: "exit_group"),
-            // Only to read whether no_new_privs is set.
+            // Only to read whether no_new_privs is set (the debug sandbox probe reads it).
             Rule(name: "prctl", conditions: [Self.equal(0, UInt64(CEngineSandbox_get_no_new_privs_option()))]),
         ]
     }

@@ -14,9 +14,12 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+int CEngineSandboxProbes_get_no_new_privs(void) { return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); }
 
 int CEngineSandboxProbes_fork_and_exit(void) {
     pid_t child = fork();

@@ -13,9 +13,6 @@
 /// file capabilities). 0, or -1 and errno.
 int CEngineSandbox_set_no_new_privs(void);
 
-/// `prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)`: 1 when set, 0 when not, -1 and errno.
-int CEngineSandbox_get_no_new_privs(void);
-
 /// `PR_GET_NO_NEW_PRIVS`, for the seccomp rule that lets the process read the flag.
 int CEngineSandbox_get_no_new_privs_option(void);
 

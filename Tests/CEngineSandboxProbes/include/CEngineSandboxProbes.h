@@ -6,6 +6,9 @@
 #ifndef C_ENGINE_SANDBOX_PROBES_H
 #define C_ENGINE_SANDBOX_PROBES_H
 
+/// `prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)`: 1 when set, 0 when not, -1 and errno.
+int CEngineSandboxProbes_get_no_new_privs(void);
+
 /// fork(), the child exiting at once with _exit(0). The child's pid, or -1 and errno.
 int CEngineSandboxProbes_fork_and_exit(void);
 
