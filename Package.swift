@@ -88,10 +88,16 @@ let package = Package(
         ),
         // The calls the engine sandbox makes that Swift cannot (prctl, Landlock's system calls,
         // the async-signal-safe SIGSYS handler).
-        .target(name: "CEngineSandbox"),
+        .target(name: "CEngineSandbox", cSettings: [.define("_GNU_SOURCE")]),
+        // The C half of the debug helpers' sandbox probes (EngineSandbox's SandboxProbe): compiled
+        // in debug builds only, so no release helper holds them (.ci/check-release-symbols).
+        .target(
+            name: "CEngineSandboxProbes", path: "Tests/CEngineSandboxProbes",
+            cSettings: [.define("ANNOUNCED_SANDBOX_PROBES", .when(configuration: .debug))]
+        ),
         // The sandbox a speech engine's helper process enters once its engine is loaded:
         // no_new_privs, a seccomp allowlist, Landlock (read-only, beneath the engine's data).
-        .target(name: "EngineSandbox", dependencies: ["CEngineSandbox", "CSeccomp"], swiftSettings: strictSwift),
+        .target(name: "EngineSandbox", dependencies: ["CEngineSandbox", "CEngineSandboxProbes", "CSeccomp"], swiftSettings: strictSwift),
         // What every engine helper shares: its pipes, the frame loop, abort, the sandbox probes and
         // the sandbox's entry. A helper is its engine (a HelperEngine) and one call of HelperRuntime.run.
         .target(

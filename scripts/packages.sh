@@ -2,7 +2,11 @@
 # The Debian packages the build and the tests need (sourced by scripts/run, scripts/test and
 # the Makefile's deps target). pulseaudio is not among them: on a desktop PipeWire's
 # pipewire-pulse plays its part, and the PulseAudio tests are skipped without it (CI installs it).
-DEBIAN_PACKAGES="libespeak-ng-dev espeak-ng libcld2-dev libsystemd-dev libpulse-dev libasound2-dev libseccomp-dev socat pkg-config util-linux"
+# speech-dispatcher's own clients (spd-say, python3-speechd, libspeechd-dev) and gcc (the tests
+# compile their C fixtures) are here for the tests; .ci/check-test-programs checks that every
+# program a test starts is installed from this list or skipped with a note naming its package.
+DEBIAN_PACKAGES="libespeak-ng-dev espeak-ng libcld2-dev libsystemd-dev libpulse-dev libasound2-dev libseccomp-dev socat pkg-config \
+util-linux speech-dispatcher python3-speechd libspeechd-dev gcc systemd"
 # What `make install` and `make deb` need besides: pandoc makes the protocol's man page from
 # Protocol.md (scripts/generate-docs.sh); dpkg-dev has dpkg-shlibdeps (the package's Depends).
 INSTALL_PACKAGES="pandoc dpkg-dev"

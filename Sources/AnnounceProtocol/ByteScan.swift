@@ -4,8 +4,8 @@ internal import Glibc
 /// The byte searches on the input path, each one pass over a line of up to `max_line_bytes`:
 /// where a line ends, and where a JSON string's plain run ends. A chapter-long text goes through
 /// each of them before its first sample, so they look at a word (8 bytes) at a time, or call
-/// glibc's `memchr`, rather than a byte at a time (the generic `firstIndex(of:)` and a byte loop
-/// took about 0.6 and 1.1 ms on 1 MiB).
+/// glibc's `memchr`, rather than a byte at a time (as the generic `firstIndex(of:)` and a byte
+/// loop do).
 ///
 /// Written here because no package in the mirror offers a JSON string scan over raw bytes, and
 /// the standard library's searches are generic byte loops.

@@ -54,7 +54,7 @@ extension JSONValue {
     static func writeString(_ string: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         // Runs of bytes that need no escape are copied whole: a `started` line repeats its
-        // post's text, up to a chapter, and byte by byte that took tens of milliseconds.
+        // post's text, up to a chapter, which is too long to copy byte by byte.
         // The runs are found a word at a time (ByteScan), and room for a long text is made once.
         let copied: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
             if bytes.count > 4096 { out.reserveCapacity(out.count + bytes.count + 2) }

@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// See include/CEngineSandbox.h. _GNU_SOURCE makes glibc declare gettid and siginfo's si_syscall.
-#define _GNU_SOURCE
+// See include/CEngineSandbox.h.
+#ifndef __linux__
+#error The engine sandbox is Linux's (seccomp, Landlock, prctl)
+#endif
+#ifndef _GNU_SOURCE
+#error You must define _GNU_SOURCE (Package.swift does): glibc declares gettid, O_TMPFILE and siginfo's si_syscall with it
+#endif
+
 #include "CEngineSandbox.h"
 
 #include <errno.h>
-#include <semaphore.h>
-#include <time.h>
 #include <fcntl.h>
+#include <linux/landlock.h>
 #include <sched.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -43,9 +49,60 @@ struct engine_sandbox_path_beneath_attr {
 
 enum { landlock_create_ruleset_version = 1, landlock_rule_path_beneath = 1 };
 
-int CEngineSandbox_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
+// The structures above against the kernel headers this is built with, which may stop at an older
+// ABI: the fields they have must be where the kernel reads them.
+_Static_assert(offsetof(struct engine_sandbox_ruleset_attr, handled_access_fs) ==
+                   offsetof(struct landlock_ruleset_attr, handled_access_fs),
+               "handled_access_fs is where the kernel reads it");
+_Static_assert(sizeof(struct landlock_ruleset_attr) <= sizeof(struct engine_sandbox_ruleset_attr),
+               "the kernel headers' landlock_ruleset_attr has fields engine_sandbox_ruleset_attr lacks");
+_Static_assert(sizeof(struct engine_sandbox_ruleset_attr) == 3 * sizeof(uint64_t), "ruleset_attr has no padding");
+_Static_assert(sizeof(struct engine_sandbox_path_beneath_attr) == sizeof(struct landlock_path_beneath_attr),
+               "sizes of engine_sandbox_path_beneath_attr and landlock_path_beneath_attr differ");
+_Static_assert(offsetof(struct engine_sandbox_path_beneath_attr, parent_fd) ==
+                   offsetof(struct landlock_path_beneath_attr, parent_fd),
+               "parent_fd is where the kernel reads it");
+_Static_assert(landlock_rule_path_beneath == LANDLOCK_RULE_PATH_BENEATH, "LANDLOCK_RULE_PATH_BENEATH");
+_Static_assert(landlock_create_ruleset_version == LANDLOCK_CREATE_RULESET_VERSION, "LANDLOCK_CREATE_RULESET_VERSION");
 
-int CEngineSandbox_get_no_new_privs(void) { return prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0); }
+// The header's access rights against the kernel headers' (those they have).
+_Static_assert(CEngineSandbox_access_fs_execute == LANDLOCK_ACCESS_FS_EXECUTE, "LANDLOCK_ACCESS_FS_EXECUTE");
+_Static_assert(CEngineSandbox_access_fs_write_file == LANDLOCK_ACCESS_FS_WRITE_FILE, "LANDLOCK_ACCESS_FS_WRITE_FILE");
+_Static_assert(CEngineSandbox_access_fs_read_file == LANDLOCK_ACCESS_FS_READ_FILE, "LANDLOCK_ACCESS_FS_READ_FILE");
+_Static_assert(CEngineSandbox_access_fs_read_dir == LANDLOCK_ACCESS_FS_READ_DIR, "LANDLOCK_ACCESS_FS_READ_DIR");
+_Static_assert(CEngineSandbox_access_fs_remove_dir == LANDLOCK_ACCESS_FS_REMOVE_DIR, "LANDLOCK_ACCESS_FS_REMOVE_DIR");
+_Static_assert(CEngineSandbox_access_fs_remove_file == LANDLOCK_ACCESS_FS_REMOVE_FILE, "LANDLOCK_ACCESS_FS_REMOVE_FILE");
+_Static_assert(CEngineSandbox_access_fs_make_char == LANDLOCK_ACCESS_FS_MAKE_CHAR, "LANDLOCK_ACCESS_FS_MAKE_CHAR");
+_Static_assert(CEngineSandbox_access_fs_make_dir == LANDLOCK_ACCESS_FS_MAKE_DIR, "LANDLOCK_ACCESS_FS_MAKE_DIR");
+_Static_assert(CEngineSandbox_access_fs_make_reg == LANDLOCK_ACCESS_FS_MAKE_REG, "LANDLOCK_ACCESS_FS_MAKE_REG");
+_Static_assert(CEngineSandbox_access_fs_make_sock == LANDLOCK_ACCESS_FS_MAKE_SOCK, "LANDLOCK_ACCESS_FS_MAKE_SOCK");
+_Static_assert(CEngineSandbox_access_fs_make_fifo == LANDLOCK_ACCESS_FS_MAKE_FIFO, "LANDLOCK_ACCESS_FS_MAKE_FIFO");
+_Static_assert(CEngineSandbox_access_fs_make_block == LANDLOCK_ACCESS_FS_MAKE_BLOCK, "LANDLOCK_ACCESS_FS_MAKE_BLOCK");
+_Static_assert(CEngineSandbox_access_fs_make_sym == LANDLOCK_ACCESS_FS_MAKE_SYM, "LANDLOCK_ACCESS_FS_MAKE_SYM");
+#ifdef LANDLOCK_ACCESS_FS_REFER
+_Static_assert(CEngineSandbox_access_fs_refer == LANDLOCK_ACCESS_FS_REFER, "LANDLOCK_ACCESS_FS_REFER");
+#endif
+#ifdef LANDLOCK_ACCESS_FS_TRUNCATE
+_Static_assert(CEngineSandbox_access_fs_truncate == LANDLOCK_ACCESS_FS_TRUNCATE, "LANDLOCK_ACCESS_FS_TRUNCATE");
+#endif
+#ifdef LANDLOCK_ACCESS_FS_IOCTL_DEV
+_Static_assert(CEngineSandbox_access_fs_ioctl_dev == LANDLOCK_ACCESS_FS_IOCTL_DEV, "LANDLOCK_ACCESS_FS_IOCTL_DEV");
+#endif
+#ifdef LANDLOCK_ACCESS_NET_BIND_TCP
+_Static_assert(CEngineSandbox_access_net_bind_tcp == LANDLOCK_ACCESS_NET_BIND_TCP, "LANDLOCK_ACCESS_NET_BIND_TCP");
+_Static_assert(CEngineSandbox_access_net_connect_tcp == LANDLOCK_ACCESS_NET_CONNECT_TCP, "LANDLOCK_ACCESS_NET_CONNECT_TCP");
+#endif
+#ifdef LANDLOCK_SCOPE_SIGNAL
+_Static_assert(CEngineSandbox_scope_abstract_unix_socket == LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET, "LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET");
+_Static_assert(CEngineSandbox_scope_signal == LANDLOCK_SCOPE_SIGNAL, "LANDLOCK_SCOPE_SIGNAL");
+#endif
+
+// SystemCallAllowlist's rt_sigaction rules are written for Linux's numbering: SIGSYS is 31, and
+// the signals after it are the real-time ones, up to 64.
+_Static_assert(SIGSYS == 31, "SIGSYS is 31");
+_Static_assert(_NSIG == 65, "signals run to 64");
+
+int CEngineSandbox_set_no_new_privs(void) { return prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); }
 
 int CEngineSandbox_get_no_new_privs_option(void) { return PR_GET_NO_NEW_PRIVS; }
 
@@ -65,12 +122,6 @@ uint64_t CEngineSandbox_namespace_clone_flags(void) {
 }
 
 int CEngineSandbox_set_name_option(void) { return PR_SET_NAME; }
-
-int CEngineSandbox_fork_and_exit(void) {
-    pid_t child = fork();
-    if (child == 0) _exit(0);
-    return (int)child;
-}
 
 int CEngineSandbox_landlock_abi_version(void) {
     return (int)syscall(SYS_landlock_create_ruleset, NULL, 0, landlock_create_ruleset_version);
@@ -136,42 +187,3 @@ int CEngineSandbox_install_violation_handler(int fd, const uint8_t *const *repor
 }
 
 int CEngineSandbox_violation_signal(void) { return SIGSYS; }
-
-static const char *probe_path;
-static volatile sig_atomic_t probe_error;
-static sem_t probe_done;
-
-static void on_probe(int signal) {
-    (void)signal;
-    int saved = errno;
-    int fd = open(probe_path, O_RDONLY | O_CLOEXEC);
-    probe_error = fd >= 0 ? 0 : errno;
-    if (fd >= 0) close(fd);
-    sem_post(&probe_done);
-    errno = saved;
-}
-
-int CEngineSandbox_open_on_thread(int thread, const char *path) {
-    probe_path = path;
-    probe_error = 0;
-    if (sem_init(&probe_done, 0, 0) != 0) return -errno;
-    struct sigaction action, previous;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = on_probe;
-    sigemptyset(&action.sa_mask);
-    if (sigaction(SIGUSR1, &action, &previous) != 0) return -errno;
-    int result;
-    if (syscall(SYS_tgkill, getpid(), thread, SIGUSR1) != 0) {
-        result = -errno;
-    } else {
-        struct timespec deadline;
-        clock_gettime(CLOCK_REALTIME, &deadline);
-        deadline.tv_sec += 5;
-        int waited;
-        while ((waited = sem_timedwait(&probe_done, &deadline)) != 0 && errno == EINTR) {}
-        result = waited == 0 ? (int)probe_error : -ETIMEDOUT;
-    }
-    sigaction(SIGUSR1, &previous, NULL);
-    sem_destroy(&probe_done);
-    return result;
-}

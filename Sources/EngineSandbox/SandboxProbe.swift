@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #if DEBUG
-import CEngineSandbox
+import CEngineSandboxProbes
 import Glibc
 
 /// Debug builds only: what a sandboxed engine must not be able to do, tried from inside the
@@ -25,6 +25,10 @@ public enum SandboxProbe: String, CaseIterable, Sendable {
     /// process restricted itself would read what the others cannot (`no thread <id>` when it is
     /// not one of the helper's).
     case readFileOnThread = "read-file-on-thread"
+    /// Replaces the SIGSYS handler (the sandbox's violation report) with one that returns, then
+    /// opens a Unix stream socket: a hijacked engine's way to survive a refused call.
+    /// `still running` when the process went on after the socket call.
+    case replaceViolationHandler = "replace-violation-handler"
 
     /// What a probe text starts with: `<prefix><probe> <argument>`.
     public static let prefix = "\u{1B}sandbox-probe "
@@ -65,21 +69,26 @@ public enum SandboxProbe: String, CaseIterable, Sendable {
             execve("/bin/true", arguments, environment)
             return Self.refused()
         case .noNewPrivileges:
-            return "no_new_privs=\(CEngineSandbox_get_no_new_privs())"
+            return "no_new_privs=\(CEngineSandboxProbes_get_no_new_privs())"
         case .readFileOnThread:
             let words = argument.split(separator: " ", maxSplits: 1).map(String.init)
             guard words.count == 2, let thread = Int32(words[0]) else { return "usage: <thread id> <path>" }
-            let result = CEngineSandbox_open_on_thread(thread, words[1])
+            let result = CEngineSandboxProbes_open_on_thread(thread, words[1])
             if result == 0 { return "allowed" }
             if result == -ESRCH { return "no thread \(thread)" }
             if result < 0 { return "thread \(thread) not reached: \(String(cString: strerror(-result)))" }
             return "refused: \(String(cString: strerror(result)))"
         case .fork:
-            let child = CEngineSandbox_fork_and_exit()
+            let child = CEngineSandboxProbes_fork_and_exit()
             guard child > 0 else { return Self.refused() }
             var status: Int32 = 0
             waitpid(child, &status, 0)
             return "allowed"
+        case .replaceViolationHandler:
+            guard CEngineSandboxProbes_replace_violation_handler() == 0 else { return Self.refused() }
+            let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+            if fd >= 0 { close(fd) }
+            return "still running"
         }
     }
 

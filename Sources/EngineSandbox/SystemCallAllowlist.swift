@@ -87,24 +87,45 @@ struct SystemCallAllowlist {
             Rule(name: "futex"), Rule(name: "getrandom"), Rule(name: "sched_yield"),
             Rule(name: "clock_gettime"), Rule(name: "gettimeofday"), Rule(name: "clock_nanosleep"), Rule(name: "nanosleep"),
             // Signals to itself, and ending: exit, or an abort (raise: getpid, gettid, tgkill).
-            Rule(name: "rt_sigreturn"), Rule(name: "rt_sigprocmask"), Rule(name: "rt_sigaction"), Rule(name: "restart_syscall"),
+            Rule(name: "rt_sigreturn"), Rule(name: "rt_sigprocmask"), Rule(name: "restart_syscall"),
+        ] + Self.signalActionRules + [
             Rule(name: "getpid"), Rule(name: "gettid"),
             Rule(name: "tgkill", conditions: [Self.equal(0, UInt64(processID))]),
             Rule(name: "exit"), Rule(name: "exit_group"),
-            // Only to read whether no_new_privs is set.
+            // Only to read whether no_new_privs is set (the debug sandbox probe reads it).
             Rule(name: "prctl", conditions: [Self.equal(0, UInt64(CEngineSandbox_get_no_new_privs_option()))]),
         ]
     }
 
+    /// `rt_sigaction` for every signal but SIGSYS, whose handler is the violation report: a
+    /// process that could replace it would survive its refused calls (the handler returns, the call
+    /// is skipped). The signal number is compared whole (64 bits), so a number with high bits set,
+    /// which the kernel would cut to SIGSYS, is refused too. SIGSYS is 31, the last signal 64
+    /// (CEngineSandbox checks both): signals 0 to 30, 32 to 63, and 64.
+    static var signalActionRules: [Rule] {
+        let violation = UInt64(CEngineSandbox_violation_signal())
+        return [
+            Rule(name: "rt_sigaction", conditions: [scmp_arg_cmp(arg: 0, op: SCMP_CMP_LT, datum_a: violation, datum_b: 0)]),
+            Rule(name: "rt_sigaction", conditions: [masked(0, ~UInt64(0x1F), equals: violation + 1)]),
+            Rule(name: "rt_sigaction", conditions: [equal(0, 64)]),
+        ]
+    }
+
     /// Loads the filter into the process (all its threads). Calls this architecture lacks are skipped.
+    /// - Throws: when the filter cannot be made or loaded, or cannot be put on every thread at once.
     func load() throws(EngineSandboxError) {
         guard let filter = seccomp_init(UInt32(SCMP_ACT_TRAP)) else { throw .failed("libseccomp cannot make a filter", ENOMEM) }
         defer { seccomp_release(filter) }
+        // Every thread at once (TSYNC), or not at all: a thread started before the filter (espeak-ng
+        // starts one in its initialization) would otherwise run without it.
+        let synchronized = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1)
+        guard synchronized == 0 else { throw .threadsNotSynchronized(-synchronized) }
         // Calls of another architecture (x32, i386 on x86-64) are refused outright.
-        _ = seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, UInt32(SCMP_ACT_KILL_PROCESS))
-        _ = seccomp_attr_set(filter, SCMP_FLTATR_CTL_TSYNC, 1)
+        let badArchitecture = seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, UInt32(SCMP_ACT_KILL_PROCESS))
+        guard badArchitecture == 0 else { throw .failed("calls of another architecture cannot be refused", -badArchitecture) }
         // The kernel's error numbers rather than libseccomp's ECANCELED, so the message says why.
-        _ = seccomp_attr_set(filter, SCMP_FLTATR_API_SYSRAWRC, 1)
+        let rawErrors = seccomp_attr_set(filter, SCMP_FLTATR_API_SYSRAWRC, 1)
+        guard rawErrors == 0 else { throw .failed("libseccomp cannot report the kernel's errors", -rawErrors) }
         for rule in rules {
             let number = seccomp_syscall_resolve_name(rule.name)
             guard number != __NR_SCMP_ERROR else { continue }
@@ -126,6 +147,8 @@ struct SystemCallAllowlist {
             guard result == 0 else { throw .failed("the rule for \(name) cannot be added", -result) }
         }
         let loaded = seccomp_load(filter)
+        // ESRCH: a thread has a seccomp filter of its own, which the kernel will not replace.
+        guard loaded != -ESRCH else { throw .threadsNotSynchronized(ESRCH) }
         guard loaded == 0 else { throw .failed("the seccomp filter cannot be loaded", -loaded) }
     }
 }

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Where an utterance's audio starts: a Piper voice begins each rendering with tens of
-/// milliseconds that cannot be heard (en_US-joe-medium: about 50-80 ms before "Download
-/// complete." is audible), and on the first chunk of a post that quiet is only a delay before the
+/// milliseconds that cannot be heard, and on the first chunk of a post that quiet is only a delay before the
 /// listener hears anything. So the first chunk's audio starts ``leadIn`` before its first sample
 /// above ``threshold``; what comes before is not sent. Later chunks keep their leading quiet: it
 /// is part of the pause between sentences.

@@ -74,7 +74,7 @@ public final class HeadlessPulseAudio {
             output: .file(log.path)
         )
         self.process = process
-        // The server gives no readiness signal: ask until it answers (0.1-0.5 s here).
+        // The server gives no readiness signal: ask until it answers.
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline, process.isRunning {
             let probe = try SpawnedProcess(executable: pactl, arguments: ["info"], environment: serverEnvironment, output: .discarded)

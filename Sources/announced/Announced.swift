@@ -98,7 +98,7 @@ struct Announced: AsyncParsableCommand {
     /// Parses the command line and runs; usage errors exit 2, like announcectl's.
     static func main() async {
         MemoryTrimmer.configureAllocator()
-        // Loading espeak-ng in its helper is the longest step of a start (Benchmarks/README.md, figure 6),
+        // Loading espeak-ng in its helper is the longest step of a start (Benchmarks/README.md),
         // so the speech thread, which starts it, begins before anything else; a run that fails or
         // only prints help or the version exits, and the helper ends with it (its pipe closes).
         let speech = startsEngine(CommandLine.arguments.dropFirst()) ? SpeechThread.start() : nil

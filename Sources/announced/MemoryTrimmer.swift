@@ -7,8 +7,8 @@ import Logging
 /// Gives the heap memory freed after a burst of work back to the system once the daemon has been
 /// quiet for a second.
 ///
-/// glibc's allocator keeps freed memory for reuse: after a million posts the daemon's resident
-/// set stayed about 20% above its idle size although nothing leaked. `malloc_trim` returns the free
+/// glibc's allocator keeps freed memory for reuse: after many posts the daemon's resident set
+/// stays above its idle size although nothing leaked (Benchmarks/README.md). `malloc_trim` returns the free
 /// pages. It runs once per quiet period, never on a timer while the daemon is idle: a turn of the
 /// dispatcher arms it, and it fires one quiet second later (re-armed while turns keep coming).
 @MainActor

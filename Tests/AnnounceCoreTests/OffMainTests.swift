@@ -51,8 +51,8 @@ struct OffMainTests {
     @Test("a post from a worker thread that drained the main queue earlier is still dropped")
     func workerThatRanTheMainQueue() async {
         // The dispatcher is made on the main queue while a worker drains it; the same worker,
-        // back on the global queue, posts. (A check that compared threads took it for the main
-        // thread, and the daemon trapped in `MainActor.assumeIsolated`.)
+        // back on the global queue, posts. (A check that compared threads would take it for the
+        // main thread, and the daemon would trap in `MainActor.assumeIsolated`.)
         let (admission, h) = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 let h = DispatchQueue.main.sync { MainActor.assumeIsolated { Harness() } }

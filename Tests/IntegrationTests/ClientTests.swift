@@ -7,7 +7,7 @@ import Testing
 /// About 5 seconds of speech: long enough to be still speaking when a test reacts to its
 /// `started`. The reaction needs only a thread of the cooperative pool, and no test blocks those
 /// (blocking test code runs on `BlockingThreads`), so it comes within a fraction of a second even
-/// under the full suite on this 2-core machine.
+/// under the full suite.
 private let longText = "This is a rather long announcement that will certainly be interrupted before it reaches its end."
 
 /// Waits until `watcher` reports that a post with `text` started.

@@ -118,6 +118,12 @@ struct PiperSandboxTests {
         #expect(try Self.run(.openSocket, sandboxed: true) == Self.killed(for: "socket"))
     }
 
+    @Test("the SIGSYS handler cannot be replaced to survive a refused call: the helper is stopped at rt_sigaction")
+    func violationHandlerKept() throws {
+        #expect(try Self.run(.replaceViolationHandler, sandboxed: false) == .answered("still running"))
+        #expect(try Self.run(.replaceViolationHandler, sandboxed: true) == Self.killed(for: "rt_sigaction"))
+    }
+
     @Test("no program can be run")
     func execute() throws {
         // Unsandboxed, the helper becomes /bin/true, which exits at once without answering.

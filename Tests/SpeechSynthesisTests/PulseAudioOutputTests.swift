@@ -177,7 +177,7 @@ struct PulseAudioOutputTests {
         // (printed), both points where the sink re-mixes what it had already rendered ahead (taken
         // to be the monitor's, not the listener's, loss: not proven). On a loaded machine a late
         // write underruns the stream and the server skips up to about 5 ms of it (anywhere), and a
-        // rewind the monitor could not take back is recorded twice (seen: 3.5 ms).
+        // rewind the monitor could not take back is recorded twice.
         let missedAtStart = recorded.first(where: { $0 != 0 }).flatMap { samples.firstIndex(of: $0) } ?? -1
         print("pulse pause: the monitor missed the first \(missedAtStart) samples of the stream")
         #expect(seam.isWithinServerTolerance, "\(seam)")

@@ -116,6 +116,13 @@ struct SandboxTests {
         #expect(try Self.run(.openSocket, sandboxed: true) == Self.killed(for: "socket"))
     }
 
+    @Test("the SIGSYS handler cannot be replaced to survive a refused call: the helper is stopped at rt_sigaction")
+    func violationHandlerKept() throws {
+        // Unsandboxed, the probe replaces the handler and opens its socket.
+        #expect(try Self.run(.replaceViolationHandler, sandboxed: false) == .answered("still running"))
+        #expect(try Self.run(.replaceViolationHandler, sandboxed: true) == Self.killed(for: "rt_sigaction"))
+    }
+
     @Test("no program can be run: the helper is stopped at execve")
     func execute() throws {
         // Unsandboxed, the helper becomes /bin/true, which exits at once without answering.

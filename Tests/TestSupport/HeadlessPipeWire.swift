@@ -118,7 +118,7 @@ public final class HeadlessPipeWire {
                 environment
             ) != nil
         else { throw SpawnError("pactl could not load the null sink\n\(logs())") }
-        // wireplumber makes the new sink the default 0.2-0.3 s later.
+        // wireplumber makes the new sink the default a little later.
         try waitUntil("the null sink is the default sink") {
             try self.pactl(pactl, ["get-default-sink"], environment) == self.sinkName
         }

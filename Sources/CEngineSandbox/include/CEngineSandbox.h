@@ -13,9 +13,6 @@
 /// file capabilities). 0, or -1 and errno.
 int CEngineSandbox_set_no_new_privs(void);
 
-/// `prctl(PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0)`: 1 when set, 0 when not, -1 and errno.
-int CEngineSandbox_get_no_new_privs(void);
-
 /// `PR_GET_NO_NEW_PRIVS`, for the seccomp rule that lets the process read the flag.
 int CEngineSandbox_get_no_new_privs_option(void);
 
@@ -33,9 +30,6 @@ uint64_t CEngineSandbox_namespace_clone_flags(void);
 
 /// `PR_SET_NAME`, for the rule that lets a thread name itself.
 int CEngineSandbox_set_name_option(void);
-
-/// Debug probes only: fork(), the child exiting at once with _exit(0). The child's pid, or -1 and errno.
-int CEngineSandbox_fork_and_exit(void);
 
 /// The Landlock ABI version the running kernel offers (1 or more), or -1 and errno (ENOSYS:
 /// built without Landlock; EOPNOTSUPP: Landlock not enabled at boot).
@@ -96,12 +90,5 @@ int CEngineSandbox_install_violation_handler(int fd, const uint8_t *const *repor
 
 /// The SIGSYS number (Swift's Glibc module has it, but this keeps the handler's pair together).
 int CEngineSandbox_violation_signal(void);
-/// For the debug sandbox probe: makes thread `thread` of this process open `path` for reading
-/// (and close it), from a SIGUSR1 handler run on that thread, since Landlock restricts each thread
-/// by itself. Returns the open's error number (0 when it opened), or a negative error number when
-/// the thread cannot be reached (-ESRCH: not a thread of this process; -ETIMEDOUT: it did not run
-/// the handler within 5 s, e.g. it blocks SIGUSR1). Not reentrant; it replaces SIGUSR1's action
-/// while it runs.
-int CEngineSandbox_open_on_thread(int thread, const char *path);
 
 #endif
