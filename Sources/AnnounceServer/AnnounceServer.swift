@@ -76,7 +76,8 @@ public final class AnnounceServer: Sendable {
     }
 
     /// One service per socket to serve: JSON lines on the main socket, then SSIP when it is
-    /// configured. `onReady` runs once, when every one of them serves its socket.
+    /// configured. They bind their sockets one at a time, in this order, and `onReady` runs once,
+    /// when every one of them serves its socket.
     public func frontEndServices(onReady: @escaping @Sendable () -> Void) -> [FrontEndService] {
         var sockets: [(frontEnd: any FrontEnd, location: SocketLocation?, activationSocket: Int32?)] = [
             (frontEnd, configuration.location, configuration.activationSocket)
@@ -84,9 +85,12 @@ public final class AnnounceServer: Sendable {
         if let ssipFrontEnd, configuration.ssipLocation != nil || configuration.ssipActivationSocket != nil {
             sockets.append((ssipFrontEnd, configuration.ssipLocation, configuration.ssipActivationSocket))
         }
-        let readiness = Readiness(count: sockets.count, onReady: onReady)
-        return sockets.map {
-            FrontEndService(server: self, frontEnd: $0.frontEnd, location: $0.location, activationSocket: $0.activationSocket, readiness: readiness)
+        let startup = SocketStartup(count: sockets.count, onReady: onReady)
+        return sockets.enumerated().map { index, socket in
+            FrontEndService(
+                server: self, frontEnd: socket.frontEnd, location: socket.location, activationSocket: socket.activationSocket,
+                index: index, startup: startup
+            )
         }
     }
 

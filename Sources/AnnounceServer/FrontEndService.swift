@@ -13,18 +13,27 @@ public struct FrontEndService: Service {
     let frontEnd: any FrontEnd
     let location: SocketLocation?
     let activationSocket: Int32?
-    let readiness: Readiness
+    /// Its place in the order the sockets are bound.
+    let index: Int
+    let startup: SocketStartup
 
     /// `ssip` or `json`: the protocol it serves, for the group's log.
     public var protocolName: String { frontEnd.protocolName }
 
     /// Serves until graceful shutdown (or cancellation), and until every connection has closed.
     public func run() async throws {
-        let listener = try await server.listen(frontEnd, location: location, activationSocket: activationSocket)
+        await startup.waitForTurn(index)
+        let listener: AnnounceServer.Listener
+        do {
+            listener = try await server.listen(frontEnd, location: location, activationSocket: activationSocket)
+        } catch {
+            startup.bound(index, served: false)
+            throw error
+        }
         defer {
             if let path = listener.ownedPath { unlink(path) }
         }
-        readiness.served()
+        startup.bound(index, served: true)
         let closed = listener.channel.eventLoop.makePromise(of: Void.self)
         let channel = listener.channel
         // Shutdown and cancellation both close the socket; the connections close after their
@@ -42,23 +51,45 @@ public struct FrontEndService: Service {
     }
 }
 
-/// Counts the front ends that serve their sockets, and runs `onReady` once when all do (the
-/// daemon's `READY=1`).
-final class Readiness: Sendable {
-    private let remaining: LockedValue<Int>
+/// The front ends' binding, one socket at a time in the services' order (binding a socket file
+/// sets the process's umask for the moment, so two at once would spoil each other's modes), and
+/// `onReady` once every socket is served (the daemon's `READY=1`).
+final class SocketStartup: Sendable {
+    private struct State {
+        var next = 0
+        var failed = false
+        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    private let count: Int
+    private let state = LockedValue(State())
     private let onReady: @Sendable () -> Void
 
     init(count: Int, onReady: @escaping @Sendable () -> Void) {
-        remaining = LockedValue(count)
+        self.count = count
         self.onReady = onReady
     }
 
-    /// One more front end serves its socket.
-    func served() {
-        let ready = remaining.withLock { remaining in
-            remaining -= 1
-            return remaining == 0
+    /// Returns once the sockets before socket `index` are bound (or failed to).
+    func waitForTurn(_ index: Int) async {
+        await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { state in
+                if state.next == index { return true }
+                state.waiting[index] = turn
+                return false
+            }
+            if now { turn.resume() }
         }
+    }
+
+    /// Socket `index` is bound (`served`) or could not be; the next one's turn comes.
+    func bound(_ index: Int, served: Bool) {
+        let (next, ready) = state.withLock { state in
+            state.next = index + 1
+            if !served { state.failed = true }
+            return (state.waiting.removeValue(forKey: index + 1), state.next == count && !state.failed)
+        }
+        next?.resume()
         if ready { onReady() }
     }
 }

@@ -51,6 +51,7 @@ struct SSIPModuleClientTests {
 
         try FakeVoice.install("en_US-fake-medium", in: ssip.daemon.voicesDirectory, config: FakeVoice.config(dataset: "fake"))
         try FakeVoice.install("de_DE-fake-low", in: ssip.daemon.voicesDirectory, config: FakeVoice.config(code: "de_DE", quality: "low", espeak: "de"))
+        #expect(ssip.daemon.waitForStderr(containing: "piper voices changed voices=de_de-fake-low,en_us-fake-medium", timeout: 10))
         #expect(try driver.call("list_output_modules") == .array([.string("espeak-ng"), .string("piper")]))
         let piperVoices = try #require(try driver.call("list_synthesis_voices"))
         #expect(piperVoices == .array([
