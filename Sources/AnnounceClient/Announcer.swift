@@ -31,8 +31,8 @@ public final class Announcer: Sendable {
     /// guidelines and reports what it finds (see ``onLint(perform:)``).
     public let lint: Bool
 
-    // NIO's pthread lock, not Synchronization's Mutex: a contended Mutex is handed over by a PI
-    // futex inside the Swift runtime, where ThreadSanitizer cannot see it (false race reports).
+    // The project's one lock (a pthread mutex), not Synchronization's Mutex: a contended Mutex is
+    // handed over by a PI futex inside the Swift runtime, where ThreadSanitizer cannot see it.
     let state = LockedValue(AnnouncerState())
     let eventLoopGroup: any EventLoopGroup
 

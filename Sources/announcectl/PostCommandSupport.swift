@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceClient
 public import ArgumentParser
-// NIO's lock, as elsewhere in the project: Synchronization.Mutex hands over in a PI futex that
-// ThreadSanitizer cannot see (see CONTRIBUTING.md, "Sanitizers").
+// The project's one lock (LockedValue over ConditionLock, a pthread mutex): Synchronization.Mutex
+// hands over in a PI futex that ThreadSanitizer cannot see (see CONTRIBUTING.md, "Sanitizers").
 import POSIXThreads
 
 /// The `--wait` flag shared by every posting command.
