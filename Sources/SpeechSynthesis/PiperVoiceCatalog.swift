@@ -57,8 +57,9 @@ public final class PiperVoiceCatalog: @unchecked Sendable {
     /// as the start found it, with a warning that says so.
     public func startWatching() {
         guard let watch = VoiceDirectoryWatch(directories: directories.searchOrder) else {
+            let why = String(cString: strerror(errno))
             logger.warning(
-                "cannot watch the Piper voice directories (inotify: \(String(cString: strerror(errno)))); voices installed or removed are seen when announced restarts"
+                "cannot watch the Piper voice directories (inotify: \(why)); voices installed or removed are seen when announced restarts"
             )
             return
         }

@@ -84,22 +84,20 @@ struct Daemon {
             throw StartupError(description: "\(error)")
         }
         let trimmer = MemoryTrimmer(logger: logger)
-        let knowsVoice = await dispatcher.inTurn { [voice = dispatcherConfiguration.voice] dispatcher in
+        // The first turn: the backend attached, the trimmer told of every turn, the voice checked,
+        // and the reloader that SIGHUP runs in later turns.
+        let environment = self.environment
+        let startingReloader = await dispatcher.inTurn { [voice = dispatcherConfiguration.voice] dispatcher -> Reloader? in
             dispatcher.attach(engine)
             trimmer.watch(dispatcher)
-            guard dispatcher.knowsVoice(voice) else { return false }
+            guard dispatcher.knowsVoice(voice) else { return nil }
             dispatcher.warnAboutMissingPreferredVoices(settings.voiceForLanguage, logger: logger)
-            return true
+            return Reloader(loader: loader, current: loaded, dispatcher: dispatcher, environment: environment, logger: logger)
         }
-        guard knowsVoice else { throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice)) }
-
-        // SIGHUP reloads the file. Its handler is installed here, before READY=1, so a reload
-        // right after it is handled: SIGHUP's default action (ending the process) is ignored,
-        // and the signal source is registered before the sequence is returned.
-        let environment = self.environment
-        let reloader = await MainActor.run {
-            Reloader(loader: loader, current: loaded, dispatcher: dispatcher, environment: environment, logger: logger)
-        }
+        guard let reloader = startingReloader else { throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice)) }
+        // SIGHUP's handler is installed here, before READY=1, so a reload right after it is
+        // handled: its default action (ending the process) is ignored, and the signal source is
+        // registered before the sequence is returned.
         signal(SIGHUP, SIG_IGN)
         let hangups = await UnixSignalsSequence(trapping: .sighup)
 

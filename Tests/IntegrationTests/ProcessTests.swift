@@ -23,7 +23,7 @@ struct ProcessTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
 
-    @Test("SIGTERM shuts the services down in the group's order: posts end, the sockets close, then the speech thread stops its helper, reaped before the daemon exits")
+    @Test("SIGTERM shuts the services down in order: posts end, sockets close, then speech stops its helper, reaped before exit")
     func shutdownOrder() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()

@@ -9,7 +9,7 @@ import Testing
 /// directories, so neither the event loops nor the main queue scan them.
 @Suite("Voice catalog: voices installed and removed while the daemon runs", .onBlockingThreads)
 struct VoiceCatalogTests {
-    @Test("`announcectl voices install` into the running daemon: once the catalog logs the change, SSIP's LIST SYNTHESIS_VOICES and `voices` list the voice; `voices remove` takes it away the same way")
+    @Test("a voice installed while the daemon runs is listed by SSIP and `voices` once the catalog logs it; removed, it goes")
     func installAndRemoveAreSeen() throws {
         let ssip = try SSIPDaemon()
         let daemon = ssip.daemon
