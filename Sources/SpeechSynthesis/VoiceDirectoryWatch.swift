@@ -5,17 +5,17 @@ import POSIXThreads
 /// An inotify watch on the voice directories, for the voice catalog's thread: ``waitForChange()``
 /// blocks until something in them changed and the change has settled, or until ``stop(then:)``.
 ///
-/// A directory that exists is watched for files written, moved in or out, and removed; one that
-/// does not is watched for through its nearest existing parent, for a directory created or
-/// moved in; the watches are set again after every change, so a directory created, removed or
-/// replaced later is followed. A new regular file counts once it is written and closed, or renamed
-/// into place (as `announcectl voices install` does), not when it is created empty.
+/// A directory that exists is watched for files created, written, moved in or out, and removed;
+/// one that does not is watched for through its nearest existing parent, for a directory created
+/// or moved in; the watches are set again after every change, so a directory created, removed or
+/// replaced later is followed. A change counts once the directories have been still for
+/// ``settleTime``: a file being copied in keeps them busy until it is whole.
 final class VoiceDirectoryWatch: @unchecked Sendable {
     /// How long the directories must stay still after a change before it counts: a copy writes a
-    /// pair in several steps.
+    /// pair in several steps, and a large model in many writes.
     static let settleTime: Int32 = 100
 
-    private static let voiceDirectoryEvents = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE)
+    private static let voiceDirectoryEvents = UInt32(IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
         | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let parentEvents = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
@@ -26,7 +26,7 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
     private let wakeWrite: Int32
     /// The watched paths by watch descriptor; only the catalog's thread uses it.
     private var watched: [Int32: String] = [:]
-    /// Guards `stopped` and `whenClosed`.
+    /// Guards `closed` and `whenClosed`.
     private let lock = ConditionLock()
     private var closed = false
     private var whenClosed: [@Sendable () -> Void] = []
@@ -109,36 +109,17 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
         }
     }
 
-    /// Reads every queued event; true when one of them may change the voices or the watches.
+    /// Reads every queued event; true when there was one. Every event the watches ask for may
+    /// change the voices or the watches (`IN_IGNORED`, a watch gone with its directory, too).
     private func readEvents() -> Bool {
-        let headerSize = MemoryLayout<inotify_event>.size
-        var relevant = false
+        var any = false
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return relevant }
-            var offset = 0
-            while offset + headerSize <= count {
-                let (wd, mask, length) = buffer.withUnsafeBytes { raw in
-                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.wd, event.mask, Int(event.len))
-                }
-                let name = buffer[(offset + headerSize)..<min(count, offset + headerSize + length)].prefix { $0 != 0 }
-                if matters(mask: mask, name: String(decoding: name, as: UTF8.self), in: watched[wd]) { relevant = true }
-                offset += headerSize + length
-            }
+            guard count > 0 else { return any }
+            any = true
         }
-    }
-
-    /// Whether an event may change the voices or the watches. A regular file created counts only
-    /// once it is written (`IN_CLOSE_WRITE`) or renamed into place; a symbolic link or a directory
-    /// counts when it appears.
-    private func matters(mask: UInt32, name: String, in directory: String?) -> Bool {
-        guard mask & UInt32(IN_CREATE) != 0, mask & UInt32(IN_ISDIR) == 0, let directory else { return true }
-        var status = stat()
-        guard lstat(directory + "/" + name, &status) == 0 else { return true }
-        return status.st_mode & S_IFMT != S_IFREG
     }
 
     /// Watches each directory that exists, and the nearest existing parent of each that does not;

@@ -78,6 +78,7 @@ struct SSIPPiperSpeechTests {
     func speaksWithPiper() throws {
         let ssip = try SSIPDaemon(environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory])
         try FetchedPiper.install(in: ssip.daemon.voicesDirectory)
+        #expect(ssip.daemon.waitForStderr(containing: "piper voices changed voices=en_us-joe-medium", timeout: 10))
         let monitor = try speechWatcher(ssip.daemon)
         let driver = try SpeechdDriver(ssip)
         try driver.connect()
