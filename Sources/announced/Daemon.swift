@@ -144,7 +144,8 @@ extension Daemon {
     /// it has returned: the dispatcher (every post ends `shutdown` and its lines go to the
     /// connections), the front ends (sockets closed, each connection closed after its last
     /// line), reload, the memory trimmer, the voice catalog's watch, and last speech (the speech
-    /// thread and the engines' helpers stopped). A service that ends on its own, or fails, ends the group the same way.
+    /// thread and the engines' helpers stopped). A service that ends on its own ends the group
+    /// the same way; one that fails cancels the others, which then stop as they would.
     static func services(
         speech: SpeechService, voices: VoiceCatalogService, trimmer: MemoryTrimmer, reload: ReloadService,
         frontEnds: [FrontEndService], dispatcher: DispatcherService
