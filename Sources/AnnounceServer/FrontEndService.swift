@@ -17,7 +17,7 @@ public struct FrontEndService: Service {
     let index: Int
     let startup: SocketStartup
 
-    /// `ssip` or `json`: the protocol it serves, for the group's log.
+    /// The protocol it serves (`ssip`, or the JSON lines front end's name), for the group's log.
     public var protocolName: String { frontEnd.protocolName }
 
     /// Serves until graceful shutdown (or cancellation), and until every connection has closed.

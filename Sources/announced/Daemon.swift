@@ -150,8 +150,10 @@ extension Daemon {
         speech: SpeechService, voices: VoiceCatalogService, trimmer: MemoryTrimmer, reload: ReloadService,
         frontEnds: [FrontEndService], dispatcher: DispatcherService
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
-        let inOrder: [any Service] = [speech, voices, trimmer, reload] + frontEnds + [dispatcher]
-        return inOrder.map { .init(service: $0, successTerminationBehavior: .gracefullyShutdownGroup) }
+        let inOrder: [(service: any Service, name: String)] =
+            [(speech, "speech"), (voices, "voice catalog"), (trimmer, "memory trimmer"), (reload, "reload")]
+            + frontEnds.map { ($0, "front end \($0.protocolName)") } + [(dispatcher, "dispatcher")]
+        return inOrder.map { .init(service: $0.service, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: $0.name) }
     }
 
     /// Why the voice setting `name` is refused, and what to give instead.
