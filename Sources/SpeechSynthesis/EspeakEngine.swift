@@ -65,7 +65,7 @@ final class EspeakEngine: SpeechEngine, @unchecked Sendable {
 
     /// Stops the helper (the speech thread is ending).
     func shutDown() {
-        _ = process.stop()
+        _ = process?.stop()
     }
 
     /// Starts a new helper process; nil when it runs, else why not (also logged).

@@ -20,7 +20,7 @@ struct SpeechThreadStopTests {
         try #require(piper > 0, "Piper's helper runs")
         // Held by a pause: one post being spoken or queued, one queued behind it.
         backend.pause()
-        let espeak = try #require(backend.espeakVoices.first?.identifier)
+        let espeak = try #require(backend.voices.first { $0.engine == VoiceDescription.espeakEngine }?.identifier)
         backend.speak(Utterance(seq: 2, text: "Held.", voice: espeak))
         backend.speak(Utterance(seq: 3, text: "Queued.", voice: espeak))
         await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in thread.stop { stopped.resume() } }
