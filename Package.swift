@@ -39,11 +39,14 @@ let package = Package(
         // speech-dispatcher's SSIP: commands, data mode, replies and events, as pure values; the
         // SSIP front-end of the server turns its steps into dispatcher requests.
         .target(name: "SSIPProtocol", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        // The project's one lock (ConditionLock, and LockedValue over it), threads of their own
+        // outside Swift's pool, and the monotonic clock their timed waits count on. On pthreads.
+        .target(name: "POSIXThreads", dependencies: ["CAnnounceLinux"], swiftSettings: strictSwift),
         // The dispatcher: scheduling, elements, localization. Pure logic over a speech backend.
         .target(
             name: "AnnounceCore",
             dependencies: [
-                "AnnounceProtocol", "AccessibilityLint",
+                "AnnounceProtocol", "AccessibilityLint", "POSIXThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -140,7 +143,7 @@ let package = Package(
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices", "AnnouncePOSIX",
+                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices", "AnnouncePOSIX", "POSIXThreads",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -177,10 +180,9 @@ let package = Package(
         .target(
             name: "AnnounceClient",
             dependencies: [
-                "AnnounceProtocol",
+                "AnnounceProtocol", "POSIXThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             swiftSettings: strictSwift
         ),
@@ -188,8 +190,7 @@ let package = Package(
         .executableTarget(
             name: "announcectl",
             dependencies: [
-                "AnnounceClient", "AnnounceProtocol", "PiperVoices", "AnnouncePOSIX", "CAnnounceLinux",
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), "AccessibilityLint",
+                "AnnounceClient", "AnnounceProtocol", "PiperVoices", "AnnouncePOSIX", "CAnnounceLinux", "POSIXThreads", "AccessibilityLint",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -214,7 +215,7 @@ let package = Package(
         .target(
             name: "AnnounceServer",
             dependencies: [
-                "AnnounceProtocol", "AnnounceCore", "CAnnounceLinux",
+                "AnnounceProtocol", "AnnounceCore", "CAnnounceLinux", "POSIXThreads",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -227,9 +228,8 @@ let package = Package(
         .target(
             name: "AnnounceSSIP",
             dependencies: [
-                "AnnounceProtocol", "AnnounceCore", "AnnounceServer", "SSIPProtocol",
+                "AnnounceProtocol", "AnnounceCore", "AnnounceServer", "SSIPProtocol", "POSIXThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -238,17 +238,18 @@ let package = Package(
             name: "announced",
             dependencies: [
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration", "CAnnounceLinux", "PiperVoices",
-                "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system"),
+                "AnnouncePOSIX", "POSIXThreads", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
         // `make bench`: latency, throughput and memory figures against the daemon process.
         .executableTarget(
             name: "announced-bench",
-            dependencies: ["CEspeakNG", "ProcessHarness", "EngineWire", "DesktopBus"],
+            dependencies: ["CEspeakNG", "ProcessHarness", "EngineWire", "DesktopBus", "POSIXThreads"],
             swiftSettings: strictSwift
         ),
         // `make fuzz`: libFuzzer targets (built with -sanitize=fuzzer -DFUZZING); without those

@@ -40,7 +40,7 @@ extension Announcer {
 
     /// Sends a control request and returns the fields of its `ok` answer.
     func control(_ request: Request) async throws(AnnouncerError) -> JSONObject {
-        let id = state.withLockedValue { $0.makeID() }
+        let id = state.withLock { $0.makeID() }
         let result = await withCheckedContinuation { continuation in
             send(request, id: id, pending: .control { continuation.resume(returning: $0) })
         }

@@ -10,7 +10,7 @@ extension Announcer {
     func send(_ request: Request, id: RequestID?, pending: PendingRequest?) {
         let bytes = RequestLine(id: id, request).line
         enum Action { case write(any Channel), connect(Int), wait }
-        let action: Action = state.withLockedValue { state in
+        let action: Action = state.withLock { state in
             if let id, let pending { state.pending[id] = pending.retaining(self) }
             switch state.link {
             case .connected(let channel, _):
@@ -32,7 +32,7 @@ extension Announcer {
 
     /// Connects now unless connected or connecting already.
     func connectIfIdle() {
-        let generation: Int? = state.withLockedValue { state in
+        let generation: Int? = state.withLock { state in
             guard case .idle = state.link else { return nil }
             return state.beginConnecting()
         }
@@ -68,7 +68,7 @@ extension Announcer {
     }
 
     private func connected(_ channel: any Channel, generation: Int) {
-        let lines: [[UInt8]]? = state.withLockedValue { state in
+        let lines: [[UInt8]]? = state.withLock { state in
             guard case .connecting(let current) = state.link, current == generation else { return nil }
             state.link = .connected(channel, generation: generation)
             state.reconnectDelay = AnnouncerState.firstReconnectDelay
@@ -90,11 +90,11 @@ extension Announcer {
         }
         for line in lines { channel.write(ByteBuffer(bytes: line), promise: nil) }
         channel.flush()
-        if state.withLockedValue({ $0.followsStatus }) { refreshStatus() }
+        if state.withLock({ $0.followsStatus }) { refreshStatus() }
     }
 
     private func connectFailed(_ failure: AnnouncerError, generation: Int) {
-        let failed: [PendingRequest]? = state.withLockedValue { state in
+        let failed: [PendingRequest]? = state.withLock { state in
             guard case .connecting(let current) = state.link, current == generation else { return nil }
             state.link = .idle
             state.outbox = []
@@ -114,7 +114,7 @@ extension Announcer {
     }
 
     func connectionClosed(generation: Int) {
-        let closed: (pending: [PendingRequest], reason: String?)? = state.withLockedValue { state in
+        let closed: (pending: [PendingRequest], reason: String?)? = state.withLock { state in
             guard case .connected(_, let current) = state.link, current == generation else { return nil }
             state.link = .idle
             let pending = Array(state.pending.values)
@@ -142,7 +142,7 @@ extension Announcer {
     /// While someone listens (status or events), tries to connect again, waiting a little longer
     /// after each failure (up to 2 s).
     func scheduleReconnect() {
-        let delay: TimeAmount? = state.withLockedValue { state in
+        let delay: TimeAmount? = state.withLock { state in
             guard state.wantsLink, !state.reconnectScheduled, case .idle = state.link else { return nil }
             state.reconnectScheduled = true
             let delay = state.reconnectDelay
@@ -152,8 +152,8 @@ extension Announcer {
         guard let delay else { return }
         eventLoopGroup.next().scheduleTask(in: delay) { [weak self] in
             guard let self else { return }
-            self.state.withLockedValue { $0.reconnectScheduled = false }
-            if self.state.withLockedValue({ $0.wantsLink }) { self.connectIfIdle() }
+            self.state.withLock { $0.reconnectScheduled = false }
+            if self.state.withLock({ $0.wantsLink }) { self.connectIfIdle() }
         }
     }
 

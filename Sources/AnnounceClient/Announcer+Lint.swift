@@ -26,12 +26,12 @@ extension Announcer {
     /// Runs `handler` on the main queue for each finding about an element this announcer posted
     /// (with `lint: true` only). Nil removes it; findings then go to standard error.
     public func onLint(perform handler: (@MainActor @Sendable (LintReport) -> Void)?) {
-        state.withLockedValue { $0.lintHandler = handler }
+        state.withLock { $0.lintHandler = handler }
     }
 
     /// Hands a finding to the handler, else writes it to standard error.
     func report(_ finding: LintReport) {
-        if let handler = state.withLockedValue({ $0.lintHandler }) {
+        if let handler = state.withLock({ $0.lintHandler }) {
             Self.onMain { handler(finding) }
         } else {
             let line = Array("announced lint: \(finding)\n".utf8)

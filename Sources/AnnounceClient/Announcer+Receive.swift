@@ -10,22 +10,22 @@ extension Announcer {
         }
         switch event {
         case .statusChanged(let report):
-            state.withLockedValue { state in
+            state.withLock { state in
                 state.update(.available(report))
                 state.yield(event)
             }
         case .focusChanged, .speech:
-            state.withLockedValue { $0.yield(event) }
+            state.withLock { $0.yield(event) }
         case .focused(let element):
-            if let handler = state.withLockedValue({ $0.focusHandlers[element]?.onFocus }) { Self.onMain(handler) }
+            if let handler = state.withLock({ $0.focusHandlers[element]?.onFocus }) { Self.onMain(handler) }
         case .unfocused(let element):
-            if let handler = state.withLockedValue({ $0.focusHandlers[element]?.onLoseFocus }) { Self.onMain(handler) }
+            if let handler = state.withLock({ $0.focusHandlers[element]?.onLoseFocus }) { Self.onMain(handler) }
         case .lint(let element, let rule, let message):
             report(LintReport(element: element, rule: rule, message: message))
         case .action(let element, let action, let name):
             receiveAction(element: element, action: action, name: name)
         case .error(_, _, let message):
-            state.withLockedValue { $0.lastConnectionError = message }
+            state.withLock { $0.lastConnectionError = message }
         default:
             break
         }
@@ -34,7 +34,7 @@ extension Announcer {
     private func receive(_ event: Event, about id: RequestID) {
         enum Delivery { case post(PostTracker, EnqueueResult), control(@Sendable (Result<JSONObject, AnnouncerError>) -> Void, Result<JSONObject, AnnouncerError>) }
         var observer: (@Sendable (Event) -> Void)?
-        let delivery: Delivery? = state.withLockedValue { state in
+        let delivery: Delivery? = state.withLock { state in
             switch state.pending[id] {
             case .post(var tracker):
                 observer = tracker.observe

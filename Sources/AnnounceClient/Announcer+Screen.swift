@@ -6,7 +6,7 @@ extension Announcer {
     /// `refused` with `forbidden` when this announcer's screen is not the current one, and with
     /// `not-found` for an unknown id.
     public func update(_ change: ElementUpdate) async throws(AnnouncerError) {
-        state.withLockedValue { state in
+        state.withLock { state in
             guard var screen = state.publishedScreen else { return }
             screen.elements = screen.elements.applying(change)
             state.publishedScreen = screen
@@ -27,37 +27,37 @@ extension Announcer {
     /// Runs `handler` on the main queue with the element's id when the user activates one of this
     /// announcer's elements (VoiceOver's double tap). Nil removes it.
     public func onActivate(perform handler: (@MainActor @Sendable (String) -> Void)?) {
-        state.withLockedValue { $0.actionHandlers.activate = handler }
+        state.withLock { $0.actionHandlers.activate = handler }
     }
 
     /// Runs `handler` on the main queue with the element's id when the user increments one of this
     /// announcer's adjustable elements. Nil removes it.
     public func onIncrement(perform handler: (@MainActor @Sendable (String) -> Void)?) {
-        state.withLockedValue { $0.actionHandlers.increment = handler }
+        state.withLock { $0.actionHandlers.increment = handler }
     }
 
     /// Runs `handler` on the main queue with the element's id when the user decrements one of this
     /// announcer's adjustable elements. Nil removes it.
     public func onDecrement(perform handler: (@MainActor @Sendable (String) -> Void)?) {
-        state.withLockedValue { $0.actionHandlers.decrement = handler }
+        state.withLock { $0.actionHandlers.decrement = handler }
     }
 
     /// Runs `handler` on the main queue with the element's id and the action's name when the user
     /// performs one of an element's custom `actions`. Nil removes it.
     public func onCustomAction(perform handler: (@MainActor @Sendable (String, String) -> Void)?) {
-        state.withLockedValue { $0.actionHandlers.custom = handler }
+        state.withLock { $0.actionHandlers.custom = handler }
     }
 
     /// Runs `handler` on the main queue when the user makes the escape gesture on this announcer's
     /// screen (dismiss, go back), like `accessibilityPerformEscape`. Nil removes it.
     public func onEscape(perform handler: (@MainActor @Sendable () -> Void)?) {
-        state.withLockedValue { $0.actionHandlers.escape = handler }
+        state.withLock { $0.actionHandlers.escape = handler }
     }
 
     /// Runs `handler` on the main queue when the user makes the magic tap on this announcer's
     /// screen (its most important action), like `accessibilityPerformMagicTap`. Nil removes it.
     public func onMagicTap(perform handler: (@MainActor @Sendable () -> Void)?) {
-        state.withLockedValue { $0.actionHandlers.magicTap = handler }
+        state.withLock { $0.actionHandlers.magicTap = handler }
     }
 
     // MARK: Internals
@@ -66,12 +66,12 @@ extension Announcer {
     /// stays connected, so the screen stays current, and publishes it again after a reconnect.
     func recordPublishedScreen(of post: SpeechPost) {
         guard let elements = post.elements else { return }
-        state.withLockedValue { $0.publishedScreen = PublishedScreen(elements: elements, rotors: post.rotors ?? []) }
+        state.withLock { $0.publishedScreen = PublishedScreen(elements: elements, rotors: post.rotors ?? []) }
     }
 
     /// Hands an `action` line to its callback on the main queue.
     func receiveAction(element: String?, action: ElementActionKind, name: String?) {
-        let handlers = state.withLockedValue { $0.actionHandlers }
+        let handlers = state.withLock { $0.actionHandlers }
         switch action {
         case .activate:
             if let handler = handlers.activate, let element { Self.onMain { handler(element) } }

@@ -6,7 +6,7 @@ extension Announcer {
     /// status in the background; until its first answer this is false.
     public var isSpeechRunning: Bool {
         followStatus()
-        return state.withLockedValue { $0.speechStatus?.isSpeechRunning ?? false }
+        return state.withLock { $0.speechStatus?.isSpeechRunning ?? false }
     }
 
     /// The speech status now and after every change (mute, unmute, new defaults, daemon gone or
@@ -14,14 +14,14 @@ extension Announcer {
     /// stream starts with the current status once known and stays live across daemon restarts.
     public func statusChanges() -> AsyncStream<SpeechStatus> {
         let (stream, continuation) = AsyncStream.makeStream(of: SpeechStatus.self, bufferingPolicy: .bufferingNewest(64))
-        let token = state.withLockedValue { state in
+        let token = state.withLock { state in
             let token = state.makeToken()
             state.statusContinuations[token] = continuation
             if let current = state.speechStatus { continuation.yield(current) }
             return token
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLockedValue { $0.statusContinuations.removeValue(forKey: token) }
+            _ = self?.state.withLock { $0.statusContinuations.removeValue(forKey: token) }
         }
         followStatus()
         return stream
@@ -32,14 +32,14 @@ extension Announcer {
     /// stops iterating.
     public func events(_ topics: Set<Topic>) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
-        let (token, channel) = state.withLockedValue { state in
+        let (token, channel) = state.withLock { state in
             let token = state.makeToken()
             state.eventSubscribers[token] = EventSubscriber(topics: topics, continuation: continuation)
             if case .connected(let channel, _) = state.link { return (token, Optional(channel)) }
             return (token, nil)
         }
         continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLockedValue { $0.eventSubscribers.removeValue(forKey: token) }
+            _ = self?.state.withLock { $0.eventSubscribers.removeValue(forKey: token) }
         }
         if channel != nil {
             send(.subscribe(Topic.allCases.filter(topics.contains)), id: nil, pending: nil)
@@ -52,18 +52,18 @@ extension Announcer {
     /// Runs `handler` on the main queue each time the element with `elementID`, posted by this
     /// announcer, gets the focus (like Access's `onAccessibilityFocus`). Nil removes it.
     public func onFocus(_ elementID: String, perform handler: (@MainActor @Sendable () -> Void)?) {
-        state.withLockedValue { $0.focusHandlers[elementID, default: FocusHandlers()].onFocus = handler }
+        state.withLock { $0.focusHandlers[elementID, default: FocusHandlers()].onFocus = handler }
     }
 
     /// Runs `handler` on the main queue each time the element with `elementID`, posted by this
     /// announcer, loses the focus (like Access's `onAccessibilityDidLoseFocus`). Nil removes it.
     public func onLoseFocus(_ elementID: String, perform handler: (@MainActor @Sendable () -> Void)?) {
-        state.withLockedValue { $0.focusHandlers[elementID, default: FocusHandlers()].onLoseFocus = handler }
+        state.withLock { $0.focusHandlers[elementID, default: FocusHandlers()].onLoseFocus = handler }
     }
 
     /// Starts following the status: subscribes and asks for the current state (once).
     func followStatus() {
-        let connectedNow: Bool? = state.withLockedValue { state in
+        let connectedNow: Bool? = state.withLock { state in
             guard !state.followsStatus else { return nil }
             state.followsStatus = true
             if case .connected = state.link { return true }
@@ -82,10 +82,10 @@ extension Announcer {
 
     /// Asks for the status and records the answer.
     func refreshStatus() {
-        let id = state.withLockedValue { $0.makeID() }
+        let id = state.withLock { $0.makeID() }
         send(.status, id: id, pending: .control { [weak self] result in
             guard case .success(let fields) = result, let report = try? StatusReport(fields) else { return }
-            self?.state.withLockedValue { $0.update(.available(report)) }
+            self?.state.withLock { $0.update(.available(report)) }
         })
     }
 }

@@ -2,7 +2,7 @@
 internal import Glibc
 internal import NIOCore
 internal import NIOPosix
-internal import NIOConcurrencyHelpers
+internal import POSIXThreads
 
 /// Speaks through `announced`: the Linux counterpart of `UIAccessibility.post(notification:argument:)`
 /// and the `Access.VO` helper.
@@ -31,9 +31,9 @@ public final class Announcer: Sendable {
     /// guidelines and reports what it finds (see ``onLint(perform:)``).
     public let lint: Bool
 
-    // NIO's pthread lock, not Synchronization's Mutex: a contended Mutex is handed over by a PI
-    // futex inside the Swift runtime, where ThreadSanitizer cannot see it (false race reports).
-    let state = NIOLockedValueBox(AnnouncerState())
+    // The project's one lock (a pthread mutex), not Synchronization's Mutex: a contended Mutex is
+    // handed over by a PI futex inside the Swift runtime, where ThreadSanitizer cannot see it.
+    let state = LockedValue(AnnouncerState())
     let eventLoopGroup: any EventLoopGroup
 
     /// Creates an announcer; it connects on first use.
@@ -52,7 +52,7 @@ public final class Announcer: Sendable {
     }
 
     deinit {
-        let (link, streams, subscribers) = state.withLockedValue { ($0.link, $0.statusContinuations.values, $0.eventSubscribers.values) }
+        let (link, streams, subscribers) = state.withLock { ($0.link, $0.statusContinuations.values, $0.eventSubscribers.values) }
         if case .connected(let channel, _) = link { channel.close(promise: nil) }
         streams.forEach { $0.finish() }
         subscribers.forEach { $0.continuation.finish() }
@@ -70,7 +70,7 @@ public final class Announcer: Sendable {
     /// Sends any speech post (`announce`, `focus`, `screen-changed`, `layout-changed`) and returns
     /// how it ended. Cancelling the calling task cancels the post.
     public func post(_ post: SpeechPost) async -> AnnouncementResult {
-        let id = state.withLockedValue { $0.makeID() }
+        let id = state.withLock { $0.makeID() }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 submit(post, id: id, stopsAtQueued: false) { outcome in
@@ -78,14 +78,14 @@ public final class Announcer: Sendable {
                 }
             }
         } onCancel: {
-            send(.cancel(target: id), id: state.withLockedValue { $0.makeID() }, pending: .control { _ in })
+            send(.cancel(target: id), id: state.withLock { $0.makeID() }, pending: .control { _ in })
         }
     }
 
     /// Sends a speech post and returns once the daemon has queued it (or refused it), without
     /// waiting for it to be spoken: what `announcectl say` does without `--wait`.
     public func enqueue(_ post: SpeechPost) async -> EnqueueResult {
-        let id = state.withLockedValue { $0.makeID() }
+        let id = state.withLock { $0.makeID() }
         return await withCheckedContinuation { continuation in
             submit(post, id: id, stopsAtQueued: true) { continuation.resume(returning: $0) }
         }
@@ -115,7 +115,7 @@ public final class Announcer: Sendable {
     private func followed(
         _ request: Request, characters: Int, id: RequestID?, untilQueued: Bool, observe: @escaping @Sendable (Event) -> Void
     ) async -> EnqueueResult {
-        let id = id ?? state.withLockedValue { $0.makeID() }
+        let id = id ?? state.withLock { $0.makeID() }
         return await withCheckedContinuation { continuation in
             let tracker = PostTracker(
                 stopsAtQueued: untilQueued, postedCharacters: characters, deliver: { continuation.resume(returning: $0) },
@@ -177,7 +177,7 @@ public final class Announcer: Sendable {
     private func postFromCallingThread(_ post: SpeechPost, completion: (@MainActor @Sendable (AnnouncementResult) -> Void)?) {
         var post = post
         post.options.thread = MainThread.isCurrent ? "main" : "background"
-        let id = state.withLockedValue { $0.makeID() }
+        let id = state.withLock { $0.makeID() }
         submit(post, id: id, stopsAtQueued: false) { outcome in
             guard let completion, case .refused(let result) = outcome else { return }
             Self.onMain { completion(result) }

@@ -307,14 +307,16 @@ extension Dispatcher {
         }
     }
 
-    /// Ends every post with `shutdown` and waits until the speaking one has stopped. Posts made
-    /// after this also end `shutdown`.
-    public func shutdown() async {
-        transaction { dispatcher in
-            dispatcher.shuttingDown = true
-            dispatcher.cancelAll(reason: .shutdown)
+    /// Ends every post with `shutdown`, in the next turn, and waits until the speaking one has
+    /// stopped. Posts made after this also end `shutdown`.
+    public nonisolated func shutdown() async {
+        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in
+            enqueue { dispatcher in
+                dispatcher.shuttingDown = true
+                dispatcher.cancelAll(reason: .shutdown)
+                dispatcher.idleWaiters.append(stopped)
+            }
         }
-        await waitUntilIdle()
     }
 
     // MARK: Ending posts

@@ -95,16 +95,16 @@ public final class Dispatcher {
     }
 
     /// True when `name` selects one of the backend's voices (any name does when it lists none;
-    /// see ``VoiceIndex``). The backend looks for its voices again first (``refreshVoices()``), so
-    /// a voice installed while the daemon runs is taken and one removed is refused: this answers
-    /// `set`, the start and a reload, which are rare, unlike posts.
+    /// see ``VoiceIndex``). The backend's voices are taken as they are now first
+    /// (``refreshVoices()``), so a voice installed while the daemon runs is taken and one removed
+    /// is refused: this answers `set`, the start and a reload, which are rare, unlike posts.
     public func knowsVoice(_ name: String) -> Bool {
         refreshVoices()
         return voiceIndex.resolve(voiceName: name) != nil
     }
 
-    /// Asks the backend for its voices as they are now (``SpeechBackend/rescanVoices()``) and
-    /// indexes them: a voice installed or removed since the last look is seen from here on.
+    /// Asks the backend for its voices as they are now (``SpeechBackend/rescanVoices()``, a copy
+    /// of its catalog, never a scan) and indexes them again when they changed.
     public func refreshVoices() {
         guard let backend else { return }
         let voices = backend.rescanVoices()
@@ -112,8 +112,8 @@ public final class Dispatcher {
     }
 
     /// The voice a post's options select (see ``VoiceIndex``), with the configured language
-    /// preferences. A voice name or language no voice answers to makes the backend look for new
-    /// voices first, so a voice installed while the daemon runs is taken at once.
+    /// preferences. A voice name or language no voice answers to makes it take the backend's
+    /// voices as they are now first, so a voice installed while the daemon runs is taken.
     func resolveVoice(_ options: SpeechOptions) throws(RequestError) -> ResolvedVoice {
         let preferences = configuration.voicePreferences
         if let resolved = try? voiceIndex.resolve(options, defaultVoice: defaults.voice, preferences: preferences), resolved.warning == nil {
@@ -243,6 +243,19 @@ public final class Dispatcher {
     nonisolated var isMainThread: Bool { MainThread.isMainQueue }
 
     // MARK: Turns
+
+    // A turn is the one way dispatcher code runs: a block on the main queue (`scheduleTurn`,
+    // `mainQueueTurn` in the daemon) that takes everything in the inbox. Event loops, the speech
+    // thread and the daemon's services all hand their work to the inbox; a service that needs an
+    // answer awaits it with `inTurn`.
+
+    /// Runs `work` in the next turn, with whatever else has arrived by then, and returns what it
+    /// returns: how the daemon's services (reload, the memory trimmer) reach the dispatcher.
+    public nonisolated func inTurn<Result: Sendable>(_ work: @escaping @MainActor @Sendable (Dispatcher) -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            enqueue { continuation.resume(returning: work($0)) }
+        }
+    }
 
     /// Hands `work` to the next turn (with none, only makes sure a turn comes), scheduling one if
     /// none is.

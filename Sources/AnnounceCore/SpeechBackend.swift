@@ -112,10 +112,11 @@ public protocol SpeechBackend: AnyObject, Sendable {
     /// Gets the voice `identifier` ready in the background, when its engine loads voices, so that
     /// its first post does not wait for the load; returns at once.
     func prepare(voice identifier: String)
-    /// The voices as they are now, looked for again: a backend whose voices are files a user
-    /// installs while the daemon runs (Piper voices) scans for them here. The dispatcher calls it
-    /// when `voices` is asked and when a post, `set` or a reload names a voice it does not know.
-    /// The default returns ``voices``.
+    /// The voices as they are now: a backend whose voices are files a user installs while the
+    /// daemon runs (Piper voices) returns its catalog's latest here, which is kept up to date off
+    /// the main queue; it must not scan here, on the caller's queue. The dispatcher calls it when
+    /// `voices` is asked and when a post, `set` or a reload names a voice it does not know. The
+    /// default returns ``voices``.
     func rescanVoices() -> [VoiceDescription]
 }
 

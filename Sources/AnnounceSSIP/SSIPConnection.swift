@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
-import NIOConcurrencyHelpers
+import POSIXThreads
 import NIOCore
 import SSIPProtocol
 
@@ -10,26 +10,26 @@ final class SSIPConnection: Sendable {
     /// The connection's number, which `HISTORY GET CLIENT_ID` answers.
     let id: ClientID
     /// Settings, enabled events, data mode and block.
-    let session: NIOLockedValueBox<SSIPSession>
+    let session: LockedValue<SSIPSession>
     /// When each message's first event may be written (its `225` went out just before).
-    let firstEventDeadlines = NIOLockedValueBox<[UInt64: NIODeadline]>([:])
+    let firstEventDeadlines = LockedValue<[UInt64: NIODeadline]>([:])
 
     init(id: ClientID, maxCharacters: Int) {
         self.id = id
-        self.session = NIOLockedValueBox(SSIPSession(clientID: Int(id), maxCharacters: maxCharacters))
+        self.session = LockedValue(SSIPSession(clientID: Int(id), maxCharacters: maxCharacters))
     }
 
     /// The events the connection enabled.
-    var notifications: SSIPNotifications { session.withLockedValue { $0.notifications } }
+    var notifications: SSIPNotifications { session.withLock { $0.notifications } }
 }
 
 /// The open SSIP connections by number.
 final class SSIPConnections: Sendable {
-    private let open = NIOLockedValueBox<[ClientID: SSIPConnection]>([:])
+    private let open = LockedValue<[ClientID: SSIPConnection]>([:])
 
     /// The connection `id`, made on first use (by its decoder or encoder, whichever comes first).
     func connection(for id: ClientID, maxCharacters: Int) -> SSIPConnection {
-        open.withLockedValue { open in
+        open.withLock { open in
             if let known = open[id] { return known }
             let made = SSIPConnection(id: id, maxCharacters: maxCharacters)
             open[id] = made
@@ -38,13 +38,13 @@ final class SSIPConnections: Sendable {
     }
 
     /// The connection `id`, if it is open.
-    subscript(id: ClientID) -> SSIPConnection? { open.withLockedValue { $0[id] } }
+    subscript(id: ClientID) -> SSIPConnection? { open.withLock { $0[id] } }
 
     /// Every open connection.
-    var all: [SSIPConnection] { open.withLockedValue { Array($0.values) } }
+    var all: [SSIPConnection] { open.withLock { Array($0.values) } }
 
     /// Forgets a closed connection.
     func remove(_ id: ClientID) {
-        _ = open.withLockedValue { $0.removeValue(forKey: id) }
+        _ = open.withLock { $0.removeValue(forKey: id) }
     }
 }

@@ -62,13 +62,13 @@ public struct SSIPDecoder: FrontEndDecoder {
     }
 
     private mutating func take(_ line: UnsafeRawBufferPointer, into decoded: inout DecodedInput) {
-        let step = connection.session.withLockedValue { $0.take(bytes: line) }
+        let step = connection.session.withLock { $0.take(bytes: line) }
         switch step {
         case .none:
             break
         case .reply(let reply):
             if reply == .clientNameSet {
-                decoded.inputs.append(.name(connection.session.withLockedValue { $0.settings.clientName }))
+                decoded.inputs.append(.name(connection.session.withLock { $0.settings.clientName }))
             }
             decoded.inputs.append(.answered(reply))
         case .queue(let message):
@@ -88,11 +88,11 @@ public struct SSIPDecoder: FrontEndDecoder {
         case .setOthers(let scope, let setting, let success):
             decoded.inputs.append(.answered(setOthers(scope, setting, success: success)))
         case .listSynthesisVoices:
-            let catalog = frontEnd.voices.refreshed()
-            let module = connection.session.withLockedValue { $0.settings.outputModule }.flatMap { catalog.module(named: $0) }
+            let catalog = frontEnd.voices.current
+            let module = connection.session.withLock { $0.settings.outputModule }.flatMap { catalog.module(named: $0) }
             decoded.inputs.append(.answered(SSIPReply.synthesisVoices(catalog.entries(module: module))))
         case .listOutputModules:
-            decoded.inputs.append(.answered(SSIPReply.moduleList(frontEnd.voices.refreshed().modules)))
+            decoded.inputs.append(.answered(SSIPReply.moduleList(frontEnd.voices.current.modules)))
         case .setOutputModule(let scope, let name):
             // A name that is no installed engine (`flite`, `festival`) is set as it is, answered 216
             // like speech-dispatcher (shared/ssip.md §3: python3-speechd raises on 312, and
@@ -100,11 +100,11 @@ public struct SSIPDecoder: FrontEndDecoder {
             // messages speak as if no module were set. The fallback is logged once per connection.
             // An installed engine without voices (piper before a Piper voice is installed) is set
             // too: espeak-ng speaks its messages until a Piper voice is installed.
-            let catalog = frontEnd.voices.refreshed()
+            let catalog = frontEnd.voices.current
             let module = catalog.module(named: name)
             if module == nil, !loggedModuleFallback {
                 loggedModuleFallback = true
-                let clientName = connection.session.withLockedValue { $0.settings.clientName }
+                let clientName = connection.session.withLock { $0.settings.clientName }
                 frontEnd.logger.notice(
                     "an SSIP client chose an output module announced does not have; its messages speak with the default voice",
                     metadata: [
@@ -126,12 +126,12 @@ public struct SSIPDecoder: FrontEndDecoder {
     private func setOthers(_ scope: SSIPScope, _ setting: SSIPSetting, success: SSIPReply) -> SSIPReply {
         switch scope {
         case .self:
-            connection.session.withLockedValue { $0.apply(fromOthers: setting) }
+            connection.session.withLock { $0.apply(fromOthers: setting) }
         case .all:
-            for other in frontEnd.connections.all { other.session.withLockedValue { $0.apply(fromOthers: setting) } }
+            for other in frontEnd.connections.all { other.session.withLock { $0.apply(fromOthers: setting) } }
         case .client(let id):
             guard id >= 0, let other = frontEnd.connections[ClientID(id)] else { return .couldNotSet(setting) }
-            other.session.withLockedValue { $0.apply(fromOthers: setting) }
+            other.session.withLock { $0.apply(fromOthers: setting) }
         }
         return success
     }

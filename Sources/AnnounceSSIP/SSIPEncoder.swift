@@ -66,7 +66,7 @@ public struct SSIPEncoder: FrontEndEncoder {
     /// `225-<seq>` + `225 OK MESSAGE QUEUED`; the message's first event is held from now on.
     private func queued(_ seq: UInt64) -> [UInt8] {
         let deadline = NIODeadline.now() + firstEventHold
-        connection.firstEventDeadlines.withLockedValue { $0[seq] = deadline }
+        connection.firstEventDeadlines.withLock { $0[seq] = deadline }
         return SSIPReply.messageQueued(Int(seq)).bytes
     }
 
@@ -82,7 +82,7 @@ public struct SSIPEncoder: FrontEndEncoder {
 
     private func encode(_ event: Event, notifications: SSIPNotifications, clientID: Int, into output: inout FrontEndOutput) {
         func emit(_ ssipEvent: SSIPEvent, seq: UInt64, last: Bool = false) {
-            let deadline = connection.firstEventDeadlines.withLockedValue { deadlines in
+            let deadline = connection.firstEventDeadlines.withLock { deadlines in
                 last ? deadlines.removeValue(forKey: seq) : deadlines[seq]
             }
             guard notifications.contains(ssipEvent.notification) else { return }

@@ -46,9 +46,9 @@ public struct SSIPFrontEnd: FrontEnd {
 
     /// Creates the front-end for the voices `lookForVoices` finds and the engines
     /// `lookForEngines` finds installed (with voices or without: `piper` once its helper is
-    /// installed): both called now, and again (on a connection's event loop) for
-    /// `LIST OUTPUT_MODULES`, `LIST SYNTHESIS_VOICES` and `SET … OUTPUT_MODULE`, so a Piper voice
-    /// or helper installed while the daemon runs is offered.
+    /// installed): both called now, and again by ``voicesChanged()``, never on a connection's
+    /// event loop, which only reads what they found for `LIST OUTPUT_MODULES`,
+    /// `LIST SYNTHESIS_VOICES` and `SET … OUTPUT_MODULE`.
     public init(
         lookForVoices: @escaping @Sendable () -> [VoiceDescription], lookForEngines: @escaping @Sendable () -> [String] = { [] },
         maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
@@ -66,6 +66,12 @@ public struct SSIPFrontEnd: FrontEnd {
         self.maxLineBytes = maxLineBytes
         self.maxTextChars = maxTextChars
         self.firstEventHold = firstEventHold
+    }
+
+    /// The daemon's voices changed (a Piper voice was installed or removed): looks for the voices
+    /// and engines again, on the calling thread, for the connections to list from now on.
+    public func voicesChanged() {
+        voices.refresh()
     }
 
     /// `ssip`.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import AnnounceProtocol
-import NIOConcurrencyHelpers
+import POSIXThreads
 import SSIPProtocol
 
 /// The daemon's voices as SSIP sees them, per output module (engine): `LIST OUTPUT_MODULES`,
@@ -78,35 +78,34 @@ struct SSIPVoiceCatalog: Sendable {
 }
 
 /// Where the SSIP front-end gets the daemon's voices and engines: the catalog of the last look,
-/// and a way to look again (a Piper voice, or Piper's helper, may be installed while the daemon
-/// runs). `LIST OUTPUT_MODULES`, `LIST SYNTHESIS_VOICES` and `SET … OUTPUT_MODULE` look again;
-/// messages use the last look.
+/// which connections only read (on their event loops), and a way to look again, called by
+/// whoever learns that the voices changed (the daemon's voice catalog, on its own thread, when a
+/// Piper voice is installed or removed while the daemon runs).
 final class SSIPVoiceSource: Sendable {
     private let lookAgain: (@Sendable () -> SSIPVoiceCatalog)?
-    private let catalog: NIOLockedValueBox<SSIPVoiceCatalog>
+    private let catalog: LockedValue<SSIPVoiceCatalog>
 
     /// Voices and engines that never change.
     init(fixed voices: [VoiceDescription], installedEngines: [String]) {
         lookAgain = nil
-        catalog = NIOLockedValueBox(SSIPVoiceCatalog(voices, installedEngines: installedEngines))
+        catalog = LockedValue(SSIPVoiceCatalog(voices, installedEngines: installedEngines))
     }
 
     /// The voices `lookForVoices` and the engines `lookForEngines` find, looked for now and
-    /// whenever ``refreshed()`` is called.
+    /// whenever ``refresh()`` is called.
     init(lookForVoices: @escaping @Sendable () -> [VoiceDescription], lookForEngines: @escaping @Sendable () -> [String]) {
         let lookAgain: @Sendable () -> SSIPVoiceCatalog = { SSIPVoiceCatalog(lookForVoices(), installedEngines: lookForEngines()) }
         self.lookAgain = lookAgain
-        catalog = NIOLockedValueBox(lookAgain())
+        catalog = LockedValue(lookAgain())
     }
 
     /// The catalog of the last look.
-    var current: SSIPVoiceCatalog { catalog.withLockedValue { $0 } }
+    var current: SSIPVoiceCatalog { catalog.withLock { $0 } }
 
-    /// The catalog after looking again.
-    func refreshed() -> SSIPVoiceCatalog {
-        guard let lookAgain else { return current }
+    /// Looks again, on the calling thread, and keeps what it found for the connections.
+    func refresh() {
+        guard let lookAgain else { return }
         let fresh = lookAgain()
-        catalog.withLockedValue { $0 = fresh }
-        return fresh
+        catalog.withLock { $0 = fresh }
     }
 }

@@ -5,7 +5,6 @@ import Glibc
 public import Logging
 import NIOCore
 import NIOPosix
-public import ServiceLifecycle
 
 /// How the server listens and what it allows.
 public struct ServerConfiguration: Sendable {
@@ -44,10 +43,13 @@ public struct ServerConfiguration: Sendable {
 /// The Unix socket server: accepts connections, checks peers and serves each connection through
 /// a front-end on its event loop: JSON lines (``JSONLinesFrontEnd``) on the main socket and, when
 /// configured, speech-dispatcher's SSIP on a second one. The front-end's decoder hands what it
-/// decodes to the dispatcher, and the dispatcher's answers go back through its encoder. On
-/// graceful shutdown every post ends `shutdown`, every connection gets its last lines, and the
+/// decodes to the dispatcher, and the dispatcher's answers go back through its encoder.
+///
+/// Each socket is served by a service of the daemon's group (``frontEndServices(onReady:)``); on
+/// graceful shutdown the dispatcher has already ended every post (its service shuts down first),
+/// then each front end closes its socket, every connection closes after its last lines, and the
 /// socket files are removed.
-public final class AnnounceServer: Service {
+public final class AnnounceServer: Sendable {
     let configuration: ServerConfiguration
     let dispatcher: Dispatcher
     let frontEnd: any FrontEnd
@@ -55,21 +57,16 @@ public final class AnnounceServer: Service {
     let logger: Logger
     let group: MultiThreadedEventLoopGroup
     let numbers = ConnectionNumbers()
-    let onReady: @Sendable () -> Void
 
     /// Creates a server for `dispatcher` speaking the JSON lines protocol, and `ssip` on the
-    /// configuration's SSIP socket when both are given. `onReady` runs once the sockets are served.
-    public init(
-        configuration: ServerConfiguration, dispatcher: Dispatcher, logger: Logger, ssip: (any FrontEnd)? = nil,
-        onReady: @escaping @Sendable () -> Void = {}
-    ) {
+    /// configuration's SSIP socket when both are given.
+    public init(configuration: ServerConfiguration, dispatcher: Dispatcher, logger: Logger, ssip: (any FrontEnd)? = nil) {
         self.configuration = configuration
         self.dispatcher = dispatcher
         self.frontEnd = JSONLinesFrontEnd(maxLineBytes: configuration.maxLineBytes, limits: configuration.limits)
         self.ssipFrontEnd = ssip
         self.logger = logger
         self.group = .singleton
-        self.onReady = onReady
     }
 
     /// Starts the event loop threads the server will use, so that a daemon can do it while it
@@ -78,57 +75,29 @@ public final class AnnounceServer: Service {
         _ = MultiThreadedEventLoopGroup.singleton.any()
     }
 
+    /// One service per socket to serve: JSON lines on the main socket, then SSIP when it is
+    /// configured. They bind their sockets one at a time, in this order, and `onReady` runs once,
+    /// when every one of them serves its socket.
+    public func frontEndServices(onReady: @escaping @Sendable () -> Void) -> [FrontEndService] {
+        var sockets: [(frontEnd: any FrontEnd, location: SocketLocation?, activationSocket: Int32?)] = [
+            (frontEnd, configuration.location, configuration.activationSocket)
+        ]
+        if let ssipFrontEnd, configuration.ssipLocation != nil || configuration.ssipActivationSocket != nil {
+            sockets.append((ssipFrontEnd, configuration.ssipLocation, configuration.ssipActivationSocket))
+        }
+        let startup = SocketStartup(count: sockets.count, onReady: onReady)
+        return sockets.enumerated().map { index, socket in
+            FrontEndService(
+                server: self, frontEnd: socket.frontEnd, location: socket.location, activationSocket: socket.activationSocket,
+                index: index, startup: startup
+            )
+        }
+    }
+
     /// One listening socket and the socket file it owns (none under socket activation).
     struct Listener {
         let channel: any Channel
         let ownedPath: String?
-    }
-
-    /// Serves until graceful shutdown (or cancellation).
-    public func run() async throws {
-        var listeners: [Listener] = []
-        defer {
-            for listener in listeners {
-                if let path = listener.ownedPath { unlink(path) }
-            }
-        }
-        do {
-            listeners.append(try await listen(frontEnd, location: configuration.location, activationSocket: configuration.activationSocket))
-            if let ssipFrontEnd, configuration.ssipLocation != nil || configuration.ssipActivationSocket != nil {
-                listeners.append(
-                    try await listen(ssipFrontEnd, location: configuration.ssipLocation, activationSocket: configuration.ssipActivationSocket)
-                )
-            }
-        } catch {
-            for listener in listeners { try? await listener.channel.close() }
-            throw error
-        }
-        onReady()
-        // Completed once the server sockets and every connection are closed.
-        let loop = group.any()
-        let closedPromises = listeners.map { _ in loop.makePromise(of: Void.self) }
-        let allClosed = EventLoopFuture.andAllSucceed(closedPromises.map(\.futureResult), on: loop)
-        let channels = listeners.map(\.channel)
-        let shutDown: @Sendable () -> Void = {
-            for (channel, promise) in zip(channels, closedPromises) { ServerQuiescing.shutDown(channel, promise: promise) }
-        }
-        let dispatcher = self.dispatcher
-        try await withGracefulShutdownHandler {
-            try await withTaskCancellationHandler {
-                try await allClosed.get()
-            } onCancel: {
-                shutDown()
-            }
-        } onGracefulShutdown: { [logger] in
-            logger.info("shutting down: ending every post")
-            Task {
-                // Every post ends `shutdown` and its lines are handed to the connections; then
-                // the sockets close and each connection closes after its last line.
-                await dispatcher.shutdown()
-                shutDown()
-            }
-        }
-        logger.info("stopped")
     }
 
     /// Binds one socket for `frontEnd` (or serves the one systemd passed) and logs it.

@@ -3,6 +3,7 @@ import AnnounceCore
 import CAnnounceLinux
 import EngineWire
 import Glibc
+import POSIXThreads
 
 /// An engine's helper process (`announced-espeak`, `announced-piper`) and the two pipes to it.
 ///

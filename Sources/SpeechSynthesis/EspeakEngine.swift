@@ -63,6 +63,11 @@ final class EspeakEngine: SpeechEngine, @unchecked Sendable {
         if !helper.isRunning { _ = restart(helper, logger) }
     }
 
+    /// Stops the helper (the speech thread is ending).
+    func shutDown() {
+        _ = process?.stop()
+    }
+
     /// Starts a new helper process; nil when it runs, else why not (also logged).
     private func restart(_ process: EngineHelperProcess, _ logger: Logger) -> String? {
         do {

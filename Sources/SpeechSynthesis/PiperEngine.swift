@@ -2,6 +2,7 @@
 import AnnounceCore
 import Glibc
 import Logging
+import POSIXThreads
 
 /// Piper behind the engine seam: its helper (`announced-piper`: sherpa-onnx with a Piper voice)
 /// starts, and loads a voice, only when a Piper voice is first used or prepared, and stops (its
@@ -58,6 +59,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// nil leaves the helper's own default (or the daemon's environment) in place.
     private var threads: Int?
     private var loaderStarted = false
+    /// Set by `shutDown`: the loader stops the helper and ends, and then sets `loaderEnded`.
+    private var shuttingDown = false
+    private var loaderEnded = false
     /// Where the loader logs (the first backend's speech logger).
     private var logger = Logger(label: "announced.speech")
 
@@ -113,9 +117,20 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         return (helperPID, loadedVoice, loading)
     }
 
+    /// Stops the helper and the loader thread for good, waiting for a load under way to end
+    /// first. Loads asked for afterwards never happen.
+    func shutDown() {
+        condition.lock()
+        defer { condition.unlock() }
+        shuttingDown = true
+        wanted = []
+        condition.broadcast()
+        while loaderStarted, !loaderEnded { condition.wait() }
+    }
+
     /// Asks the loader for `voice` unless it is loaded or on its way. Call with the lock held.
     private func want(_ voice: String) {
-        if loadedVoice == voice { return }
+        if shuttingDown || loadedVoice == voice { return }
         guard !wanted.contains(voice), loading != voice else { return }
         failures[voice] = nil
         wanted.append(voice)
@@ -172,6 +187,19 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     private func runLoader() {
         condition.lock()
         while true {
+            if shuttingDown, !loaderBusy {
+                let helper = process
+                process = nil
+                loadedVoice = nil
+                helperPID = 0
+                condition.unlock()
+                _ = helper?.stop()
+                condition.lock()
+                loaderEnded = true
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
             if !inUse, !loaderBusy, let voice = wanted.first {
                 wanted.removeFirst()
                 loaderBusy = true

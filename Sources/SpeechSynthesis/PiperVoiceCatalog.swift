@@ -1,28 +1,33 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
+import Glibc
 public import Logging
 public import PiperVoices
+import POSIXThreads
 
-/// The Piper voices installed for this user, as the daemon's voices: the engine seam's backend
-/// adds ``voices`` to espeak-ng's and calls ``rescan()`` from its
-/// ``SpeechBackend/rescanVoices()``, and the SSIP front-end asks it for `LIST SYNTHESIS_VOICES`
-/// and `SET … OUTPUT_MODULE piper`.
+/// The Piper voices installed for this user, as the daemon's voices, kept up to date off the
+/// event loops and the main queue: the engine seam's backend adds ``voices`` to espeak-ng's, and
+/// the SSIP front-end's catalog is rebuilt from it whenever it changes (``onChange(_:)``).
 ///
-/// A voice is found by looking, not by watching: ``rescan()`` reads the voice directories again
-/// (a few system calls per voice; a pair is read and checked again only when its files changed),
-/// and the dispatcher rescans whenever `voices` is asked and whenever a post, `set` or a reload
-/// names a voice it does not know. So a voice installed while the daemon runs is there the next
-/// time anyone looks for it, with no inotify watch to keep (and lose, when the directory is
-/// created after the daemon starts or replaced by a user's symlink) and no thread for it.
+/// Reading ``voices`` only copies the last scan. Scans run at start (in `init`) and on the
+/// catalog's own thread (`voice-watch`, ``startWatching()``), which watches the voice directories
+/// with inotify and scans again once a change has settled: a voice installed while the daemon
+/// runs is listed within a moment, and nobody who asks waits for a directory to be read. A
+/// directory that does not exist yet is watched for through its nearest existing parent, so one
+/// created after the start is watched from then on.
 ///
 /// A pair that fails its checks is logged once, as a warning naming the file and what to fix,
-/// and left out until it changes.
+/// and left out until it changes. Each change to the list is logged (`piper voices changed`).
 public final class PiperVoiceCatalog: @unchecked Sendable {
-    /// Guards the three variables below (unchecked Sendable: every access holds it).
+    /// Guards `lastVoices`, `observers` and `watch` (unchecked Sendable: every access holds it).
+    /// Nothing else is locked inside it.
     private let lock = ConditionLock()
-    private var scanner: PiperVoiceScanner
     private var lastVoices: [VoiceDescription] = []
-    /// The problems already logged, so each is logged once.
+    private var observers: [@Sendable ([VoiceDescription]) -> Void] = []
+    private var watch: VoiceDirectoryWatch?
+    /// Used by `init`, then only by the watch thread.
+    private var scanner: PiperVoiceScanner
+    /// The problems already logged, so each is logged once (same owners as `scanner`).
     private var reported: Set<PiperVoiceScanner.Problem> = []
     private let logger: Logger
     /// Where voices are looked for.
@@ -33,30 +38,73 @@ public final class PiperVoiceCatalog: @unchecked Sendable {
         scanner = PiperVoiceScanner(directories: directories)
         self.directories = directories
         self.logger = logger
-        _ = rescan()
+        _ = scan()
     }
 
     /// The voices the last scan found, the user's first, each directory's by file name.
     public var voices: [VoiceDescription] {
-        lock.lock()
-        defer { lock.unlock() }
-        return lastVoices
+        lock.withLock { lastVoices }
     }
 
-    /// Looks in the directories again and returns the voices found.
-    public func rescan() -> [VoiceDescription] {
-        lock.lock()
+    /// Calls `observer` with the new list after each change, on the catalog's thread. Register
+    /// before ``startWatching()``.
+    public func onChange(_ observer: @escaping @Sendable ([VoiceDescription]) -> Void) {
+        lock.withLock { observers.append(observer) }
+    }
+
+    /// Starts the catalog's thread, which watches the directories and scans again after each
+    /// change, until ``stopWatching(then:)``. Without inotify (out of instances) the list stays
+    /// as the start found it, with a warning that says so.
+    public func startWatching() {
+        guard let watch = VoiceDirectoryWatch(directories: directories.searchOrder) else {
+            let why = String(cString: strerror(errno))
+            logger.warning(
+                "cannot watch the Piper voice directories (inotify: \(why)); voices installed or removed are seen when announced restarts"
+            )
+            return
+        }
+        lock.withLock { self.watch = watch }
+        DedicatedThread.start(name: "voice-watch", stackSize: 512 << 10) { [self] in
+            while watch.waitForChange() {
+                _ = scan()
+            }
+            watch.close()
+        }
+    }
+
+    /// Stops the catalog's thread; `stopped` is called once it has ended (at once when it never
+    /// started).
+    public func stopWatching(then stopped: @escaping @Sendable () -> Void) {
+        guard let watch = lock.withLock({ self.watch }) else {
+            stopped()
+            return
+        }
+        watch.stop(then: stopped)
+    }
+
+    /// Looks in the directories again; publishes, reports and logs what changed. Returns the voices.
+    private func scan() -> [VoiceDescription] {
         let scan = scanner.scan()
         let voices = scan.voices.map(VoiceDescription.init(piper:))
         let fresh = scan.problems.filter { !reported.contains($0) }
         reported = Set(scan.problems)
-        lastVoices = voices
-        lock.unlock()
+        let (changed, observers) = lock.withLock {
+            let changed = lastVoices != voices
+            lastVoices = voices
+            return (changed, self.observers)
+        }
         for problem in fresh {
             logger.warning("\(problem.description); the voice is left out until that is fixed")
         }
+        if changed, watchStarted {
+            for observer in observers { observer(voices) }
+            logger.info("piper voices changed", metadata: ["voices": "\(voices.map(\.name).joined(separator: ","))"])
+        }
         return voices
     }
+
+    /// Whether the watch thread runs (the first scan, in `init`, is no change to tell).
+    private var watchStarted: Bool { lock.withLock { watch != nil } }
 }
 
 extension VoiceDescription {

@@ -65,6 +65,10 @@ protocol SpeechEngine: AnyObject, Sendable {
     /// The speech thread is done with the helper for this utterance, after its terminal line; a
     /// helper that died is replaced (now, or at its next use).
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger)
+
+    /// Stops the engine's helper for good, and any thread of the engine's own: the speech thread
+    /// calls it as it ends (``SpeechThread/stop(then:)``), after its last utterance.
+    func shutDown()
 }
 
 extension SpeechEngine {

@@ -2,6 +2,7 @@
 import AnnounceCore
 import DequeModule
 import Logging
+import POSIXThreads
 
 /// The thread that speaks, and the one owner of its state: the queue, the utterance being spoken,
 /// its abort and the pause, all behind one lock; and the engines (`[any SpeechEngine]`, in the
@@ -10,7 +11,7 @@ import Logging
 /// It plays what the engines' helper processes synthesize, one utterance at a time, in order of
 /// arrival. Whoever makes backends makes one of these (the daemon's `main`, a test suite) and hands
 /// it to each backend; every backend given the same thread shares its queue, its engines and its
-/// pause. The thread lives as long as the process.
+/// pause. The thread runs until ``stop(then:)``.
 public final class SpeechThread: @unchecked Sendable {
     /// The lock of everything below, and the speech thread's one wait: for work, for the end of
     /// an abortable sleep, for `resume`, for an engine that loads.
@@ -22,6 +23,12 @@ public final class SpeechThread: @unchecked Sendable {
     private var paused = false
     /// Whether the engines started with the thread (or why not); nil while they start.
     private var engineStart: Result<Void, SpeechSynthesisError>?
+    /// Set by `stop`: the thread stops the engines' helpers and ends.
+    private var stopping = false
+    /// The thread has ended (or never ran, when an engine could not start).
+    private var ended = false
+    /// Called once the thread has ended.
+    private var whenEnded: [@Sendable () -> Void] = []
 
     /// The engines, the first the one that speaks every voice no other engine claims.
     let engines: [any SpeechEngine]
@@ -49,8 +56,11 @@ public final class SpeechThread: @unchecked Sendable {
             thread.engineStart = start
             thread.condition.broadcast()
             thread.condition.unlock()
-            guard case .success = start else { return }
-            thread.run(UtteranceSpeaker(thread: thread, sampleRates: engines.compactMap(\.sampleRate)))
+            if case .success = start {
+                thread.run(UtteranceSpeaker(thread: thread, sampleRates: engines.compactMap(\.sampleRate)))
+            }
+            for engine in engines { engine.shutDown() }
+            thread.end()
         }
         return thread
     }
@@ -58,6 +68,39 @@ public final class SpeechThread: @unchecked Sendable {
     /// Applies the daemon's engine settings (`engine_idle_unload`, `piper_threads`) to every engine.
     public func configureEngines(_ settings: EngineSettings) {
         for engine in engines { engine.configure(settings) }
+    }
+
+    /// Stops the thread: the utterance being spoken is aborted and those still queued end
+    /// aborted (their `finished` reported on the calling thread), then the thread stops the
+    /// engines' helpers and ends, and calls `stopped` (at once when it has already ended). Posts
+    /// given to its backends afterwards are never spoken: stop it last.
+    public func stop(then stopped: @escaping @Sendable () -> Void) {
+        condition.lock()
+        guard !ended else {
+            condition.unlock()
+            stopped()
+            return
+        }
+        whenEnded.append(stopped)
+        stopping = true
+        if current != nil { abortRaised = true }
+        let dropped = queue
+        queue.removeAll()
+        condition.broadcast()
+        condition.unlock()
+        for job in dropped {
+            job.audioPath.eventHandler(.finished(seq: job.utterance.seq, outcome: .aborted(spokenChars: 0)))
+        }
+    }
+
+    /// The thread has ended: tells whoever waits in `stop`.
+    private func end() {
+        condition.lock()
+        ended = true
+        let waiting = whenEnded
+        whenEnded = []
+        condition.unlock()
+        for stopped in waiting { stopped() }
     }
 
     /// The engines, waiting for those that start with the thread.
@@ -205,11 +248,15 @@ public final class SpeechThread: @unchecked Sendable {
 
     // MARK: - The thread
 
-    /// The thread's loop: take the next job, speak it, forever.
+    /// The thread's loop: take the next job, speak it, until `stop`.
     private func run(_ speaker: UtteranceSpeaker) {
         while true {
             condition.lock()
-            while queue.isEmpty { condition.wait() }
+            while queue.isEmpty, !stopping { condition.wait() }
+            if stopping {
+                condition.unlock()
+                return
+            }
             let job = queue.removeFirst()
             current = job
             condition.unlock()

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceClient
 public import ArgumentParser
-// NIO's lock, as elsewhere in the project: Synchronization.Mutex hands over in a PI futex that
-// ThreadSanitizer cannot see (see CONTRIBUTING.md, "Sanitizers").
-import NIOConcurrencyHelpers
+// The project's one lock (LockedValue over ConditionLock, a pthread mutex): Synchronization.Mutex
+// hands over in a PI futex that ThreadSanitizer cannot see (see CONTRIBUTING.md, "Sanitizers").
+import POSIXThreads
 
 /// The `--wait` flag shared by every posting command.
 struct WaitOption: ParsableArguments {
@@ -54,9 +54,9 @@ extension Announcer {
         if !wait, case .available(let report) = await speechStatus(), report.muted {
             mutedBeforehand = true
         }
-        let progress = NIOLockedValueBox(PostProgress())
+        let progress = LockedValue(PostProgress())
         let result = await sending { event in
-            let line = progress.withLockedValue { progress -> String? in
+            let line = progress.withLock { progress -> String? in
                 switch event {
                 case .queued(_, _, let warning):
                     progress.warning = warning
@@ -81,7 +81,7 @@ extension Announcer {
             }
             if let line { printLine(line) }
         }
-        let seen = progress.withLockedValue { $0 }
+        let seen = progress.withLock { $0 }
         switch result {
         case .queued:
             if display.json, let queued = seen.queuedLine { printLine(queued.json.jsonText) }

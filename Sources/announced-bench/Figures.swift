@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import POSIXThreads
 import Synchronization
 
 /// The benchmark's figures, each against the daemon as a separate process on a real socket.
@@ -134,8 +135,8 @@ struct Figures {
         let clients = try (0..<connections).map { _ in try daemon.connect() }
         let group = DispatchGroup()
         let start = now()
-        let finish = Mutex<UInt64>(0)
-        let shortfall = Mutex<Int>(0)
+        let finish = LockedValue<UInt64>(0)
+        let shortfall = LockedValue<Int>(0)
         for client in clients {
             group.enter()
             Thread {

@@ -4,18 +4,19 @@ import AnnounceProtocol
 import AnnounceServer
 import AnnounceSSIP
 import DaemonConfiguration
-import Dispatch
 import Glibc
 import Logging
 import ServiceLifecycle
 import SpeechSynthesis
+import UnixSignals
 
 /// Why the daemon could not start: one line that says what to do.
 struct StartupError: Error, CustomStringConvertible {
     var description: String
 }
 
-/// Wires the daemon together: speech engine, dispatcher, server, signals.
+/// Wires the daemon together: speech engine, dispatcher, server, signals, and runs them as one
+/// `ServiceGroup` (``services``), which starts them and shuts them down in its order.
 struct Daemon {
     let options: Announced
     /// The speech thread, started by `main`; every engine's helper belongs to it.
@@ -67,8 +68,8 @@ struct Daemon {
         // threads start.
         AnnounceServer.prepareEventLoops()
         let ducker = DuckingStart(logger: Logger(label: "announced.duck")).makeDucker(settings.duck, output: output, socketPath: socketPath)
-        // Other applications are turned back up however the daemon ends (but a crash: then the
-        // next start does it).
+        // The speech service turns other applications back up on shutdown; this covers a start
+        // that fails (a crash leaves it to the next start).
         defer { ducker?.restoreBeforeExit() }
         speech.configureEngines(EngineSettings(idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads))
         let installedVoices = SpeechEngines.installedVoiceCatalog(environment: environment, logger: Logger(label: "announced.voices"))
@@ -77,43 +78,52 @@ struct Daemon {
             engine = try EngineBackend(
                 thread: speech, output: output, logger: Logger(label: "announced.speech"),
                 eventHandler: dispatcher.backendEventHandler, activity: ducker,
-                installedVoices: { installedVoices.voices }, rescanInstalledVoices: { installedVoices.rescan() }
+                installedVoices: { installedVoices.voices }
             )
         } catch {
             throw StartupError(description: "\(error)")
         }
-        await dispatcher.attach(engine)
-        let trimmer = await MainActor.run { MemoryTrimmer(dispatcher: dispatcher, logger: logger) }
-        await trimmer.install()
-        if await !dispatcher.knowsVoice(dispatcherConfiguration.voice) {
-            throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice))
-        }
-        await dispatcher.warnAboutMissingPreferredVoices(settings.voiceForLanguage, logger: logger)
-
-        // SIGHUP reloads the file; installed before READY=1 so a reload right after it is handled.
+        let trimmer = MemoryTrimmer(logger: logger)
+        // The first turn: the backend attached, the trimmer told of every turn, the voice checked,
+        // and the reloader that SIGHUP runs in later turns.
         let environment = self.environment
-        let reloader = await MainActor.run {
-            Reloader(loader: loader, current: loaded, dispatcher: dispatcher, environment: environment, logger: logger)
+        let startingReloader = await dispatcher.inTurn { [voice = dispatcherConfiguration.voice] dispatcher -> Reloader? in
+            dispatcher.attach(engine)
+            trimmer.watch(dispatcher)
+            guard dispatcher.knowsVoice(voice) else { return nil }
+            dispatcher.warnAboutMissingPreferredVoices(settings.voiceForLanguage, logger: logger)
+            return Reloader(loader: loader, current: loaded, dispatcher: dispatcher, environment: environment, logger: logger)
         }
-        let hangup = reloader.installSignalHandler()
-        defer { hangup.cancel() }
+        guard let reloader = startingReloader else { throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice)) }
+        // SIGHUP's handler is installed here, before READY=1, so a reload right after it is
+        // handled: its default action (ending the process) is ignored, and the signal source is
+        // registered before the sequence is returned.
+        signal(SIGHUP, SIG_IGN)
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
 
-        // SSIP's lists and OUTPUT_MODULE look for Piper voices again, like the native `voices`,
-        // and for Piper's helper (`piper` is a module once it is installed, voices or not).
+        // SSIP's lists and OUTPUT_MODULE read a catalog of the voices and of Piper's helper
+        // (`piper` is a module once it is installed, voices or not), made again on the voice
+        // catalog's thread whenever a Piper voice is installed or removed. The watch starts before
+        // READY=1, so a voice installed right after it is seen.
         let ssip = SSIPFrontEnd(
-            lookForVoices: { [engine] in engine.rescanVoices() }, lookForEngines: { [engine] in engine.installedEngines() },
+            lookForVoices: { [engine] in engine.voices }, lookForEngines: { [engine] in engine.installedEngines() },
             maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
         )
-        let server = AnnounceServer(
-            configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip,
-            onReady: { [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
-                logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
-                Systemd.notify("READY=1", environment: environment)
-            }
-        )
+        installedVoices.onChange { _ in ssip.voicesChanged() }
+        installedVoices.startWatching()
+        let server = AnnounceServer(configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip)
+        let frontEnds = server.frontEndServices { [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
+            logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
+            Systemd.notify("READY=1", environment: environment)
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
-                services: [.init(service: server)],
+                services: Self.services(
+                    speech: SpeechService(thread: speech, ducker: ducker, logger: logger),
+                    voices: VoiceCatalogService(catalog: installedVoices), trimmer: trimmer,
+                    reload: ReloadService(signals: hangups, reloader: reloader, dispatcher: dispatcher), frontEnds: frontEnds,
+                    dispatcher: DispatcherService(dispatcher: dispatcher, logger: logger)
+                ),
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger
             )
@@ -129,6 +139,23 @@ struct Daemon {
 }
 
 extension Daemon {
+    /// The daemon's services in the group's order. They start together; on SIGTERM or SIGINT
+    /// the group shuts them down one at a time in the reverse order, each after the one before
+    /// it has returned: the dispatcher (every post ends `shutdown` and its lines go to the
+    /// connections), the front ends (sockets closed, each connection closed after its last
+    /// line), reload, the memory trimmer, the voice catalog's watch, and last speech (the speech
+    /// thread and the engines' helpers stopped). A service that ends on its own ends the group
+    /// the same way; one that fails cancels the others, which then stop as they would.
+    static func services(
+        speech: SpeechService, voices: VoiceCatalogService, trimmer: MemoryTrimmer, reload: ReloadService,
+        frontEnds: [FrontEndService], dispatcher: DispatcherService
+    ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
+        let inOrder: [(service: any Service, name: String)] =
+            [(speech, "speech"), (voices, "voice catalog"), (trimmer, "memory trimmer"), (reload, "reload")]
+            + frontEnds.map { ($0, "front end \($0.protocolName)") } + [(dispatcher, "dispatcher")]
+        return inOrder.map { .init(service: $0.service, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: $0.name) }
+    }
+
     /// Why the voice setting `name` is refused, and what to give instead.
     static func unknownVoice(_ name: String) -> String {
         "the voice \"\(name)\" is not one of espeak-ng's; give a language or file name that `espeak-ng --voices` lists "
@@ -177,17 +204,7 @@ final class Reloader {
         self.logger = logger
     }
 
-    /// Ignores SIGHUP's default action (ending the process) and reloads on each one, on the main queue.
-    nonisolated func installSignalHandler() -> any DispatchSourceSignal {
-        signal(SIGHUP, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
-        source.setEventHandler { [self] in
-            MainActor.assumeIsolated { self.reload() }
-        }
-        source.resume()
-        return source
-    }
-
+    /// Reloads now, in a turn of the dispatcher (``ReloadService``).
     func reload() {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

@@ -1,37 +1,41 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import CAnnounceLinux
-import Dispatch
 import Logging
+import ServiceLifecycle
+import Synchronization
 
 /// Gives the heap memory freed after a burst of work back to the system once the daemon has been
-/// quiet for a second.
+/// quiet for a second: a service of the daemon's group, driven by the clock.
 ///
-/// glibc's allocator keeps freed memory for reuse: after many posts the daemon's resident set
-/// stays above its idle size although nothing leaked (Benchmarks/README.md). `malloc_trim` returns the free
-/// pages. It runs once per quiet period, never on a timer while the daemon is idle: a turn of the
-/// dispatcher arms it, and it fires one quiet second later (re-armed while turns keep coming).
-@MainActor
-final class MemoryTrimmer {
+/// glibc's allocator keeps freed memory for reuse; `malloc_trim` returns the free pages. It runs
+/// once per quiet period, never on a timer while the daemon is idle: a turn of the dispatcher
+/// wakes the trimmer, which sleeps a quiet second at a time until a second passes without a turn
+/// and with nothing speaking or pending, then trims, off the main queue.
+final class MemoryTrimmer: Service {
     /// How long the dispatcher must see no turn, with nothing speaking or pending, before trimming.
-    static let quietPeriod = DispatchTimeInterval.seconds(1)
+    static let quietPeriod: Duration = .seconds(1)
 
-    private let dispatcher: Dispatcher
     private let logger: Logger
-    private var turns: UInt64 = 0
-    private var turnsWhenArmed: UInt64 = 0
-    private var armed = false
+    /// The turns the dispatcher has run, and whether it was idle after the last one: written at
+    /// the end of each turn, read by the trimmer's loop.
+    private let turns = Atomic<UInt64>(0)
+    private let idle = Atomic<Bool>(true)
+    /// Wakes the loop after a turn (holding one wake at most).
+    private let wakes: AsyncStream<Void>
+    private let wake: AsyncStream<Void>.Continuation
 
-    init(dispatcher: Dispatcher, logger: Logger) {
-        self.dispatcher = dispatcher
+    init(logger: Logger) {
         self.logger = logger
+        (wakes, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// Starts watching the dispatcher's turns (the dispatcher keeps the trimmer alive).
-    /// Also trims once a quiet second after start, when what starting up freed is garbage.
-    func install() {
-        dispatcher.turnObserver = { self.noticeTurn() }
-        noticeTurn()
+    /// Has `dispatcher` report each of its turns. Also trims once a quiet second after start,
+    /// when what starting up freed is garbage.
+    @MainActor
+    func watch(_ dispatcher: Dispatcher) {
+        dispatcher.turnObserver = { [self, unowned dispatcher] in noticeTurn(idle: dispatcher.isIdle) }
+        wake.yield()
     }
 
     /// Sets up glibc's allocator so a burst's memory goes back once it is over. Call before any
@@ -46,35 +50,38 @@ final class MemoryTrimmer {
     ///   block freed, so after the first big read or batch of a burst, later ones come from the
     ///   heap and leave holes there; fixed, they are mapped and unmapped whole (the measurement is
     ///   in Benchmarks/README.md).
-    nonisolated static func configureAllocator() {
+    static func configureAllocator() {
         _ = CAnnounceLinux_set_malloc_arena_max(2)
         _ = CAnnounceLinux_set_malloc_mmap_threshold(128 << 10)
     }
 
-    private func noticeTurn() {
-        turns &+= 1
-        guard !armed else { return }
-        armed = true
-        arm()
+    private func noticeTurn(idle isIdle: Bool) {
+        turns.add(1, ordering: .relaxed)
+        idle.store(isIdle, ordering: .relaxed)
+        wake.yield()
     }
 
-    private func arm() {
-        turnsWhenArmed = turns
-        DispatchQueue.main.asyncAfter(deadline: .now() + Self.quietPeriod) {
-            MainActor.assumeIsolated { self.fire() }
+    /// Waits for turns, then for a quiet second after them, and trims; until graceful shutdown.
+    func run() async {
+        var trimmedAfter: UInt64?
+        for await _ in wakes.cancelOnGracefulShutdown() {
+            var seen = turns.load(ordering: .relaxed)
+            // A wake held from before the last trim: nothing has happened since.
+            if seen == trimmedAfter { continue }
+            while true {
+                do {
+                    try await cancelWhenGracefulShutdown { try await Task.sleep(for: MemoryTrimmer.quietPeriod) }
+                } catch {
+                    return
+                }
+                let now = turns.load(ordering: .relaxed)
+                if now == seen, idle.load(ordering: .relaxed) { break }
+                seen = now
+            }
+            trimmedAfter = seen
+            let start = ContinuousClock.now
+            let released = CAnnounceLinux_malloc_trim(0) != 0
+            logger.debug("heap trimmed", metadata: ["released": "\(released)", "took": "\(ContinuousClock.now - start)"])
         }
-    }
-
-    private func fire() {
-        guard turns == turnsWhenArmed, dispatcher.isIdle else {
-            arm()
-            return
-        }
-        armed = false
-        let start = ContinuousClock.now
-        let released = CAnnounceLinux_malloc_trim(0) != 0
-        logger.debug(
-            "heap trimmed", metadata: ["released": "\(released)", "took": "\(ContinuousClock.now - start)"]
-        )
     }
 }

@@ -349,7 +349,10 @@ struct SchedulingTests {
         h.send(announce(1, "One"), announce(2, "Two", #","queue":true"#))
         h.engineStarts()
         let task = Task { await h.dispatcher.shutdown() }
-        while h.backend.aborted.isEmpty { await Task.yield() }
+        while h.backend.aborted.isEmpty {
+            h.turns.run()
+            await Task.yield()
+        }
         #expect(h.sink(1).terminal(2) == .finished(id: 2, seq: 2, termination: .failure(reason: .shutdown, spokenChars: 0)))
         h.engineAborts(spokenChars: 1)
         await task.value

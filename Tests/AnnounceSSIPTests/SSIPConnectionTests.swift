@@ -37,7 +37,7 @@ struct SSIPConnectionTests {
         h.settle(channel)
         #expect(try channel.writes() == ["251-0\r\n251 OK GET RETURNED\r\n"], "a reply is never held behind an event")
 
-        let deadline = try #require(h.frontEnd.connections[1]?.firstEventDeadlines.withLockedValue { $0[1] })
+        let deadline = try #require(h.frontEnd.connections[1]?.firstEventDeadlines.withLock { $0[1] })
         channel.embeddedEventLoop.advanceTime(to: deadline - .nanoseconds(1))
         #expect(try channel.writes().isEmpty)
         channel.embeddedEventLoop.advanceTime(to: deadline)

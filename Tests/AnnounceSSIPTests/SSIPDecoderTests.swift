@@ -102,12 +102,12 @@ struct SSIPDecoderTests {
         #expect(probe.send("SPEAK") == ["230 OK RECEIVING DATA|"])
         for _ in 0..<40 {
             #expect(probe.send(String(repeating: "a", count: 50)).isEmpty)
-            #expect(connection.session.withLockedValue { $0.heldDataBytes } <= 100)
+            #expect(connection.session.withLock { $0.heldDataBytes } <= 100)
         }
         #expect(probe.send(".") == [
             "420 ERR MESSAGE TOO LONG: 2039 CHARACTERS, THE LIMIT IS 100; SPLIT IT INTO SEVERAL MESSAGES|"
         ])
-        #expect(connection.session.withLockedValue { $0.heldDataBytes } == 0)
+        #expect(connection.session.withLock { $0.heldDataBytes } == 0)
         // The connection keeps its framing: the next message is queued as usual.
         #expect(probe.send("SPEAK", "short", ".") == ["230 OK RECEIVING DATA|", #"message 1 message "short""#])
     }
@@ -223,7 +223,7 @@ struct SSIPDecoderTests {
         var probe = DecoderProbe(frontEnd, client: 1)
         let answer = try #require(probe.send("SET 99 " + setting).first)
         #expect(answer.hasPrefix("\(code) ERR COULDNT SET"), "\(answer)")
-        let session = probe.decoder.connection.session.withLockedValue { $0.settings }
+        let session = probe.decoder.connection.session.withLock { $0.settings }
         #expect(session == SSIPSettings())
     }
 

@@ -115,7 +115,7 @@ struct SSIPEncoderTests {
 
         let last = encode([.event(.finished(id: id, seq: 3, termination: .success))], with: encoder)
         #expect(last.first?.notBefore == deadline)
-        #expect(encoder.connection.firstEventDeadlines.withLockedValue { $0.isEmpty }, "forgotten once the message ended")
+        #expect(encoder.connection.firstEventDeadlines.withLock { $0.isEmpty }, "forgotten once the message ended")
         let unrelated = encode([.event(.started(id: .integer(2), seq: 4, text: "x"))], with: encoder)
         #expect(unrelated.first?.notBefore == nil, "a message whose 225 this connection never wrote is not held")
     }
@@ -125,7 +125,7 @@ struct SSIPEncoderTests {
         let encoder = encoder()
         _ = encode([.event(.queued(id: id, seq: 8))], with: encoder)
         #expect(encode([.event(.finished(id: id, seq: 8, termination: .success))], with: encoder).isEmpty)
-        #expect(encoder.connection.firstEventDeadlines.withLockedValue { $0.isEmpty })
+        #expect(encoder.connection.firstEventDeadlines.withLock { $0.isEmpty })
     }
 
     @Test("a message the dispatcher would not queue answers 300 instead of 225; an error answers 300 with its message")

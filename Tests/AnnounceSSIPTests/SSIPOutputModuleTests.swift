@@ -30,6 +30,7 @@ struct SSIPOutputModuleTests {
         let unbound = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
         #expect(unbound.engine == nil, "a module announced does not have speaks as if none were set")
         installed.withLockedValue { $0 = Self.piper }
+        frontEnd.voicesChanged()
         #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250-piper|250 OK MODULE LIST SENT|"])
         #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
         #expect(probe.send("GET OUTPUT_MODULE") == ["251-piper|251 OK GET RETURNED|"])
@@ -45,6 +46,7 @@ struct SSIPOutputModuleTests {
         var probe = DecoderProbe(frontEnd)
         #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
         helperInstalled.withLockedValue { $0 = true }
+        frontEnd.voicesChanged()
         #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250-piper|250 OK MODULE LIST SENT|"])
         #expect(probe.send("SET self OUTPUT_MODULE PIPER") == ["216 OK OUTPUT MODULE SET|"])
         #expect(probe.send("GET OUTPUT_MODULE") == ["251-piper|251 OK GET RETURNED|"])

@@ -12,6 +12,7 @@ func piperDaemon(_ extra: [String: String] = [:]) throws -> DaemonProcess {
         environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory, "ANNOUNCED_PIPER_NOISE": "0"].merging(extra) { $1 }
     )
     try FetchedPiper.install(in: daemon.voicesDirectory)
+    #expect(daemon.waitForStderr(containing: "piper voices changed voices=en_us-joe-medium", timeout: 10))
     return daemon
 }
 

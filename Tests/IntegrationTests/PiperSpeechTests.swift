@@ -40,6 +40,7 @@ struct PiperSpeechTests {
     func speaksAPostWithPiper() throws {
         let daemon = try DaemonProcess(environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory])
         try FetchedPiper.install(in: daemon.voicesDirectory)
+        #expect(daemon.waitForStderr(containing: "piper voices changed voices=en_us-joe-medium", timeout: 10))
         let monitor = try speechWatcher(daemon)
         let client = try daemon.connect()
         client.send(announce(1, "Download complete.", #","voice":"en_us-joe-medium""#))

@@ -17,6 +17,7 @@ struct PiperVoiceListingTests {
         #expect(before.status == 0 && !before.stdout.contains("piper"), "\(before)")
         try FakeVoice.install("en_US-fake-medium", in: daemon.voicesDirectory, config: FakeVoice.config(dataset: "fake"))
         try FakeVoice.install("de_DE-fake-low", in: daemon.voicesDirectory, config: FakeVoice.config(code: "de_DE", dataset: "fake", quality: "low", espeak: "de"))
+        #expect(daemon.waitForStderr(containing: "piper voices changed voices=de_de-fake-low,en_us-fake-medium", timeout: 10))
 
         let english = try announcectl(daemon, "voices", "--lang", "en")
         let row = english.stdout.split(separator: "\n").first { $0.hasPrefix("en_us-fake-medium ") }.map(String.init)
@@ -43,6 +44,7 @@ struct PiperVoiceListingTests {
     func setTakesAPiperVoice() throws {
         let daemon = try DaemonProcess()
         let path = try FakeVoice.install("en_US-fake-medium", in: daemon.voicesDirectory)
+        #expect(daemon.waitForStderr(containing: "piper voices changed voices=en_us-fake-medium", timeout: 10))
         let set = try announcectl(daemon, "set", "--voice", "en_US-fake-medium")
         #expect(set.status == 0, "\(set)")
         let client = try daemon.connect()
@@ -50,6 +52,7 @@ struct PiperVoiceListingTests {
         #expect(client.waitFor("ok", id: 1)?["voice"] == .string("en_US-fake-medium"))
         try FileManager.default.removeItem(atPath: path)
         try FileManager.default.removeItem(atPath: path + ".json")
+        #expect(daemon.waitForStderr(containing: "piper voices changed voices=\"\"", timeout: 10))
         let refused = try announcectl(daemon, "set", "--voice", "en_us-fake-medium")
         #expect(refused.status == 1 && refused.stderr.contains("unknown voice"), "\(refused)")
     }

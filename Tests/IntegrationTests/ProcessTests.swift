@@ -23,6 +23,21 @@ struct ProcessTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
 
+    @Test("SIGTERM shuts the services down in order: posts end, sockets close, then speech stops its helper, reaped before exit")
+    func shutdownOrder() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        client.send(announce(1, "A long announcement that is still speaking when the daemon is told to stop"))
+        client.waitFor("started", id: 1)
+        let helpers = EngineCrashTests.children(of: daemon.process.processIdentifier)
+        try #require(helpers.count == 1, "one espeak-ng helper: \(helpers)")
+        #expect(daemon.stop(signal: SIGTERM) == 0)
+        let log = daemon.stderrText()
+        let steps = ["shutting down: ending every post", "stopped serving", "speech stopped"].compactMap { log.range(of: $0)?.lowerBound }
+        #expect(steps.count == 3 && steps == steps.sorted(), "\(log)")
+        #expect(!FileManager.default.fileExists(atPath: "/proc/\(helpers[0])"), "the daemon waited for its helper to exit")
+    }
+
     @Test("SIGINT is a graceful stop too")
     func sigint() throws {
         let daemon = try DaemonProcess()

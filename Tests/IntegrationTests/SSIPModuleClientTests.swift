@@ -51,6 +51,7 @@ struct SSIPModuleClientTests {
 
         try FakeVoice.install("en_US-fake-medium", in: ssip.daemon.voicesDirectory, config: FakeVoice.config(dataset: "fake"))
         try FakeVoice.install("de_DE-fake-low", in: ssip.daemon.voicesDirectory, config: FakeVoice.config(code: "de_DE", quality: "low", espeak: "de"))
+        #expect(ssip.daemon.waitForStderr(containing: "piper voices changed voices=de_de-fake-low,en_us-fake-medium", timeout: 10))
         #expect(try driver.call("list_output_modules") == .array([.string("espeak-ng"), .string("piper")]))
         let piperVoices = try #require(try driver.call("list_synthesis_voices"))
         #expect(piperVoices == .array([
@@ -77,6 +78,7 @@ struct SSIPPiperSpeechTests {
     func speaksWithPiper() throws {
         let ssip = try SSIPDaemon(environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory])
         try FetchedPiper.install(in: ssip.daemon.voicesDirectory)
+        #expect(ssip.daemon.waitForStderr(containing: "piper voices changed voices=en_us-joe-medium", timeout: 10))
         let monitor = try speechWatcher(ssip.daemon)
         let driver = try SpeechdDriver(ssip)
         try driver.connect()

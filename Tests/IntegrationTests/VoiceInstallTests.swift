@@ -34,12 +34,14 @@ struct VoiceInstallTests {
         #expect(installed.stdout == "installed en_us-fake-medium (en-us, medium quality) in \(daemon.voicesDirectory)\n")
         #expect(installedFiles(daemon) == ["en_US-fake-medium.onnx", "en_US-fake-medium.onnx.json"], "no temporary file is left")
         #expect(try Data(contentsOf: URL(fileURLWithPath: daemon.voicesDirectory + "/en_US-fake-medium.onnx")) == Data(FakeVoice.model))
+        #expect(daemon.waitForStderr(containing: "piper voices changed voices=en_us-fake-medium", timeout: 10))
         let listed = try voices(daemon, "--lang", "en")
         #expect(listed.stdout.contains("en_us-fake-medium"), "\(listed)")
 
         let removed = try voices(daemon, "remove", "en_us-fake-medium")
         #expect(removed.status == 0, "\(removed)")
         #expect(installedFiles(daemon).isEmpty)
+        #expect(daemon.waitForStderr(containing: "piper voices changed voices=\"\"", timeout: 10))
         #expect(try !voices(daemon, "--lang", "en").stdout.contains("en_us-fake-medium"))
         let again = try voices(daemon, "remove", "en_us-fake-medium")
         #expect(again.status == 1 && again.stderr.contains("no voice named en_us-fake-medium"), "\(again)")
@@ -70,10 +72,13 @@ struct VoiceInstallTests {
         defer { source.remove() }
         let model = try FakeVoice.install("de_DE-fake-low", in: source.path + "/a", config: FakeVoice.config(code: "de_DE", quality: "low", espeak: "de"))
         #expect(try voices(daemon, "install", model).status == 0)
+        #expect(daemon.waitForStderr(containing: "piper voices changed voices=de_de-fake-low", timeout: 10))
         try FakeVoice.install("de_DE-fake-low", in: source.path + "/b", config: FakeVoice.config(code: "de_DE", quality: "high", espeak: "de"))
         let replaced = try voices(daemon, "install", source.path + "/b")
         #expect(replaced.status == 0, "\(replaced)")
         #expect(installedFiles(daemon) == ["de_DE-fake-low.onnx", "de_DE-fake-low.onnx.json"])
+        // Listed again when replaced by the pair of another quality.
+        #expect(daemon.waitForStderr(containing: "piper voices changed voices=de_de-fake-low", count: 2, timeout: 10))
         let listed = try voices(daemon, "--lang", "de")
         #expect(listed.stdout.split(separator: "\n").contains { $0.hasPrefix("de_de-fake-low ") && $0.contains(" high ") }, "\(listed.stdout)")
     }

@@ -102,7 +102,10 @@ struct VoiceNameTests {
         // The README's natural-voice example names the Piper test voice: installed and spoken when
         // the engine is fetched, else left out with a note.
         let daemon = try DaemonProcess(environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory])
-        if FetchedPiper.isFetched { try FetchedPiper.install(in: daemon.voicesDirectory) }
+        if FetchedPiper.isFetched {
+            try FetchedPiper.install(in: daemon.voicesDirectory)
+            #expect(daemon.waitForStderr(containing: "piper voices changed voices=en_us-joe-medium", timeout: 10))
+        }
         let client = try daemon.connect()
         client.send(#"{"op":"set","id":1,"voice":"no-such-voice"}"#)
         let refusal = try #require(client.waitFor("error", id: 1))

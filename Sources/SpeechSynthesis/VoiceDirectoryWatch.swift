@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Glibc
+import POSIXThreads
+
+/// An inotify watch on the voice directories, for the voice catalog's thread: ``waitForChange()``
+/// blocks until something in them changed and the change has settled, or until ``stop(then:)``.
+///
+/// A directory that exists is watched for files created, written, moved in or out, and removed;
+/// one that does not is watched for through its nearest existing parent, for a directory created
+/// or moved in; the watches are set again after every change, so a directory created, removed or
+/// replaced later is followed. A change counts once the directories have been still for
+/// ``settleTime``: a file being copied in keeps them busy until it is whole.
+final class VoiceDirectoryWatch: @unchecked Sendable {
+    /// How long the directories must stay still after a change before it counts: a copy writes a
+    /// pair in several steps, and a large model in many writes.
+    static let settleTime: Int32 = 100
+
+    private static let voiceDirectoryEvents = UInt32(IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
+        | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+    private static let parentEvents = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+    private let directories: [String]
+    private let inotify: Int32
+    /// The stop pipe: `stop` writes to `wakeWrite`, the thread polls `wakeRead`.
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    /// The watched paths by watch descriptor; only the catalog's thread uses it.
+    private var watched: [Int32: String] = [:]
+    /// Guards `closed` and `whenClosed`.
+    private let lock = ConditionLock()
+    private var closed = false
+    private var whenClosed: [@Sendable () -> Void] = []
+
+    /// Watches `directories`; nil when inotify or a pipe cannot be had (`errno` says why).
+    init?(directories: [String]) {
+        let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+        guard inotify >= 0 else { return nil }
+        var pipe: [Int32] = [0, 0]
+        // Helpers are spawned with every other descriptor closed, so close-on-exec set just
+        // after `pipe` leaks nothing.
+        guard Glibc.pipe(&pipe) == 0 else {
+            Glibc.close(inotify)
+            return nil
+        }
+        for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        self.directories = directories
+        self.inotify = inotify
+        wakeRead = pipe[0]
+        wakeWrite = pipe[1]
+        rearm()
+    }
+
+    /// Blocks until a change in the directories has settled (true), or until `stop` (false).
+    /// On the catalog's thread.
+    func waitForChange() -> Bool {
+        var changed = false
+        while true {
+            // Blocks until the first change; then waits for the directories to be still.
+            switch poll(timeout: changed ? Self.settleTime : -1) {
+            case .stop:
+                return false
+            case .events:
+                if readEvents() { changed = true }
+            case .quiet:
+                rearm()
+                return true
+            }
+        }
+    }
+
+    /// Ends `waitForChange`; `stopped` is called once the thread has closed the watch.
+    func stop(then stopped: @escaping @Sendable () -> Void) {
+        let alreadyClosed = lock.withLock {
+            if !closed { whenClosed.append(stopped) }
+            return closed
+        }
+        if alreadyClosed { return stopped() }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    /// Closes the watch, after `waitForChange` returned false. On the catalog's thread.
+    func close() {
+        Glibc.close(inotify)
+        Glibc.close(wakeRead)
+        Glibc.close(wakeWrite)
+        let waiting = lock.withLock {
+            closed = true
+            defer { whenClosed = [] }
+            return whenClosed
+        }
+        for stopped in waiting { stopped() }
+    }
+
+    private enum Wait {
+        case stop
+        case events
+        case quiet
+    }
+
+    private func poll(timeout: Int32) -> Wait {
+        var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
+        while true {
+            let ready = Glibc.poll(&fds, 2, timeout)
+            if ready < 0, errno == EINTR { continue }
+            if ready <= 0 { return ready == 0 ? .quiet : .stop }
+            if fds[0].revents != 0 { return .stop }
+            return .events
+        }
+    }
+
+    /// Reads every queued event; true when there was one. Every event the watches ask for may
+    /// change the voices or the watches (`IN_IGNORED`, a watch gone with its directory, too).
+    private func readEvents() -> Bool {
+        var any = false
+        var buffer = [UInt8](repeating: 0, count: 16 << 10)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return any }
+            any = true
+        }
+    }
+
+    /// Watches each directory that exists, and the nearest existing parent of each that does not;
+    /// drops the watches no longer needed.
+    private func rearm() {
+        var wanted: [String: UInt32] = [:]
+        for directory in directories {
+            if isDirectory(directory) {
+                wanted[directory, default: 0] |= Self.voiceDirectoryEvents
+                continue
+            }
+            var parent = directory
+            repeat {
+                parent = String(parent[..<(parent.lastIndex(of: "/") ?? parent.startIndex)])
+            } while !parent.isEmpty && !isDirectory(parent)
+            wanted[parent.isEmpty ? "/" : parent, default: 0] |= Self.parentEvents
+        }
+        var now: [Int32: String] = [:]
+        for (path, mask) in wanted {
+            let wd = inotify_add_watch(inotify, path, mask)
+            if wd >= 0 { now[wd] = path }
+        }
+        for wd in watched.keys where now[wd] == nil {
+            inotify_rm_watch(inotify, wd)
+        }
+        watched = now
+    }
+
+    private func isDirectory(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
+    }
+}
