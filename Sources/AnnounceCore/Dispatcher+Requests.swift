@@ -386,6 +386,8 @@ extension Dispatcher {
             if let id = current.id { send(.resumed(id: id, seq: current.seq), to: current.client) }
         case .started:
             current.started = true
+            // Set aside before its audio began: it was paused (`paused`), now it speaks.
+            if current.wasSetAside, let id = current.id { send(.resumed(id: id, seq: current.seq), to: current.client) }
             if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text, voice: current.voiceName), to: current.client) }
             let engine = backend?.engineName(for: current.utterance)
             broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text, engine: engine)), topic: .speech)

@@ -71,6 +71,8 @@ final class PostRecord {
     var parking = false
     /// Set aside, paused, waiting in ``PendingList`` until its connection resumes.
     var parked = false
+    /// It was set aside at least once: when it speaks again its client hears `resumed`.
+    var wasSetAside = false
     /// What is left to speak after it was set aside; nil: the whole text.
     var continuation: Continuation?
     /// Where, in its whole text, the last word heard begins; nil before the first.
@@ -123,6 +125,7 @@ final class PostRecord {
         heardChars = max(heardChars, min(sourceOffset(of: spokenChars), textLength))
         parking = false
         parked = true
+        wasSetAside = true
         if utterance.ssml {
             continuation = Continuation.ssml(utterance.text, afterMark: marksReached)
         } else if let lastWordOffset {
