@@ -52,11 +52,11 @@ struct SSIPPauseYieldTests {
         #expect(try #require(watcher.waitForTerminal(id: 900, timeout: 30))["success"] == .bool(true))
         let whole = WAVFile.trimmed(try ssip.daemon.wavSamples(seq: try #require(queued["seq"]?.intValue))).count
         #expect(before.count >= 44_100 / 2, "heard \(before.count) samples before it gave way")
-        #expect(after.count < whole * 85 / 100, "continued with \(after.count) samples of the whole \(whole): the rest, not the start again")
+        #expect(after.count < whole * 85 / 100, "continued with \(after.count) samples of \(whole): the rest, not the start again")
         #expect(after.count > whole * 10 / 100, "continued with \(after.count) samples of the whole \(whole)")
         // The rest begins at the word that was speaking, so the two parts make the whole, give or take that word.
         let parts = before.count + after.count
-        #expect(parts >= whole * 90 / 100 && parts <= whole * 115 / 100, "\(before.count) + \(after.count) samples against the whole \(whole)")
+        #expect(parts >= whole * 90 / 100 && parts <= whole * 115 / 100, "\(before.count) + \(after.count) samples, whole \(whole)")
         #expect((after.map { abs(Int($0)) }.max() ?? 0) > 1_000, "heard, not silent")
         try a.call("close", client: "a")
         _ = a.finish()
