@@ -347,7 +347,8 @@ extension Dispatcher {
         guard let current = speaking, current.endReason == nil else { return }
         if current.postClass == .high && !evenIfHigh { return }
         current.endReason = reason
-        backend?.abort(seq: current.seq)
+        // A post being set aside is already stopping: it ends now instead (``handle(_:)``).
+        if !current.parking { backend?.abort(seq: current.seq) }
     }
 
     /// Sends a post's terminal line to its client and `speech` subscribers.
