@@ -51,6 +51,7 @@ struct SSIPPauseYieldTests {
         let queued = try #require(watcher.waitFor("queued", id: 900))
         #expect(try #require(watcher.waitForTerminal(id: 900, timeout: 30))["success"] == .bool(true))
         let whole = WAVFile.trimmed(try ssip.daemon.wavSamples(seq: try #require(queued["seq"]?.intValue))).count
+        print("pause-yield: \(before.count) samples heard before giving way, \(after.count) after RESUME, whole text \(whole)")
         #expect(before.count >= 44_100 / 2, "heard \(before.count) samples before it gave way")
         #expect(after.count < whole * 85 / 100, "continued with \(after.count) samples of \(whole): the rest, not the start again")
         #expect(after.count > whole * 10 / 100, "continued with \(after.count) samples of the whole \(whole)")
