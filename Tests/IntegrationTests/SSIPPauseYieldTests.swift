@@ -95,4 +95,29 @@ struct SSIPPauseYieldTests {
         let resumedAt = try #require(events.firstIndex { $0.code == 705 })
         #expect(events[..<resumedAt].compactMap(\.mark).count >= 3, "the marks heard before the pause were not reported again")
     }
+
+    @Test("python3-speechd: A's message set aside while B speaks; A is SIGKILLed: A's message ends cancelled, once, and speech goes on")
+    func setAsideMessageEndsWithItsClient() throws {
+        let ssip = try SSIPDaemon()
+        let watcher = try speechWatcher(ssip.daemon)
+        let a = try SpeechdDriver(ssip)
+        try a.connect("a")
+        let paused = try a.speak(Self.longText, client: "a", tag: "long")
+        try #require(a.waitForCallback("begin", tag: "long", client: "a") != nil)
+        try a.call("pause", client: "a")
+        try #require(a.waitForCallback("pause", tag: "long", client: "a") != nil)
+        let b = try SpeechdDriver(ssip)
+        try b.connect("b")
+        let spoken = try b.speak(Self.otherText, client: "b", tag: "other")
+        #expect(b.waitForTerminalCallback(tag: "other", client: "b", timeout: 20) == "end", "B was not heard while A stayed paused")
+        a.kill()
+        let ended = try #require(watcher.waitForSpeech("finished", seq: paused, timeout: 20), "A's message set aside never ended")
+        #expect(ended["reason"] == .string("cancelled"), "\(ended.text)")
+        let next = try b.speak(Self.otherText, client: "b", tag: "next")
+        #expect(b.waitForTerminalCallback(tag: "next", client: "b", timeout: 20) == "end")
+        try SSIPPauseOwnershipTests.expectHeardToTheEnd(ssip.daemon, seq: next, text: Self.otherText, watcher: watcher)
+        #expect(watcher.speechStates.filter { $0 == "finished \(paused)" }.count == 1, "\(watcher.speechStates)")
+        #expect(watcher.speechStates.contains("finished \(spoken)"))
+        _ = b.finish()
+    }
 }
