@@ -57,9 +57,9 @@ extension Dispatcher {
         }
         switch control {
         case .stop, .cancel:
-            if control == .cancel {
-                for post in pending.removeAll(where: inScope) { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
-            }
+            // A message set aside while paused (``updateParking()``) is the one that was speaking.
+            let ended = pending.removeAll { inScope($0) && (control == .cancel || $0.parked) }
+            for post in ended { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
             if let current = speaking, inScope(current) {
                 interruptSpeaking(reason: .cancelled, evenIfHigh: true)
             }
@@ -206,10 +206,33 @@ extension Dispatcher {
         guard hold != outputHeld else { return }
         outputHeld = hold
         if hold { backend?.pause() } else { backend?.resume() }
-        if let current = speaking, current.endReason == nil, let id = current.id {
+        if let current = speaking, current.endReason == nil, !current.parking, let id = current.id {
             send(hold ? .paused(id: id, seq: current.seq) : .resumed(id: id, seq: current.seq), to: current.client)
         }
         broadcast(.statusChanged(statusReport), topic: .status)
+    }
+
+    /// Sets a paused message aside so others speak, and puts it back in line when its connection
+    /// resumes, as speech-dispatcher does. The speaking post is set aside when its connection's
+    /// messages are held (SSIP `PAUSE self`, `PAUSE <id>`; never for a hold of the whole channel),
+    /// it waits in a first come first served queue, and another connection's post could start:
+    /// its audio stops (``SpeechBackend/abort(seq:)``, no terminal line; ``handle(_:)`` parks it
+    /// when the backend reports it stopped) and it waits in ``pending``, passed over while held.
+    /// A parked post whose connection is no longer held is put back in line, ahead of its
+    /// connection's other waiting posts, and continues from where it was heard to
+    /// (``Continuation``), as the same post: `resumed` instead of a second `started`.
+    func updateParking() {
+        if pending.contains(where: \.parked) {
+            for post in pending.removeAll(where: { $0.parked && !holds.holds($0.client) }) {
+                post.parked = false
+                pending.insertAhead(ofOwnPosts: post)
+            }
+        }
+        guard let current = speaking, current.endReason == nil, !current.parking, current.postClass.isQueued,
+            !holds.isChannelHeld, holds.holds(current.client), hasStartablePost
+        else { return }
+        current.parking = true
+        backend?.abort(seq: current.seq)
     }
 
     /// True when a post could start now: one waits whose connection is not held, and the channel
@@ -326,11 +349,17 @@ extension Dispatcher {
         guard let current = speaking, current.endReason == nil else { return }
         if current.postClass == .high && !evenIfHigh { return }
         current.endReason = reason
-        backend?.abort(seq: current.seq)
+        // A post being set aside is already stopping: it ends now instead (``handle(_:)``).
+        if !current.parking { backend?.abort(seq: current.seq) }
     }
 
     /// Sends a post's terminal line to its client and `speech` subscribers.
     func finish(_ post: PostRecord, _ termination: Termination) {
+        var termination = termination
+        // A post set aside ends with what was heard of it before.
+        if case .failure(let reason, let spoken, let message) = termination, spoken < post.heardChars {
+            termination = .failure(reason: reason, spokenChars: post.heardChars, message: message)
+        }
         activePosts[post.client, default: 1] -= 1
         if activePosts[post.client] == 0 { activePosts[post.client] = nil }
         if let id = post.id { send(.finished(id: id, seq: post.seq, termination: termination), to: post.client) }
@@ -355,22 +384,40 @@ extension Dispatcher {
             return
         }
         switch event {
+        case .started where current.started:
+            // A post set aside continues: its client was told `started` when it first began.
+            if let id = current.id { send(.resumed(id: id, seq: current.seq), to: current.client) }
         case .started:
             current.started = true
+            // Set aside before its audio began: it was paused (`paused`), now it speaks.
+            if current.wasSetAside, let id = current.id { send(.resumed(id: id, seq: current.seq), to: current.client) }
             if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text, voice: current.voiceName), to: current.client) }
             let engine = backend?.engineName(for: current.utterance)
             broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text, engine: engine)), topic: .speech)
             if current.client == navigationClientID { navigationSpeechStarted(current) }
-        case .word(_, let offset, let length):
+        case .word(_, let reported, let length):
+            let offset = current.sourceOffset(of: reported)
+            current.lastWordOffset = offset
             if current.wantsWords, let id = current.id {
                 send(.word(id: id, seq: current.seq, offset: offset, length: length), to: current.client)
             }
         case .mark(_, let name):
+            current.marksReached += 1
             if let id = current.id { send(.mark(id: id, seq: current.seq, name: name), to: current.client) }
+        case .finished(_, .aborted(let spoken)) where current.parking && current.endReason == nil:
+            speaking = nil
+            current.park(spokenChars: spoken)
+            pending.insertAhead(ofOwnPosts: current)
         case .finished(_, let outcome):
+            current.parking = false
             speaking = nil
             finish(current, termination(of: current, outcome))
         }
+    }
+
+    /// The scalars of a post's whole text heard, when the backend heard `spoken` of what it spoke.
+    private func heard(_ spoken: Int, of post: PostRecord) -> Int {
+        max(post.heardChars, min(post.sourceOffset(of: spoken), post.textLength))
     }
 
     func termination(of post: PostRecord, _ outcome: SpeechOutcome) -> Termination {
@@ -378,10 +425,10 @@ extension Dispatcher {
         case .completed:
             return .success
         case .aborted(let spoken):
-            return .failure(reason: post.endReason ?? .interrupted, spokenChars: min(spoken, post.textLength))
+            return .failure(reason: post.endReason ?? .interrupted, spokenChars: heard(spoken, of: post))
         case .failed(let message, let spoken):
             logger.error("speech failed", metadata: ["seq": "\(post.seq)", "message": "\(message)"])
-            return .failure(reason: .error, spokenChars: min(spoken, post.textLength), message: message)
+            return .failure(reason: .error, spokenChars: heard(spoken, of: post), message: message)
         }
     }
 }

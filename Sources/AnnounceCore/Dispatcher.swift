@@ -278,6 +278,7 @@ public final class Dispatcher {
     /// what arrives meanwhile is decided with it).
     func transaction(_ body: (Dispatcher) -> Void) {
         body(self)
+        updateParking()
         updateOutputHold()
         if speaking == nil, hasStartablePost { enqueue() }
         flushOutbox()
@@ -286,6 +287,7 @@ public final class Dispatcher {
     }
 
     func startNext() {
+        updateParking()
         updateOutputHold()
         guard speaking == nil, let next = popStartablePost() else { return }
         speaking = next
@@ -294,7 +296,7 @@ public final class Dispatcher {
             speaking = nil
             return
         }
-        backend.speak(next.utterance)
+        backend.speak(next.spokenUtterance)
     }
 
     /// Queues `event` for `client`; sent at the end of the turn.

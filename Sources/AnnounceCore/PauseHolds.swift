@@ -7,8 +7,9 @@
 /// - The whole channel (the native `pause`, SSIP `PAUSE all`): nothing starts, the speaking post
 ///   holds where it is.
 /// - One connection's messages (SSIP `PAUSE self`, `PAUSE <id>`): its speaking message holds
-///   where it is; its waiting messages are passed over, so other connections' messages speak
-///   after it as usual.
+///   where it is, and is set aside while another connection's message could speak
+///   (``Dispatcher/updateParking()``); its waiting messages are passed over, so other
+///   connections' messages speak as usual.
 /// - A native `pause` with `"until":"resume"` (`announcectl pause`) has no owner: it lasts until
 ///   a `resume`, like `mute`.
 struct PauseHolds {

@@ -34,6 +34,10 @@ enum PostClass: Hashable {
     /// Notification and progress messages, which give way to every other post.
     var isDroppable: Bool { self == .notification || self == .progress }
 
+    /// Posts that wait in a first come first served queue, so one set aside can wait again
+    /// without replacing or being replaced by another.
+    var isQueued: Bool { self == .high || self == .queuedDefault || self == .message || self == .queuedLow }
+
     init(_ options: SpeechOptions) {
         switch options.priority {
         case .high: self = .high
@@ -62,6 +66,21 @@ final class PostRecord {
     var started = false
     /// Why the post is being ended early, decided when the abort was requested. First reason wins.
     var endReason: FinishReason?
+    /// Its audio is being stopped to set it aside while its connection is paused
+    /// (``Dispatcher/updateParking()``); it is not ending.
+    var parking = false
+    /// Set aside, paused, waiting in ``PendingList`` until its connection resumes.
+    var parked = false
+    /// It was set aside at least once: when it speaks again its client hears `resumed`.
+    var wasSetAside = false
+    /// What is left to speak after it was set aside; nil: the whole text.
+    var continuation: Continuation?
+    /// Where, in its whole text, the last word heard begins; nil before the first.
+    var lastWordOffset: Int?
+    /// How many `<mark/>`s of its whole text were reached.
+    var marksReached = 0
+    /// How many scalars of its whole text were heard before it was set aside.
+    var heardChars = 0
 
     /// Creates the record; `priority` (a front-end's message) decides the class instead of
     /// `options`' priority and queue.
@@ -87,6 +106,32 @@ final class PostRecord {
     }
 
     var textLength: Int { utterance.text.unicodeScalarCount }
+
+    /// What the backend speaks: the utterance, or the rest of it after it was set aside.
+    var spokenUtterance: Utterance {
+        guard let continuation else { return utterance }
+        var rest = utterance
+        rest.text = continuation.text
+        return rest
+    }
+
+    /// The offset in the whole text of the offset `offset` the backend reported.
+    func sourceOffset(of offset: Int) -> Int { continuation?.sourceOffset(of: offset) ?? offset }
+
+    /// Sets the post aside after its audio stopped with `spokenChars` of ``spokenUtterance``
+    /// heard: it will continue from the last word heard (plain text) or after the last mark
+    /// reached (SSML).
+    func park(spokenChars: Int) {
+        heardChars = max(heardChars, min(sourceOffset(of: spokenChars), textLength))
+        parking = false
+        parked = true
+        wasSetAside = true
+        if utterance.ssml {
+            continuation = Continuation.ssml(utterance.text, afterMark: marksReached)
+        } else if let lastWordOffset {
+            continuation = Continuation.plain(utterance.text, from: lastWordOffset)
+        }
+    }
 }
 
 /// The posts waiting to speak, in the order they will: high (and important) first come first
@@ -138,6 +183,21 @@ struct PendingList {
         case .notification: return replace(&notification)
         }
         return nil
+    }
+
+    /// Puts a post that was set aside back in line: in its class's queue, ahead of its
+    /// connection's other waiting posts there (at the end when it has none).
+    mutating func insertAhead(ofOwnPosts post: PostRecord) {
+        func place(in queue: inout Deque<PostRecord>) {
+            let index = queue.firstIndex { $0.client == post.client } ?? queue.endIndex
+            queue.insert(post, at: index)
+        }
+        switch post.postClass {
+        case .high: place(in: &high)
+        case .queuedDefault, .message: place(in: &queuedDefault)
+        case .queuedLow: place(in: &queuedLow)
+        case .interrupting, .text, .progress, .notification: _ = insert(post)
+        }
     }
 
     /// Removes and returns the post that speaks next.
