@@ -35,7 +35,7 @@ INSTALL_PACKAGES = $(shell . scripts/packages.sh; echo $$INSTALL_PACKAGES)
 # Man pages and completions, generated from their sources by install (scripts/generate-docs.sh).
 GENERATED = $(SCRATCH)/generated
 
-.PHONY: all deps build release piper-engine install-piper run test desktop-packages desktop-test docs install uninstall deb bench bench-compare fuzz tsan asan soak clean
+.PHONY: all deps build release piper-engine install-piper run test desktop-packages desktop-test docs install uninstall deb bench bench-compare fuzz tsan asan soak format clean
 
 all: build
 
@@ -80,6 +80,11 @@ desktop-test: desktop-packages
 	@scripts/install-deps.sh $(DEBIAN_PACKAGES)
 	$(SWIFT) build --build-tests
 	SPEECHD_CMD=/bin/false $(SWIFT) test --skip-build --filter Desktop
+
+## format: format every Swift file with swift-format (the toolchain's) and the tree's .swift-format;
+## .ci/check-format (run by CI) fails on an unformatted file.
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Package.swift Sources Tests
 
 ## bench: latency, throughput and memory figures (release build, daemon as a separate process).
 ## announced-piper is built too when the Piper engine is fetched into $(PIPER_ENGINE_DIR)
