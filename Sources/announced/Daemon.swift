@@ -70,8 +70,12 @@ struct Daemon {
         // Other applications are turned back up however the daemon ends (but a crash: then the
         // next start does it).
         defer { ducker?.restoreBeforeExit() }
-        speech.configureEngines(EngineSettings(idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads))
-        let installedVoices = SpeechEngines.installedVoiceCatalog(environment: environment, logger: Logger(label: "announced.voices"))
+        speech.configureEngines(EngineSettings(
+            idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads, speechCacheBytes: settings.speechCache << 20
+        ))
+        let installedVoices = SpeechEngines.installedVoiceCatalog(
+            environment: environment, logger: Logger(label: "announced.voices"), thread: speech
+        )
         let engine: EngineBackend
         do {
             engine = try EngineBackend(
