@@ -19,7 +19,7 @@ struct PiperCacheFigures {
     var fillSeconds = 0.0
 
     var described: String {
-        [heard, started].map { pad($0.name, 78) + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))  N = \($0.values.count)" }
+        "\n" + [heard, started].map { pad($0.name, 84) + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))  N = \($0.values.count)" }
             .joined(separator: "\n")
             + "\n"
             + MemoryRollup.table(
@@ -57,6 +57,8 @@ extension Figures {
         environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = files.libraryDirectory
         let daemon = try BenchDaemon(executable: executable, audio: "pulse", extra: ["--config", config], environment: environment)
         defer { daemon.stop() }
+        // As for the uncached daemon: the null sink settles with the new stream.
+        usleep(3_000_000)
         let client = try daemon.connect()
         var id = 0
         func speakWhole(_ fields: String) throws {
