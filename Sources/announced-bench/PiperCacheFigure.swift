@@ -19,7 +19,9 @@ struct PiperCacheFigures {
     var fillSeconds = 0.0
 
     var described: String {
-        "\n" + [heard, started].map { pad($0.name, 84) + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))  N = \($0.values.count)" }
+        "\n" + [heard, started].map {
+            pad($0.name, 84) + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))  N = \($0.values.count)"
+        }
             .joined(separator: "\n")
             + "\n"
             + MemoryRollup.table(

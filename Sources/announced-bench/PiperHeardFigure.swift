@@ -114,7 +114,8 @@ extension Figures {
         let config = directory + "/announced.json"
         let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
         // Without the speech cache: every round is synthesized (the cache's rows have their own daemon).
-        try Data(#"{"voice": "en_us-joe-medium", "engine_idle_unload": \#(Self.piperIdleUnload), "speech_cache": 0\#(threadsSetting)}"#.utf8)
+        let settings = #""engine_idle_unload": \#(Self.piperIdleUnload), "speech_cache": 0\#(threadsSetting)"#
+        try Data(#"{"voice": "en_us-joe-medium", \#(settings)}"#.utf8)
             .write(to: URL(fileURLWithPath: config))
         var environment = pulse.clientEnvironment
         environment["XDG_DATA_HOME"] = directory + "/data"

@@ -71,7 +71,8 @@ struct Daemon {
         // next start does it).
         defer { ducker?.restoreBeforeExit() }
         speech.configureEngines(EngineSettings(
-            idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads, speechCacheBytes: settings.speechCache << 20
+            idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads,
+            speechCacheBytes: settings.speechCache << 20
         ))
         let installedVoices = SpeechEngines.installedVoiceCatalog(
             environment: environment, logger: Logger(label: "announced.voices"), thread: speech

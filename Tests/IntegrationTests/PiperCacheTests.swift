@@ -34,7 +34,9 @@ struct PiperCacheTests {
     }
 
     /// Posts `text` as request `id` and waits for it to end; its terminal line, seq and word or mark events.
-    private func speak(_ client: LineClient, id: Int, _ text: String, options: String = "") throws -> (finished: JSONValue, seq: Int, events: [String]) {
+    private func speak(
+        _ client: LineClient, id: Int, _ text: String, options: String = ""
+    ) throws -> (finished: JSONValue, seq: Int, events: [String]) {
         client.send(announce(id, text, joe + options))
         let finished = try #require(client.waitForTerminal(id: id, timeout: 90))
         let lines = client.lines(id: id)
