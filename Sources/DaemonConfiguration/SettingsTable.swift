@@ -178,6 +178,17 @@ public struct SettingsTable: Sendable {
             + "thread waits for a core whenever another program holds one, so on a machine whose cores are kept busy by other work "
             + "one thread is the steadier: set 1 ([Benchmarks/README.md](../Benchmarks/README.md), figures 13 and 14). Takes effect "
             + "when the Piper helper next starts (after `engine_idle_unload`, or a restart). `ANNOUNCED_PIPER_THREADS=1`.")
+
+    /// `speech_cache`.
+    public let speechCache = Setting<Int>(
+        "speech_cache", .integer(0...4096), default: 8, reload: .needsRestart,
+        doc: "MiB of Piper audio kept to play a phrase said again at once (`0` keeps none).",
+        details: "Apps repeat phrases (\"Saved\", \"Download complete.\"): a Piper voice synthesizes a whole sentence before it "
+            + "is heard, so a phrase said again with the same voice, text, rate, pitch, volume and punctuation is played from "
+            + "this cache instead, with the same words, marks, pause and `spoken_chars`. 8 MiB holds about 95 s of audio at "
+            + "22.05 kHz (some 150 short phrases); the least recently used go first, and a rendering larger than a quarter "
+            + "of it is not kept. Installing a voice again or removing it drops its audio. espeak-ng speaks as fast as it "
+            + "is asked and is not cached.")
 }
 
 extension SettingsTable {

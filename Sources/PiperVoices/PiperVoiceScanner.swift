@@ -37,6 +37,10 @@ public struct PiperVoiceScanner: Sendable {
     /// The last outcome of each model path, with the identities of its two files then.
     private var cache: [String: (model: VoiceFileIO.Identity, config: VoiceFileIO.Identity, outcome: Result<PiperVoiceConfig, Problem>)] = [:]
 
+    /// The model paths whose pair was added, changed (installed again) or removed between the
+    /// scan before the last and the last (every path found, after the first scan).
+    public private(set) var changedModels: Set<String> = []
+
     /// A scanner of `directories`.
     public init(directories: PiperVoiceDirectories) {
         self.directories = directories
@@ -44,6 +48,7 @@ public struct PiperVoiceScanner: Sendable {
 
     /// Looks for voices now.
     public mutating func scan() -> Scan {
+        changedModels = []
         var result = Scan()
         var seen: Set<String> = []
         var checked: Set<String> = []
@@ -82,6 +87,7 @@ public struct PiperVoiceScanner: Sendable {
                 }
             }
         }
+        changedModels.formUnion(cache.keys.filter { !checked.contains($0) })
         cache = cache.filter { checked.contains($0.key) }
         return result
     }
@@ -90,7 +96,7 @@ public struct PiperVoiceScanner: Sendable {
     private mutating func outcome(modelPath path: String, hasConfig: Bool) -> Result<PiperVoiceConfig, Problem> {
         let configPath = path + ".json"
         guard hasConfig, let configIdentity = VoiceFileIO.identity(configPath) else {
-            cache[path] = nil
+            if cache.removeValue(forKey: path) != nil { changedModels.insert(path) }
             let file = path.split(separator: "/").last.map(String.init) ?? path
             return .failure(Problem(
                 path: path,
@@ -98,11 +104,12 @@ public struct PiperVoiceScanner: Sendable {
             ))
         }
         guard let modelIdentity = VoiceFileIO.identity(path) else {
-            cache[path] = nil
+            if cache.removeValue(forKey: path) != nil { changedModels.insert(path) }
             return .failure(Problem(path: path, problem: PiperVoiceProblem("cannot be read (\(VoiceFileIO.errorText())); check its permissions")))
         }
         if let cached = cache[path], cached.model == modelIdentity, cached.config == configIdentity { return cached.outcome }
         let outcome = Self.check(modelPath: path)
+        changedModels.insert(path)
         cache[path] = (modelIdentity, configIdentity, outcome)
         return outcome
     }

@@ -78,7 +78,12 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// How long a voice may take to load before the helper counts as stuck, in milliseconds.
     private var loadTimeout: Int32 { helperKind.loadTimeout ?? helperKind.silenceLimit }
 
+    /// Its renderings kept for phrases said again: a Piper voice synthesizes a whole sentence
+    /// before its first sample, so a repeated phrase is played from here instead.
+    let renderedAudio: RenderedAudioCache? = RenderedAudioCache(limit: EngineSettings().speechCacheBytes)
+
     func configure(_ settings: EngineSettings) {
+        renderedAudio?.setLimit(settings.speechCacheBytes)
         setIdleUnload(settings.idleUnload)
         if let threads = settings.synthesisThreads { setThreads(threads) }
     }

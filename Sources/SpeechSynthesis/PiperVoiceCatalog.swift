@@ -30,14 +30,19 @@ public final class PiperVoiceCatalog: @unchecked Sendable {
     /// The problems already logged, so each is logged once (same owners as `scanner`).
     private var reported: Set<PiperVoiceScanner.Problem> = []
     private let logger: Logger
+    /// Told the voices (model paths) whose files a rescan found installed again or removed.
+    private let filesChanged: @Sendable (Set<String>) -> Void
     /// Where voices are looked for.
     public let directories: PiperVoiceDirectories
 
-    /// A catalog of the voices in `directories`, scanned once now.
-    public init(directories: PiperVoiceDirectories, logger: Logger) {
+    /// A catalog of the voices in `directories`, scanned once now. `filesChanged` is told, after
+    /// each later scan, the voices whose files were installed again or removed
+    /// (`SpeechThread.voiceFilesChanged`, so that no rendering of an old voice is played again).
+    public init(directories: PiperVoiceDirectories, logger: Logger, filesChanged: @escaping @Sendable (Set<String>) -> Void = { _ in }) {
         scanner = PiperVoiceScanner(directories: directories)
         self.directories = directories
         self.logger = logger
+        self.filesChanged = filesChanged
         _ = scan()
     }
 
@@ -93,6 +98,7 @@ public final class PiperVoiceCatalog: @unchecked Sendable {
             lastVoices = voices
             return (changed, self.observers)
         }
+        filesChanged(scanner.changedModels)
         for problem in fresh {
             logger.warning("\(problem.description); the voice is left out until that is fixed")
         }

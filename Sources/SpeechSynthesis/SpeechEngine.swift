@@ -54,6 +54,10 @@ protocol SpeechEngine: AnyObject, Sendable {
     /// Gets `voice` ready in the background when the engine loads voices; returns at once.
     func prepare(voice: String, logger: Logger)
 
+    /// Its complete renderings kept for phrases said again (`speech_cache`); nil for an engine
+    /// that synthesizes as fast as it plays (espeak-ng), whose posts always go to its helper.
+    var renderedAudio: RenderedAudioCache? { get }
+
     /// The post's failure when the helper says it has no voice `voice`.
     func voiceUnknownMessage(_ voice: String) -> String
 
@@ -88,6 +92,8 @@ extension SpeechEngine {
 
     func prepare(voice: String, logger: Logger) {}
 
+    var renderedAudio: RenderedAudioCache? { nil }
+
     func voiceUnknownMessage(_ voice: String) -> String {
         "\(name) could not load the voice \(voice); `announcectl voices` lists the voices installed"
     }
@@ -101,11 +107,16 @@ public struct EngineSettings: Sendable, Equatable {
     /// The threads a neural engine runs one synthesis on (`piper_threads`), at most the machine's
     /// cores; nil leaves the engine's default.
     public var synthesisThreads: Int?
+    /// The bytes of complete renderings an engine that keeps them may hold (`speech_cache`); 0
+    /// keeps none.
+    public var speechCacheBytes: Int
 
-    /// Settings; by default an idle helper is kept 5 minutes and threads are the engine's default.
-    public init(idleUnload: Duration = .seconds(300), synthesisThreads: Int? = nil) {
+    /// Settings; by default an idle helper is kept 5 minutes, threads are the engine's default,
+    /// and 8 MiB of renderings are kept.
+    public init(idleUnload: Duration = .seconds(300), synthesisThreads: Int? = nil, speechCacheBytes: Int = 8 << 20) {
         self.idleUnload = idleUnload
         self.synthesisThreads = synthesisThreads
+        self.speechCacheBytes = speechCacheBytes
     }
 }
 

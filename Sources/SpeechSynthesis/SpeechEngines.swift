@@ -16,8 +16,13 @@ public enum SpeechEngines {
     }
 
     /// The voices installed as files for the engines whose voices are files (Piper's), looked
-    /// for in the directories `environment` names; the backend's installed voices.
-    public static func installedVoiceCatalog(environment: [String: String], logger: Logger) -> PiperVoiceCatalog {
-        PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: logger)
+    /// for in the directories `environment` names; the backend's installed voices. The engines
+    /// of `thread`, if given, forget their renderings in a voice whose files changed.
+    public static func installedVoiceCatalog(
+        environment: [String: String], logger: Logger, thread: SpeechThread? = nil
+    ) -> PiperVoiceCatalog {
+        PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: logger) { [weak thread] changed in
+            thread?.voiceFilesChanged(changed)
+        }
     }
 }

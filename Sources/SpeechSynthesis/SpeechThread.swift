@@ -65,7 +65,7 @@ public final class SpeechThread: @unchecked Sendable {
         return thread
     }
 
-    /// Applies the daemon's engine settings (`engine_idle_unload`, `piper_threads`) to every engine.
+    /// Applies the daemon's engine settings (`engine_idle_unload`, `piper_threads`, `speech_cache`) to every engine.
     public func configureEngines(_ settings: EngineSettings) {
         for engine in engines { engine.configure(settings) }
     }
@@ -101,6 +101,13 @@ public final class SpeechThread: @unchecked Sendable {
         whenEnded = []
         condition.unlock()
         for stopped in waiting { stopped() }
+    }
+
+    /// The files of the voices `identifiers` (a Piper voice's model path) were installed again or
+    /// removed: the engines forget what they rendered in them. Any thread.
+    public func voiceFilesChanged(_ identifiers: Set<String>) {
+        guard !identifiers.isEmpty else { return }
+        for engine in engines { engine.renderedAudio?.forget(voices: identifiers) }
     }
 
     /// The engines, waiting for those that start with the thread.

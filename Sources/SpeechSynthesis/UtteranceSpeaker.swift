@@ -49,12 +49,24 @@ final class UtteranceSpeaker {
         }
         let spelled = utterance.spell && !utterance.ssml ? TextPositionMap(spelling: utterance.text) : nil
         let synthesized = spelled.map { ($0.synthesizedText, $0.isSSML) } ?? (utterance.text, utterance.ssml)
+        let synthesis = request(for: utterance, text: synthesized.0, ssml: synthesized.1)
+        let cache = engine.renderedAudio
+        let cacheKey = cache.map { _ in RenderedAudioCache.Key(synthesis) }
+        if let cache, let cacheKey, let cached = cache.audio(for: cacheKey) {
+            audioPath.logger.debug("speaking from the speech cache", metadata: ["seq": "\(seq)", "samples": "\(cached.samples.count)"])
+            let marks = utterance.ssml ? SSMLMarks.marks(in: utterance.text) : []
+            guard let run = beginRun(job, sampleRate: cached.sampleRate, spelled: spelled, marks: marks) else { return }
+            cached.replay(into: run)
+            run.finish()
+            audioPath.activity?.utteranceEnded()
+            return
+        }
         let helper: EngineHelperProcess
         // An SSML text's marks are found while the helper reads the text and starts on it, not
         // before the first sample (11,000 marks in 1 MiB of SSML take about a millisecond).
         var marks: [SSMLMarks.Mark]?
         let findMarks = { if marks == nil { marks = utterance.ssml ? SSMLMarks.marks(in: utterance.text) : [] } }
-        switch begin(request(for: utterance, text: synthesized.0, ssml: synthesized.1), job: job, whileHelperReads: findMarks) {
+        switch begin(synthesis, job: job, whileHelperReads: findMarks) {
         case .failed(let message, let failed):
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
             if let failed { engine.giveBack(failed, voice: utterance.voice, logger: audioPath.logger) }
@@ -70,26 +82,46 @@ final class UtteranceSpeaker {
             helper = speaking
         }
         defer { engine.giveBack(helper, voice: utterance.voice, logger: audioPath.logger) }
-        let sampleRate = helper.sampleRate
+        findMarks()
+        guard let run = beginRun(job, sampleRate: helper.sampleRate, spelled: spelled, marks: marks ?? [], helper: helper) else { return }
+        var recorder = cache.map { RenderedAudioRecorder(largest: $0.largestRendering) }
+        play(run, helper: helper, recorder: &recorder)
+        if let cache, let cacheKey, let rendering = recorder?.rendering(sampleRate: helper.sampleRate) {
+            cache.store(rendering, for: cacheKey)
+            let usage = cache.usage
+            audioPath.logger.debug(
+                "speech cache stored",
+                metadata: ["seq": "\(seq)", "bytes": "\(usage.bytes)", "entries": "\(usage.entries)", "limit": "\(usage.limit)"]
+            )
+        }
+        run.finish()
+        audioPath.activity?.utteranceEnded()
+    }
+
+    /// Begins the output at `sampleRate` and the utterance's run, with its earcon fed; nil when
+    /// the output failed (the post then ended `error`, and `helper`, if any, was told to stop).
+    private func beginRun(
+        _ job: QueuedUtterance, sampleRate: Int, spelled: TextPositionMap?, marks: [SSMLMarks.Mark], helper: EngineHelperProcess? = nil
+    ) -> UtteranceRun? {
+        let utterance = job.utterance
+        let audioPath = job.audioPath
+        let seq = utterance.seq
         do {
             try audioPath.output.begin(seq: seq, sampleRate: sampleRate, abortSignal: UtteranceAbortSignal(thread: thread))
         } catch {
             audioPath.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
-            skipUtterance(helper)
+            if let helper { skipUtterance(helper) }
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: "\(error)", spokenChars: 0)))
-            return
+            return nil
         }
         audioPath.activity?.utteranceBegan()
         let map = spelled ?? TextPositionMap(text: utterance.text, ssml: utterance.ssml)
-        findMarks()
-        let run = UtteranceRun(job: job, thread: thread, sampleRate: sampleRate, map: map, marks: marks ?? [])
+        let run = UtteranceRun(job: job, thread: thread, sampleRate: sampleRate, map: map, marks: marks)
         if utterance.earcon {
             earcon(utterance.earconSound, sampleRate: sampleRate).withUnsafeBufferPointer { _ = run.feed($0) }
         }
         run.beginSpeech()
-        play(run, helper: helper)
-        run.finish()
-        audioPath.activity?.utteranceEnded()
+        return run
     }
 
     private enum Beginning {
@@ -158,7 +190,9 @@ final class UtteranceSpeaker {
     /// Reads the helper's words, marks and audio into `run` until the utterance is done. When the
     /// run stops early it reports its end at once, asks the helper to stop, and reads on to the
     /// helper's `done` (what comes until then is dropped), so the next post finds it idle.
-    private func play(_ run: UtteranceRun, helper: EngineHelperProcess) {
+    /// `recorder` records the rendering; it is nil after play unless the helper sent it
+    /// complete (`done` 0) and the run did not stop before its end.
+    private func play(_ run: UtteranceRun, helper: EngineHelperProcess, recorder: inout RenderedAudioRecorder?) {
         let engine = run.job.engine.name
         var stopping = false
         func stopNow() {
@@ -168,6 +202,7 @@ final class UtteranceSpeaker {
         }
         if run.stop != nil { stopNow() }
         while let message = helper.next() {
+            if stopping { recorder = nil } else { recorder?.record(message) }
             switch message {
             case .samples(let samples):
                 guard !stopping else { continue }
@@ -182,12 +217,14 @@ final class UtteranceSpeaker {
                     run.stop = .failed("\(engine) could not synthesize the text (error \(status))")
                 }
                 if run.stop == nil, !stopping { run.collectSkippedMarksAtEnd() }
+                if run.stop != nil || stopping || status != 0 { recorder = nil }
                 return
             default:
                 break
             }
         }
         // The helper died inside its engine (this text crashed it), or is stuck there.
+        recorder = nil
         let stuck = helper.isStuck
         let ending = helper.stop()
         run.job.audioPath.logger.error(

@@ -50,6 +50,8 @@ struct PiperHeardFigures {
     /// post that was seen.
     var daemonUnloaded = MemoryRollup()
     var unloadSeconds = Double.nan
+    /// The speech cache's rows and memory (PiperCacheFigure.swift).
+    var cache = PiperCacheFigures()
 
     /// The latency rows and the memory table.
     var described: String {
@@ -61,6 +63,7 @@ struct PiperHeardFigures {
                 [("daemon, before Piper", daemonBefore), ("Piper helper, loaded", helperLoaded), ("daemon, Piper loaded", daemonLoaded),
                  ("daemon, unloaded", daemonUnloaded)]
             )
+            + cache.described
     }
 }
 
@@ -70,10 +73,12 @@ extension Figures {
     static let piperIdleUnload = 5
 
     /// 14. One private PulseAudio, its null sink's monitor recorded; one daemon (`--audio pulse`,
-    /// config `voice` en_us-joe-medium in a private voice directory, `engine_idle_unload` 5 s).
+    /// config `voice` en_us-joe-medium in a private voice directory, `engine_idle_unload` 5 s,
+    /// `speech_cache` 0).
     /// Each text is spoken `rounds` times by espeak-ng (posts naming `voice` `en-us`) and by the
     /// Piper voice, warm (one unmeasured Piper post loads the voice first): write → first
-    /// audible sample; then interrupting Piper posts; the memory; then the piper CLI's pipelines.
+    /// audible sample; then interrupting Piper posts; the memory; then the same with the speech
+    /// cache (PiperCacheFigure.swift); then the piper CLI's pipelines.
     /// `threads` is the daemon's `piper_threads` (nil: its default).
     func piperHeard(files: PiperBenchFiles, threads: Int? = nil) throws -> PiperHeardFigures {
         guard HeadlessPulseAudio.canRecord else {
@@ -87,6 +92,7 @@ extension Figures {
         let recorder = try pulse.record()
         var figures = PiperHeardFigures()
         try speakThroughAnnounced(files: files, threads: threads, pulse: pulse, recorder: recorder, rounds: rounds, into: &figures)
+        figures.cache = try speakFromCache(files: files, threads: threads, pulse: pulse, recorder: recorder, rounds: rounds)
         if let cli = files.cli {
             let pipeline = PiperPipeline(cli: cli, voice: files.voice, environment: pulse.clientEnvironment)
             figures.rows += try pipeline.measure(recorder: recorder, rounds: max(10, samples / 10), coldRounds: max(5, samples / 20))
@@ -107,7 +113,9 @@ extension Figures {
         }
         let config = directory + "/announced.json"
         let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
-        try Data(#"{"voice": "en_us-joe-medium", "engine_idle_unload": \#(Self.piperIdleUnload)\#(threadsSetting)}"#.utf8)
+        // Without the speech cache: every round is synthesized (the cache's rows have their own daemon).
+        let settings = #""engine_idle_unload": \#(Self.piperIdleUnload), "speech_cache": 0\#(threadsSetting)"#
+        try Data(#"{"voice": "en_us-joe-medium", \#(settings)}"#.utf8)
             .write(to: URL(fileURLWithPath: config))
         var environment = pulse.clientEnvironment
         environment["XDG_DATA_HOME"] = directory + "/data"

@@ -71,8 +71,13 @@ struct Daemon {
         // The speech service turns other applications back up on shutdown; this covers a start
         // that fails (a crash leaves it to the next start).
         defer { ducker?.restoreBeforeExit() }
-        speech.configureEngines(EngineSettings(idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads))
-        let installedVoices = SpeechEngines.installedVoiceCatalog(environment: environment, logger: Logger(label: "announced.voices"))
+        speech.configureEngines(EngineSettings(
+            idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads,
+            speechCacheBytes: settings.speechCache << 20
+        ))
+        let installedVoices = SpeechEngines.installedVoiceCatalog(
+            environment: environment, logger: Logger(label: "announced.voices"), thread: speech
+        )
         let engine: EngineBackend
         do {
             engine = try EngineBackend(

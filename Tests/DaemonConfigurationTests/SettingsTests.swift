@@ -160,7 +160,7 @@ struct LayeringTests {
               "max_line_bytes": 100, "max_text_chars": 50, "max_pending_per_client": 1,
               "max_outbound_bytes": 2048, "allow_uids": [0, 4294967294], "log_level": "critical",
               "ssip_socket": "/run/user/5/speechd.sock", "engine_idle_unload": 1,
-              "piper_threads": 3
+              "piper_threads": 3, "speech_cache": 0
             }
             """, to: fixture.xdgFile)
         let loaded = try fixture.loader().load()
@@ -185,6 +185,7 @@ struct LayeringTests {
         expected.ssipSocket = .path("/run/user/5/speechd.sock")
         expected.engineIdleUnload = 1
         expected.piperThreads = 3
+        expected.speechCache = 0
         #expect(loaded.settings == expected)
     }
 
@@ -227,7 +228,8 @@ struct LayeringTests {
         #expect(loaded.settings == expected)
         let text = try String(contentsOfFile: sample, encoding: .utf8)
         for key in ["socket", "ssip_socket", "audio", "output", "device", "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons",
-                    "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level", "duck", "engine_idle_unload", "piper_threads"] {
+                    "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level", "duck", "engine_idle_unload", "piper_threads",
+                    "speech_cache"] {
             #expect(text.contains("\"\(key)\""), "the sample lacks \(key)")
         }
     }
@@ -352,6 +354,7 @@ struct SettingsErrorTests {
             ("max_text_chars", "false"), ("max_pending_per_client", "\"256\""), ("max_outbound_bytes", "1.5"),
             ("allow_uids", "1000"), ("allow_uids", "[\"1000\"]"), ("log_level", "3"), ("audio", "\"pulse\""),
             ("audio.output", "1"), ("audio.device", "[0]"), ("engine_idle_unload", "\"5m\""), ("piper_threads", "1.5"),
+            ("speech_cache", "\"8M\""),
         ])
     func wrongType(key: String, json: String) throws {
         let fixture = ConfigFixture()
@@ -373,6 +376,7 @@ struct SettingsErrorTests {
             ("allow_uids", "[-1]"), ("allow_uids", "[4294967295]"), ("punctuation", "\"most\""), ("log_level", "\"loud\""),
             ("voice", "\"\""), ("socket", "\"\""), ("audio.output", "\"speaker\""), ("audio.output", "\"wav:\""),
             ("audio.device", "\"\""), ("engine_idle_unload", "0"), ("piper_threads", "0"),
+            ("speech_cache", "-1"), ("speech_cache", "4097"),
         ])
     func outOfRange(key: String, json: String) throws {
         let fixture = ConfigFixture()

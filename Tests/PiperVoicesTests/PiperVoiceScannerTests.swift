@@ -60,6 +60,29 @@ struct PiperVoiceScannerTests {
         #expect(scan.problems.count == 1)
     }
 
+    @Test("changedModels: after a rescan, the pairs installed again (new files) or removed, and none when nothing changed")
+    func changedModelsNamesReinstalledAndRemovedPairs() throws {
+        let root = try TemporaryDirectory()
+        defer { root.remove() }
+        let directory = root.path + "/voices"
+        let joe = try FakeVoice.install("en_US-joe-medium", in: directory)
+        let amy = try FakeVoice.install("en_US-amy-low", in: directory)
+        var scanner = PiperVoiceScanner(directories: PiperVoiceDirectories(user: directory, system: nil))
+        #expect(scanner.scan().voices.count == 2)
+        _ = scanner.scan()
+        #expect(scanner.changedModels.isEmpty, "nothing changed")
+        // Installed again: new files in the same place.
+        try FileManager.default.removeItem(atPath: joe)
+        try FileManager.default.removeItem(atPath: joe + ".json")
+        #expect(try FakeVoice.install("en_US-joe-medium", in: directory) == joe)
+        _ = scanner.scan()
+        #expect(scanner.changedModels == [joe])
+        try FileManager.default.removeItem(atPath: amy)
+        try FileManager.default.removeItem(atPath: amy + ".json")
+        #expect(scanner.scan().voices.map(\.modelPath) == [joe])
+        #expect(scanner.changedModels == [amy])
+    }
+
     @Test("the directories follow XDG_DATA_HOME, else HOME; ANNOUNCED_SYSTEM_VOICES moves the system's, empty removes it")
     func directories() {
         #expect(PiperVoiceDirectories(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]).searchOrder == ["/d/announced/voices", "/usr/share/announced/voices"])

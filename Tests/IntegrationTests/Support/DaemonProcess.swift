@@ -149,7 +149,7 @@ final class DaemonProcess {
 
     /// What the daemon (and its helper) have written to stderr by now, without waiting for the
     /// end: the helper may outlive a killed daemon for a moment and hold the pipe open.
-    private func stderrSoFar() -> String {
+    func stderrSoFar() -> String {
         let fd = stderrPipe.fileHandleForReading.fileDescriptor
         let flags = fcntl(fd, F_GETFL)
         _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import EngineWire
+import Synchronization
+
+/// An engine's complete renderings, kept so that a phrase apps repeat ("Download complete.",
+/// "Saved") is played again without synthesizing it: the helper's samples, words and marks as
+/// they came, keyed by the whole synthesis request (voice, text, SSML or not, rate, pitch, volume,
+/// punctuation mode and list: everything the helper's audio depends on).
+///
+/// Bounded by bytes (`speech_cache`, 0 keeps nothing); the least recently used renderings go
+/// first. A rendering larger than a quarter of the limit is not kept (a long text is rarely
+/// repeated, and would push out many short phrases). Only a rendering the helper ended with
+/// `done` 0, read to its end, is stored: an aborted one never is. The voice catalog's rescans
+/// drop a voice's renderings when its files are installed again or removed
+/// (`SpeechThread.voiceFilesChanged`).
+///
+/// Used by the speech thread (look up, store) and by the threads that rescan voices and apply
+/// settings, so it holds its state behind one mutex.
+final class RenderedAudioCache: Sendable {
+    /// What identifies a rendering: every field of the request the helper synthesizes.
+    struct Key: Hashable, Sendable {
+        var voice: String
+        var text: String
+        var ssml: Bool
+        var rate: Int32
+        var pitch: Int32
+        var volume: Int32
+        var punctuation: UInt8
+        var punctuationList: String
+
+        /// The key of `request`.
+        init(_ request: SynthesisRequest) {
+            voice = request.voice
+            text = request.text
+            ssml = request.ssml
+            rate = request.rate
+            pitch = request.pitch
+            volume = request.volume
+            punctuation = request.punctuation.rawValue
+            punctuationList = request.punctuationList
+        }
+    }
+
+    /// The size of the cache: the bytes it holds and the renderings, for the log and tests.
+    struct Usage: Equatable, Sendable {
+        var bytes: Int
+        var entries: Int
+        var limit: Int
+    }
+
+    private struct State {
+        var limit: Int
+        var entries: [Key: (audio: RenderedAudio, lastUse: UInt64)] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// An empty cache holding at most `limit` bytes.
+    init(limit: Int) {
+        state = Mutex(State(limit: max(0, limit)))
+    }
+
+    /// The largest rendering kept: a quarter of the limit.
+    var largestRendering: Int { state.withLock { $0.limit / 4 } }
+
+    /// What it holds now.
+    var usage: Usage { state.withLock { Usage(bytes: $0.bytes, entries: $0.entries.count, limit: $0.limit) } }
+
+    /// Sets the limit, dropping the least recently used renderings beyond it.
+    func setLimit(_ bytes: Int) {
+        state.withLock { state in
+            state.limit = max(0, bytes)
+            Self.evict(&state, toFit: 0)
+        }
+    }
+
+    /// The rendering of `key`, marked as just used; nil when it is not kept.
+    func audio(for key: Key) -> RenderedAudio? {
+        state.withLock { state in
+            guard let found = state.entries[key] else { return nil }
+            state.clock += 1
+            state.entries[key] = (found.audio, state.clock)
+            return found.audio
+        }
+    }
+
+    /// Keeps `audio` as the rendering of `key`, dropping the least recently used ones to make
+    /// room; does nothing when it is larger than ``largestRendering``.
+    func store(_ audio: RenderedAudio, for key: Key) {
+        let size = audio.bytes + key.text.utf8.count + key.voice.utf8.count + key.punctuationList.utf8.count
+        state.withLock { state in
+            guard size <= state.limit / 4 else { return }
+            if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.audio.bytes + Self.keyBytes(key) }
+            Self.evict(&state, toFit: size)
+            state.clock += 1
+            state.entries[key] = (audio, state.clock)
+            state.bytes += size
+        }
+    }
+
+    /// Drops the renderings in the voices `voices` (their identifiers: a Piper voice's model path).
+    func forget(voices: Set<String>) {
+        state.withLock { state in
+            for key in state.entries.keys where voices.contains(key.voice) {
+                if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.audio.bytes + Self.keyBytes(key) }
+            }
+        }
+    }
+
+    private static func keyBytes(_ key: Key) -> Int {
+        key.text.utf8.count + key.voice.utf8.count + key.punctuationList.utf8.count
+    }
+
+    /// Drops the least recently used renderings until `size` more bytes fit in the limit.
+    private static func evict(_ state: inout State, toFit size: Int) {
+        while state.bytes + size > state.limit,
+            let oldest = state.entries.min(by: { $0.value.lastUse < $1.value.lastUse })
+        {
+            state.entries[oldest.key] = nil
+            state.bytes -= oldest.value.audio.bytes + keyBytes(oldest.key)
+        }
+    }
+}
+
+/// One complete rendering as the helper sent it: its samples, and its words and marks between
+/// them in the order they came, so that playing it again feeds the utterance the same way.
+struct RenderedAudio: Sendable {
+    /// What the helper sent, in order.
+    enum Event: Sendable {
+        /// Samples, up to this index of ``samples``.
+        case samples(end: Int)
+        case word(sample: UInt32, textPosition: Int32, length: Int32)
+        case mark(sample: UInt32, name: String)
+    }
+
+    /// The helper's sample rate.
+    let sampleRate: Int
+    let samples: [Int16]
+    let events: [Event]
+
+    /// The memory it holds, counted as its samples, its events and its marks' names.
+    var bytes: Int {
+        samples.count * MemoryLayout<Int16>.stride + events.count * MemoryLayout<Event>.stride
+            + events.reduce(0) { total, event in
+                if case .mark(_, let name) = event { return total + name.utf8.count }
+                return total
+            }
+    }
+
+    /// Plays it into `run` as the helper's messages would: samples in the same slices, each word
+    /// and mark where it came. Stops where the run stops; queues the skipped marks at the end when
+    /// it played to its end.
+    func replay(into run: UtteranceRun) {
+        var played = 0
+        let complete = samples.withUnsafeBufferPointer { all in
+            for event in events {
+                switch event {
+                case .samples(let end):
+                    guard run.feed(UnsafeBufferPointer(rebasing: all[played..<end])) else { return false }
+                    played = end
+                case .word(let sample, let textPosition, let length):
+                    run.collectWord(sample: Int(sample), textPosition: Int(textPosition), length: Int(length))
+                case .mark(let sample, let name):
+                    run.collectMark(sample: Int(sample), name: name)
+                }
+            }
+            return true
+        }
+        if complete { run.collectSkippedMarksAtEnd() }
+    }
+}
+
+/// Collects a rendering while it is played for the first time; gives up once it is larger than
+/// the cache keeps.
+struct RenderedAudioRecorder {
+    private var samples: [Int16] = []
+    private var events: [RenderedAudio.Event] = []
+    private let largest: Int
+    /// Whether it gave up (too large).
+    private(set) var abandoned = false
+
+    /// A recorder of renderings up to `largest` bytes.
+    init(largest: Int) {
+        self.largest = largest
+        abandoned = largest <= 0
+    }
+
+    /// Records one of the helper's messages.
+    mutating func record(_ message: EngineMessage) {
+        guard !abandoned else { return }
+        switch message {
+        case .samples(let chunk):
+            samples += chunk
+            events.append(.samples(end: samples.count))
+        case .word(let sample, let textPosition, let length):
+            events.append(.word(sample: sample, textPosition: textPosition, length: length))
+        case .mark(let sample, let name):
+            events.append(.mark(sample: sample, name: name))
+        default:
+            return
+        }
+        if samples.count * MemoryLayout<Int16>.stride + events.count * MemoryLayout<RenderedAudio.Event>.stride > largest {
+            abandoned = true
+            samples = []
+            events = []
+        }
+    }
+
+    /// The rendering recorded, at `sampleRate`; nil when it gave up.
+    func rendering(sampleRate: Int) -> RenderedAudio? {
+        abandoned ? nil : RenderedAudio(sampleRate: sampleRate, samples: samples, events: events)
+    }
+}
