@@ -98,13 +98,19 @@ public final class PiperVoiceCatalog: @unchecked Sendable {
             lastVoices = voices
             return (changed, self.observers)
         }
-        filesChanged(scanner.changedModels)
+        let changedFiles = scanner.changedModels
+        if !changedFiles.isEmpty {
+            filesChanged(changedFiles)
+        }
         for problem in fresh {
             logger.warning("\(problem.description); the voice is left out until that is fixed")
         }
         if changed, watchStarted {
             for observer in observers { observer(voices) }
             logger.info("piper voices changed", metadata: ["voices": "\(voices.map(\.name).joined(separator: ","))"])
+        }
+        if !changedFiles.isEmpty, watchStarted {
+            logger.info("piper voice files changed", metadata: ["models": "\(changedFiles.sorted().joined(separator: ","))"])
         }
         return voices
     }

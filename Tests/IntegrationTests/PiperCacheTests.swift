@@ -121,20 +121,21 @@ struct PiperCacheTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test("the voice installed again (new files): its phrases are synthesized again once the daemon has looked at the voices")
+    @Test("the voice installed again (new files): its phrases are synthesized again once the catalog has seen the new files")
     func reinstallingTheVoiceInvalidates() throws {
         let daemon = try piperDaemon()
         let client = try daemon.connect()
         _ = try speak(client, id: 1, "Download complete.")
         let cached = try speak(client, id: 2, "Download complete.")
         #expect(cachedSeqs(daemon).contains(cached.seq))
-        // Installed again as new files (copies: a hard link again would be the same file).
+        // Installed again as new files, the way `announcectl voices install` replaces a pair: new
+        // copies renamed over the old names (a hard link again would be the same file).
         for file in ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"] {
-            try FileManager.default.removeItem(atPath: daemon.voicesDirectory + "/" + file)
-            try FileManager.default.copyItem(atPath: FetchedPiper.voiceDirectory + "/" + file, toPath: daemon.voicesDirectory + "/" + file)
+            let target = daemon.voicesDirectory + "/" + file
+            try FileManager.default.copyItem(atPath: FetchedPiper.voiceDirectory + "/" + file, toPath: target + ".new")
+            #expect(rename(target + ".new", target) == 0)
         }
-        client.send(#"{"op":"voices","id":3}"#)
-        _ = try #require(client.waitFor("ok", id: 3))
+        #expect(daemon.waitForStderr(containing: "piper voice files changed", timeout: 10), "the catalog saw the new files")
         let after = try speak(client, id: 4, "Download complete.")
         #expect(after.finished["success"] == .bool(true))
         #expect(!cachedSeqs(daemon).contains(after.seq), "the reinstalled voice's phrase goes to the helper")
