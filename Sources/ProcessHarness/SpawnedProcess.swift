@@ -26,7 +26,8 @@ public final class SpawnedProcess: @unchecked Sendable {
     public let output: FileHandle?
     private var status: Int32?
 
-    /// Starts `executable ARGUMENTS` with exactly `environment`, standard input `/dev/null`.
+    /// Starts `executable ARGUMENTS` with exactly `environment`, standard input `/dev/null`, and no
+    /// other descriptor of the test process.
     public init(executable: String, arguments: [String], environment: [String: String], output mode: Output) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -48,6 +49,10 @@ public final class SpawnedProcess: @unchecked Sendable {
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
         }
+        // Nothing else of the test process: Foundation's `Pipe` leaves its descriptors
+        // inheritable, and a long-lived child (a test's dbus-daemon) holding the write end of
+        // another test's pipe keeps that test's read-to-end from ever seeing its end.
+        closeInheritedDescriptors(&actions)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

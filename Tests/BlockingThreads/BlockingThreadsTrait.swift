@@ -7,6 +7,9 @@ public import Testing
 ///
 /// Every suite whose tests block (wait for a child process, read a socket synchronously, sleep)
 /// carries it; the helpers that block check it with ``expectBlockingAllowed(_:sourceLocation:)``.
+/// An async test that mostly awaits (replies, streams, timers) does not: under the trait each of
+/// its resumptions, a deadline's timer too, queues on these few threads behind whole blocking
+/// tests. It wraps its few blocking steps in ``onBlockingThread(_:)`` instead.
 public struct BlockingThreadsTrait: SuiteTrait, TestTrait, TestScoping {
     /// Applies to every test in the suite and in the suites inside it.
     public var isRecursive: Bool { true }

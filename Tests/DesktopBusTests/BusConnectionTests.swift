@@ -4,11 +4,13 @@ import DesktopBus
 import Testing
 
 /// `BusConnection` against a private `dbus-daemon --session`: names and error replies.
-@Suite(.onBlockingThreads, .enabled(if: DesktopParts.installed([DesktopParts.busDaemon]), DesktopParts.note([DesktopParts.busDaemon])))
+@Suite(.enabled(if: DesktopParts.installed([DesktopParts.busDaemon]), DesktopParts.note([DesktopParts.busDaemon])))
 struct BusConnectionTests {
     @Test func aNameHasOneOwner() async throws {
-        let desktop = try PrivateDesktop()
-        defer { desktop.stop() }
+        try await PrivateDesktop.withDesktop { desktop in try await aNameHasOneOwner(on: desktop) }
+    }
+
+    private func aNameHasOneOwner(on desktop: PrivateDesktop) async throws {
         let first = try BusConnection.session(address: desktop.busAddress)
         let second = try BusConnection.session(address: desktop.busAddress)
         defer {
@@ -35,8 +37,10 @@ struct BusConnectionTests {
     }
 
     @Test func anErrorReplyIsOneErrorNamingTheMethodAndTheBusError() async throws {
-        let desktop = try PrivateDesktop()
-        defer { desktop.stop() }
+        try await PrivateDesktop.withDesktop { desktop in try await anErrorReplyIsOneErrorNamingTheMethodAndTheBusError(on: desktop) }
+    }
+
+    private func anErrorReplyIsOneErrorNamingTheMethodAndTheBusError(on desktop: PrivateDesktop) async throws {
         let session = try BusConnection.session(address: desktop.busAddress)
         defer { session.close() }
         await #expect {

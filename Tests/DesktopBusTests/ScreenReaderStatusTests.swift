@@ -7,14 +7,15 @@ import Testing
 /// activated by the first call, as on a desktop), flipped the way GNOME flips it: another
 /// client's `org.freedesktop.DBus.Properties.Set`.
 @Suite(
-    .onBlockingThreads,
     .enabled(if: DesktopParts.installed([DesktopParts.busDaemon, DesktopParts.busLauncher]),
              DesktopParts.note([DesktopParts.busDaemon, DesktopParts.busLauncher]))
 )
 struct ScreenReaderStatusTests {
     @Test func readsTheStatusAndStreamsEachFlip() async throws {
-        let desktop = try PrivateDesktop()
-        defer { desktop.stop() }
+        try await PrivateDesktop.withDesktop { desktop in try await readsTheStatusAndStreamsEachFlip(on: desktop) }
+    }
+
+    private func readsTheStatusAndStreamsEachFlip(on desktop: PrivateDesktop) async throws {
         let session = try BusConnection.session(address: desktop.busAddress)
         let screenReader = try BusConnection.session(address: desktop.busAddress)
         defer {
@@ -32,13 +33,13 @@ struct ScreenReaderStatusTests {
     }
 
     @Test func theStreamFinishesWhenTheSessionBusGoesAway() async throws {
-        let desktop = try PrivateDesktop()
-        defer { desktop.stop() }
-        let session = try BusConnection.session(address: desktop.busAddress)
-        let (_, changes) = try await within(30, "reading ScreenReaderEnabled") { try await ScreenReaderStatus.watch(on: session) }
-        desktop.killSessionBus()
-        #expect(try await changes.first(30, "the stream's end") == nil)
-        await #expect(throws: DesktopBusError.closed) { try await ScreenReaderStatus.isEnabled(on: session) }
+        try await PrivateDesktop.withDesktop { desktop in
+            let session = try BusConnection.session(address: desktop.busAddress)
+            let (_, changes) = try await within(30, "reading ScreenReaderEnabled") { try await ScreenReaderStatus.watch(on: session) }
+            await onBlockingThread { desktop.killSessionBus() }
+            #expect(try await changes.first(30, "the stream's end") == nil)
+            await #expect(throws: DesktopBusError.closed) { try await ScreenReaderStatus.isEnabled(on: session) }
+        }
     }
 
     @Test func aMissingSessionBusIsOneErrorThatSaysWhatToDo() throws {
@@ -52,8 +53,10 @@ struct ScreenReaderStatusTests {
     }
 
     @Test func aDesktopWithoutAtSpiIsOneErrorForEach() async throws {
-        let desktop = try PrivateDesktop(activation: false)
-        defer { desktop.stop() }
+        try await PrivateDesktop.withDesktop(activation: false) { desktop in try await aDesktopWithoutAtSpiIsOneErrorForEach(on: desktop) }
+    }
+
+    private func aDesktopWithoutAtSpiIsOneErrorForEach(on desktop: PrivateDesktop) async throws {
         let session = try BusConnection.session(address: desktop.busAddress)
         defer { session.close() }
         await #expect {

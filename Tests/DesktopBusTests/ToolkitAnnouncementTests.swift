@@ -8,49 +8,48 @@ import Testing
 /// private desktop: Xvfb, a session bus, at-spi-bus-launcher and its accessibility bus with
 /// at-spi2-registryd (both D-Bus activated), the atk-bridge in the application.
 @Suite(
-    .onBlockingThreads,
     .enabled(if: DesktopParts.installed(DesktopParts.announcingDesktop), DesktopParts.note(DesktopParts.announcingDesktop))
 )
 struct ToolkitAnnouncementTests {
     @Test func anATKAnnouncementArrivesWithTheApplicationsName() async throws {
-        let app = try await AnnouncingApp()
-        defer { app.stop() }
-        let accessibility = app.accessibility
-        let announcements = try await within(30, "registering for object:announcement") { try await accessibility.announcements() }
-        try await app.announce("Download complete", politeness: -1)
-        let received = try await announcements.first(30, "the announcement")
-        #expect(received?.text == "Download complete", "app log: \(app.desktop.log("python3"))")
-        #expect(received?.politeness == .unspecified)
-        // GTK 3's application accessible is named by the program name (g_set_prgname).
-        #expect(received?.application == "announcing-app")
+        try await AnnouncingApp.withApp { app in
+            let accessibility = app.accessibility
+            let announcements = try await within(30, "registering for object:announcement") { try await accessibility.announcements() }
+            try await app.announce("Download complete", politeness: -1)
+            let received = try await announcements.first(30, "the announcement")
+            #expect(received?.text == "Download complete", "app log: \(app.desktop.log("python3"))")
+            #expect(received?.politeness == .unspecified)
+            // GTK 3's application accessible is named by the program name (g_set_prgname).
+            #expect(received?.application == "announcing-app")
+        }
     }
 
     @Test func politenessComesFromDetail1InOrder() async throws {
-        let app = try await AnnouncingApp()
-        defer { app.stop() }
-        let accessibility = app.accessibility
-        let announcements = try await within(30, "registering for object:announcement") { try await accessibility.announcements() }
-        try await app.announce("Saved", politeness: 1)
-        try await app.announce("Battery low", politeness: 2)
-        try await app.announce("Plain", politeness: 0)
-        var received: [ToolkitAnnouncement] = []
-        for _ in 0..<3 {
-            if let next = try await announcements.first(30, "announcement \(received.count + 1)") { received.append(next) }
+        try await AnnouncingApp.withApp { app in
+            let accessibility = app.accessibility
+            let announcements = try await within(30, "registering for object:announcement") { try await accessibility.announcements() }
+            try await app.announce("Saved", politeness: 1)
+            try await app.announce("Battery low", politeness: 2)
+            try await app.announce("Plain", politeness: 0)
+            var received: [ToolkitAnnouncement] = []
+            for _ in 0..<3 {
+                if let next = try await announcements.first(30, "announcement \(received.count + 1)") { received.append(next) }
+            }
+            #expect(received.map(\.text) == ["Saved", "Battery low", "Plain"])
+            #expect(received.map(\.politeness) == [.polite, .assertive, .unspecified])
+            // The script's own connection has no accessible: the name is its process's.
+            #expect(received.map(\.application) == ["python3", "python3", "python3"])
         }
-        #expect(received.map(\.text) == ["Saved", "Battery low", "Plain"])
-        #expect(received.map(\.politeness) == [.polite, .assertive, .unspecified])
-        // The script's own connection has no accessible: the name is its process's.
-        #expect(received.map(\.application) == ["python3", "python3", "python3"])
     }
 
     @Test func theStreamFinishesWhenTheConnectionCloses() async throws {
-        let app = try await AnnouncingApp()
-        defer { app.stop() }
-        let announcements = try await app.accessibility.announcements()
-        try await app.announce("Before", politeness: -1)
-        #expect(try await announcements.first(30, "the announcement")?.text == "Before")
-        app.accessibility.close()
-        #expect(try await announcements.first(30, "the stream's end") == nil)
+        try await AnnouncingApp.withApp { app in
+            let announcements = try await app.accessibility.announcements()
+            try await app.announce("Before", politeness: -1)
+            #expect(try await announcements.first(30, "the announcement")?.text == "Before")
+            app.accessibility.close()
+            #expect(try await announcements.first(30, "the stream's end") == nil)
+        }
     }
 }
 
@@ -60,34 +59,50 @@ struct AnnouncingApp {
     let session: BusConnection
     let accessibility: AccessibilityBus
 
-    init() async throws {
-        desktop = try PrivateDesktop()
+    /// Runs `body` with the application started on a new private desktop, stopping both after it
+    /// (the desktop's blocking steps on the ``BlockingThreads``).
+    static func withApp<T>(_ body: (AnnouncingApp) async throws -> T) async throws -> T {
+        try await PrivateDesktop.withDesktop { desktop in
+            let app = try await AnnouncingApp(on: desktop)
+            defer { app.close() }
+            return try await body(app)
+        }
+    }
+
+    private init(on desktop: PrivateDesktop) async throws {
+        self.desktop = desktop
+        try await onBlockingThread { try desktop.startDisplay() }
+        let session = try BusConnection.session(address: desktop.busAddress)
         do {
-            try desktop.startDisplay()
-            session = try BusConnection.session(address: desktop.busAddress)
-            // Wait for the application's name through the bus's own signal.
-            let (owners, ownerInput) = AsyncStream.makeStream(of: String.self)
-            let match = try await session.addMatch(
-                "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.announced.TestApp'",
-                handler: { signal in
-                    _ = try? signal.readString()
-                    _ = try? signal.readString()
-                    if let owner = try? signal.readString(), !owner.isEmpty { ownerInput.yield(owner) }
-                },
-                finished: { ownerInput.finish() }
-            )
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-                .appendingPathComponent("Fixtures/announcing-app.py").path
-            try desktop.start("/usr/bin/python3", [script], extra: ["GTK_MODULES": "gail:atk-bridge"])
-            guard try await owners.first(60, "the GTK application's start") != nil else {
-                throw DeadlinePassed(what: "the application's bus name")
-            }
-            session.remove(match)
-            accessibility = try await AccessibilityBus.connect(session: session)
+            accessibility = try await Self.startApplication(on: desktop, session: session)
+            self.session = session
         } catch {
-            desktop.stop()
+            session.close()
             throw error
         }
+    }
+
+    /// Starts the GTK application, waits for its bus name, and connects to the accessibility bus.
+    private static func startApplication(on desktop: PrivateDesktop, session: BusConnection) async throws -> AccessibilityBus {
+        // Wait for the application's name through the bus's own signal.
+        let (owners, ownerInput) = AsyncStream.makeStream(of: String.self)
+        let match = try await session.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.announced.TestApp'",
+            handler: { signal in
+                _ = try? signal.readString()
+                _ = try? signal.readString()
+                if let owner = try? signal.readString(), !owner.isEmpty { ownerInput.yield(owner) }
+            },
+            finished: { ownerInput.finish() }
+        )
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/announcing-app.py").path
+        try await onBlockingThread { _ = try desktop.start("/usr/bin/python3", [script], extra: ["GTK_MODULES": "gail:atk-bridge"]) }
+        guard try await owners.first(60, "the GTK application's start") != nil else {
+            throw DeadlinePassed(what: "the application's bus name")
+        }
+        session.remove(match)
+        return try await AccessibilityBus.connect(session: session)
     }
 
     /// Asks the application to announce `text` (politeness < 0: through ATK).
@@ -102,9 +117,9 @@ struct AnnouncingApp {
         }
     }
 
-    func stop() {
+    /// Closes both connections (the desktop is stopped by ``withApp(_:)``).
+    func close() {
         accessibility.close()
         session.close()
-        desktop.stop()
     }
 }

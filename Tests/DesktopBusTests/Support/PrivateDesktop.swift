@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import BlockingThreads
 import CAnnounceLinux
 import Foundation
 import Glibc
@@ -10,6 +11,12 @@ import Testing
 /// `org.a11y.Bus` call, which starts the accessibility bus and, on it, at-spi2-registryd), and
 /// on demand an Xvfb display and programs. ``stop()`` ends what the test started by pid, then
 /// every process whose environment names the directory (what D-Bus activated), by pid.
+///
+/// Starting and stopping it block (they read a program's pipe, wait for exits): async tests use
+/// ``withDesktop(activation:_:)``, which does both on the ``BlockingThreads``, and wrap its other
+/// blocking calls in `onBlockingThread`. The suites do not carry `.onBlockingThreads`: that runs
+/// every step of an async test on the threads shared with the suites of tests that block for
+/// seconds, so each `await` of a bus reply (and a deadline's timer) queues behind whole tests.
 final class PrivateDesktop {
     /// The test's folder (home and runtime directory).
     let directory: String
@@ -22,6 +29,7 @@ final class PrivateDesktop {
     /// Starts the session bus; with `activation` false, one that starts no service (a desktop
     /// without at-spi2-core).
     init(activation: Bool = true) throws {
+        expectBlockingAllowed("Starting a private desktop")
         directory = "/tmp/announced-desktop-bus-\(UUID().uuidString.prefix(8))"
         try FileManager.default.createDirectory(atPath: directory + "/runtime", withIntermediateDirectories: true)
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: directory + "/runtime")
@@ -47,6 +55,23 @@ final class PrivateDesktop {
         }
     }
 
+    /// Runs `body` with a new desktop (see ``init(activation:)``), started and then stopped on a
+    /// blocking thread, whether `body` returns or throws.
+    static func withDesktop<T>(activation: Bool = true, _ body: (PrivateDesktop) async throws -> T) async throws -> T {
+        if BlockingThreads.forTests.runsCurrentThread {
+            Issue.record("A suite of async bus tests must not carry .onBlockingThreads: each reply would wait behind whole blocking tests")
+        }
+        let desktop = try await onBlockingThread { try PrivateDesktop(activation: activation) }
+        do {
+            let result = try await body(desktop)
+            await onBlockingThread { desktop.stop() }
+            return result
+        } catch {
+            await onBlockingThread { desktop.stop() }
+            throw error
+        }
+    }
+
     /// A session bus configuration without service directories: nothing is D-Bus activated.
     private static let busWithoutServices = """
         <busconfig>
@@ -61,7 +86,7 @@ final class PrivateDesktop {
         """
 
     deinit {
-        stop()
+        end()
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -83,6 +108,7 @@ final class PrivateDesktop {
 
     /// Starts Xvfb on a free display, without TCP, and waits until it accepts clients.
     func startDisplay() throws {
+        expectBlockingAllowed("Starting Xvfb")
         let server = try start("/usr/bin/Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"], output: .pipe)
         guard let number = Self.firstLine(of: server, where: { !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
             throw SpawnError("Xvfb printed no display number")
@@ -111,6 +137,7 @@ final class PrivateDesktop {
 
     /// Kills the session bus, as a desktop's bus goes away when the session ends.
     func killSessionBus() {
+        expectBlockingAllowed("Killing the session bus")
         started.first?.signal(SIGKILL)
         started.first?.waitForExit()
     }
@@ -121,6 +148,11 @@ final class PrivateDesktop {
     /// detach from their parents), found in /proc by the directory in their environment, waiting
     /// on a pidfd until each is gone; then the session bus.
     func stop() {
+        expectBlockingAllowed("Stopping a private desktop")
+        end()
+    }
+
+    private func end() {
         for process in started.dropFirst().reversed() {
             process.signal(SIGKILL)
             process.waitForExit()
