@@ -51,6 +51,11 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     private var loaderBusy = false
     /// The voice the loader is loading.
     private var loading: String?
+    /// The voice being loaded had its files replaced meanwhile: it may hold the old ones.
+    private var loadingReplaced = false
+    /// The running helper holds a model whose files were replaced: the loader stops it (the
+    /// helper keeps a voice it has loaded when asked for the same path again).
+    private var helperHoldsReplacedVoice = false
     /// The speech thread has the helper.
     private var inUse = false
     private var lastUse = ContinuousClock.now
@@ -133,6 +138,21 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         while loaderStarted, !loaderEnded { condition.wait() }
     }
 
+    /// Forgets the renderings in the voices `identifiers`, and has the helper that holds one of
+    /// them stopped once it is free, so that the voice is loaded again from its new files when
+    /// next used.
+    func voiceFilesChanged(_ identifiers: Set<String>) {
+        renderedAudio?.forget(voices: identifiers)
+        condition.lock()
+        defer { condition.unlock() }
+        if let loadedVoice, identifiers.contains(loadedVoice) {
+            self.loadedVoice = nil
+            helperHoldsReplacedVoice = true
+            condition.signal()
+        }
+        if let loading, identifiers.contains(loading) { loadingReplaced = true }
+    }
+
     /// Asks the loader for `voice` unless it is loaded or on its way. Call with the lock held.
     private func want(_ voice: String) {
         if shuttingDown || loadedVoice == voice { return }
@@ -205,6 +225,21 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 condition.unlock()
                 return
             }
+            if helperHoldsReplacedVoice, !inUse, !loaderBusy {
+                helperHoldsReplacedVoice = false
+                if let helper = process, helperPID != 0 {
+                    loaderBusy = true
+                    loadedVoice = nil
+                    let logger = self.logger
+                    condition.unlock()
+                    let ending = helper.stop()
+                    logger.info("piper helper stopped: the files of its voice were replaced", metadata: ["how": "\(ending)"])
+                    condition.lock()
+                    loaderBusy = false
+                    helperPID = 0
+                }
+                continue
+            }
             if !inUse, !loaderBusy, let voice = wanted.first {
                 wanted.removeFirst()
                 loaderBusy = true
@@ -219,7 +254,12 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 loading = nil
                 process = result.helper
                 helperPID = result.pid
-                loadedVoice = result.failure == nil ? voice : nil
+                loadedVoice = result.failure == nil && !loadingReplaced ? voice : nil
+                if loadingReplaced, result.failure == nil {
+                    helperHoldsReplacedVoice = true
+                    want(voice)
+                }
+                loadingReplaced = false
                 if let failure = result.failure { failures[voice] = failure }
                 lastUse = .now
                 let waiting = waitingThread

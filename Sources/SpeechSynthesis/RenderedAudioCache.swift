@@ -53,6 +53,8 @@ final class RenderedAudioCache: Sendable {
         var entries: [Key: (audio: RenderedAudio, lastUse: UInt64)] = [:]
         var bytes = 0
         var clock: UInt64 = 0
+        /// Counts the calls to `forget`, so a rendering begun before one is not stored after it.
+        var forgets: UInt64 = 0
     }
 
     private let state: Mutex<State>
@@ -86,12 +88,17 @@ final class RenderedAudioCache: Sendable {
         }
     }
 
+    /// What ``forget(voices:)`` has done so far: read before a rendering begins, passed to
+    /// ``store(_:for:renderedSince:)``.
+    var forgetCount: UInt64 { state.withLock { $0.forgets } }
+
     /// Keeps `audio` as the rendering of `key`, dropping the least recently used ones to make
-    /// room; does nothing when it is larger than ``largestRendering``.
-    func store(_ audio: RenderedAudio, for key: Key) {
+    /// room; does nothing when it is larger than ``largestRendering``, or when voices were
+    /// forgotten since `forgetCount` was read (it may be in the voice's old files).
+    func store(_ audio: RenderedAudio, for key: Key, renderedSince forgetCount: UInt64) {
         let size = audio.bytes + key.text.utf8.count + key.voice.utf8.count + key.punctuationList.utf8.count
         state.withLock { state in
-            guard size <= state.limit / 4 else { return }
+            guard size <= state.limit / 4, state.forgets == forgetCount else { return }
             if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.audio.bytes + Self.keyBytes(key) }
             Self.evict(&state, toFit: size)
             state.clock += 1
@@ -103,6 +110,7 @@ final class RenderedAudioCache: Sendable {
     /// Drops the renderings in the voices `voices` (their identifiers: a Piper voice's model path).
     func forget(voices: Set<String>) {
         state.withLock { state in
+            state.forgets += 1
             for key in state.entries.keys where voices.contains(key.voice) {
                 if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.audio.bytes + Self.keyBytes(key) }
             }

@@ -58,6 +58,10 @@ protocol SpeechEngine: AnyObject, Sendable {
     /// that synthesizes as fast as it plays (espeak-ng), whose posts always go to its helper.
     var renderedAudio: RenderedAudioCache? { get }
 
+    /// The files of the voices `identifiers` were installed again or removed (any thread): the
+    /// engine forgets its renderings in them, and speaks them from the new files from now on.
+    func voiceFilesChanged(_ identifiers: Set<String>)
+
     /// The post's failure when the helper says it has no voice `voice`.
     func voiceUnknownMessage(_ voice: String) -> String
 
@@ -93,6 +97,10 @@ extension SpeechEngine {
     func prepare(voice: String, logger: Logger) {}
 
     var renderedAudio: RenderedAudioCache? { nil }
+
+    func voiceFilesChanged(_ identifiers: Set<String>) {
+        renderedAudio?.forget(voices: identifiers)
+    }
 
     func voiceUnknownMessage(_ voice: String) -> String {
         "\(name) could not load the voice \(voice); `announcectl voices` lists the voices installed"

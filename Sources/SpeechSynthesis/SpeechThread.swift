@@ -104,10 +104,11 @@ public final class SpeechThread: @unchecked Sendable {
     }
 
     /// The files of the voices `identifiers` (a Piper voice's model path) were installed again or
-    /// removed: the engines forget what they rendered in them. Any thread.
+    /// removed: the engines forget what they rendered in them, and load them again from the
+    /// new files. Any thread.
     public func voiceFilesChanged(_ identifiers: Set<String>) {
         guard !identifiers.isEmpty else { return }
-        for engine in engines { engine.renderedAudio?.forget(voices: identifiers) }
+        for engine in engines { engine.voiceFilesChanged(identifiers) }
     }
 
     /// The engines, waiting for those that start with the thread.

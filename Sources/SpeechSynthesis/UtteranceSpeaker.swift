@@ -61,6 +61,7 @@ final class UtteranceSpeaker {
             audioPath.activity?.utteranceEnded()
             return
         }
+        let forgetCount = cache?.forgetCount ?? 0
         let helper: EngineHelperProcess
         // An SSML text's marks are found while the helper reads the text and starts on it, not
         // before the first sample (11,000 marks in 1 MiB of SSML take about a millisecond).
@@ -87,7 +88,7 @@ final class UtteranceSpeaker {
         var recorder = cache.map { RenderedAudioRecorder(largest: $0.largestRendering) }
         play(run, helper: helper, recorder: &recorder)
         if let cache, let cacheKey, let rendering = recorder?.rendering(sampleRate: helper.sampleRate) {
-            cache.store(rendering, for: cacheKey)
+            cache.store(rendering, for: cacheKey, renderedSince: forgetCount)
             let usage = cache.usage
             audioPath.logger.debug(
                 "speech cache stored",

@@ -128,6 +128,10 @@ struct PiperCacheTests {
         _ = try speak(client, id: 1, "Download complete.")
         let cached = try speak(client, id: 2, "Download complete.")
         #expect(cachedSeqs(daemon).contains(cached.seq))
+        // The install that `piperDaemon` waited for was itself a change of the voice's files:
+        // the reinstall's line is the next one.
+        let changesBefore = logLines(daemon, "piper voice files changed").count
+        let loadsBefore = logLines(daemon, "piper voice loaded").count
         // Installed again as new files, the way `announcectl voices install` replaces a pair: new
         // copies renamed over the old names (a hard link again would be the same file).
         for file in ["en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"] {
@@ -135,10 +139,17 @@ struct PiperCacheTests {
             try FileManager.default.copyItem(atPath: FetchedPiper.voiceDirectory + "/" + file, toPath: target + ".new")
             #expect(rename(target + ".new", target) == 0)
         }
-        #expect(daemon.waitForStderr(containing: "piper voice files changed", timeout: 10), "the catalog saw the new files")
+        #expect(
+            daemon.waitForStderr(containing: "piper voice files changed", count: changesBefore + 1, timeout: 10),
+            "the catalog saw the new files"
+        )
         let after = try speak(client, id: 4, "Download complete.")
         #expect(after.finished["success"] == .bool(true))
         #expect(!cachedSeqs(daemon).contains(after.seq), "the reinstalled voice's phrase goes to the helper")
+        #expect(
+            logLines(daemon, "piper voice loaded").count > loadsBefore,
+            "the helper loads the new files instead of speaking with the old model"
+        )
         #expect(daemon.stop() == 0)
     }
 
