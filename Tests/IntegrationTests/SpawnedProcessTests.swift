@@ -24,4 +24,17 @@ struct SpawnedProcessTests {
         #expect(descriptors == ["0", "1", "2"], "the child's descriptors: \(zip(descriptors, targets).map { "\($0) -> \($1)" })")
         withExtendedLifetime(pipe) {}
     }
+
+    @Test("a client's standard input reaches its end when the test closes it, though a child was started while it ran")
+    func clientInputEnds() throws {
+        let client = try AnnouncectlProcess([], executable: URL(fileURLWithPath: "/bin/cat"))
+        let child = try SpawnedProcess(executable: "/bin/sleep", arguments: ["30"], environment: [:], output: .discarded)
+        defer {
+            child.signal(SIGKILL)
+            _ = child.waitForExit()
+        }
+        client.finishInput("ends\n")
+        let ended = client.finish(timeout: 10)
+        #expect(ended.status == 0 && ended.stdout == "ends\n", "cat was killed waiting for its input to end: \(ended)")
+    }
 }
