@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CAnnounceLinux
 public import Foundation
 import Glibc
 
@@ -21,13 +22,13 @@ public final class SpawnedProcess: @unchecked Sendable {
     }
 
     /// The child's process id.
-    public let pid: pid_t
+    public let pid: Glibc.pid_t
     /// The read end of the output pipe, with `.pipe`.
     public let output: FileHandle?
     private var status: Int32?
 
-    /// Starts `executable ARGUMENTS` with exactly `environment`, standard input `/dev/null`, and no
-    /// other descriptor of the test process.
+    /// Starts `executable ARGUMENTS` with exactly `environment`, standard input `/dev/null`, and
+    /// no other descriptor of this process.
     public init(executable: String, arguments: [String], environment: [String: String], output mode: Output) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -49,10 +50,13 @@ public final class SpawnedProcess: @unchecked Sendable {
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
         }
-        // Nothing else of the test process: Foundation's `Pipe` leaves its descriptors
-        // inheritable, and a long-lived child (a test's dbus-daemon) holding the write end of
-        // another test's pipe keeps that test's read-to-end from ever seeing its end.
-        closeInheritedDescriptors(&actions)
+        // Nothing else the test process has open: a Foundation `Pipe`'s ends are inherited
+        // otherwise, and a long-lived child holding another test's pipe keeps it from ever ending.
+        let closing = CAnnounceLinux_spawn_file_actions_addclosefrom(&actions, STDERR_FILENO + 1)
+        guard closing == 0 else {
+            pipeEnds.filter { $0 >= 0 }.forEach { close($0) }
+            throw SpawnError("posix_spawn_file_actions_addclosefrom_np: \(String(cString: strerror(closing)))")
+        }
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {

@@ -59,6 +59,8 @@ struct SandboxSetupTests {
             environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory, "ANNOUNCED_PIPER_HELPER": helper]
         )
         try FetchedPiper.install(in: daemon.voicesDirectory)
+        // A voice is known once the catalog has seen it settle, not as soon as its files exist.
+        try #require(daemon.waitForStderr(containing: "piper voices changed voices=en_us-joe-medium", timeout: 10))
         let client = try daemon.connect()
         client.send(announce(1, "Download complete.", #","voice":"en_us-joe-medium""#))
         let terminal = try #require(client.waitForTerminal(id: 1, timeout: 90))
