@@ -123,7 +123,7 @@ let package = Package(
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices",
+                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices", "LanguageRuns",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ],
@@ -146,7 +146,7 @@ let package = Package(
         // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
         .target(name: "DesktopBus", dependencies: ["CSystemdBus"], swiftSettings: strictSwift),
         // The daemon's configuration: file, environment and flags, layered.
-        .target(name: "DaemonConfiguration", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        .target(name: "DaemonConfiguration", dependencies: ["AnnounceProtocol", "LanguageRuns"], swiftSettings: strictSwift),
         // The Swift client library: `await announcer.announce("Saved")`.
         .target(
             name: "AnnounceClient",

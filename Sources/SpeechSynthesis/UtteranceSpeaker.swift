@@ -30,66 +30,115 @@ final class UtteranceSpeaker {
         return sound == .boundary ? earcons[sampleRate]!.boundary : earcons[sampleRate]!.screenChange
     }
 
-    /// Speaks one utterance and reports its events, ending with exactly one `finished`.
+    /// Speaks one utterance, run after run, and reports its events, ending with exactly one
+    /// `finished`: `started` with the first run's first audio, words and marks at their places in
+    /// the post's text, and the post's end after its last run (or the first that fails).
     func perform(_ job: QueuedUtterance) {
         let utterance = job.utterance
         let audioPath = job.audioPath
-        let engine = job.engine
+        let first = job.parts[0]
+        let engine = first.engine
         let seq = utterance.seq
         audioPath.logger.debug(
             "speaking",
             metadata: [
-                "seq": "\(seq)", "engine": "\(engine.name)", "voice": "\(utterance.voice)",
-                "chars": "\(utterance.text.unicodeScalars.count)",
+                "seq": "\(seq)", "engine": "\(engine.name)", "voice": "\(first.utterance.voice)",
+                "chars": "\(utterance.text.unicodeScalars.count)", "runs": "\(job.parts.count)",
             ]
         )
         if thread.playback == .aborted {
             audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
             return
         }
-        let spelled = utterance.spell && !utterance.ssml ? TextPositionMap(spelling: utterance.text) : nil
-        let synthesized = spelled.map { ($0.synthesizedText, $0.isSSML) } ?? (utterance.text, utterance.ssml)
+        let spoken = first.utterance
+        let spelled = spoken.spell && !spoken.ssml ? TextPositionMap(spelling: spoken.text) : nil
+        let synthesized = spelled.map { ($0.synthesizedText, $0.isSSML) } ?? (spoken.text, spoken.ssml)
         let helper: EngineHelperProcess
         // An SSML text's marks are found while the helper reads the text and starts on it, not
         // before the first sample (11,000 marks in 1 MiB of SSML take about a millisecond).
         var marks: [SSMLMarks.Mark]?
-        let findMarks = { if marks == nil { marks = utterance.ssml ? SSMLMarks.marks(in: utterance.text) : [] } }
-        switch begin(request(for: utterance, text: synthesized.0, ssml: synthesized.1), job: job, whileHelperReads: findMarks) {
+        let findMarks = { if marks == nil { marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : [] } }
+        switch begin(request(for: spoken, text: synthesized.0, ssml: synthesized.1), part: first, seq: seq, logger: audioPath.logger, whileHelperReads: findMarks) {
         case .failed(let message, let failed):
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
-            if let failed { engine.giveBack(failed, voice: utterance.voice, logger: audioPath.logger) }
+            if let failed { engine.giveBack(failed, voice: spoken.voice, logger: audioPath.logger) }
             return
         case .aborted(let held):
             audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
             if let held {
                 skipUtterance(held)
-                engine.giveBack(held, voice: utterance.voice, logger: audioPath.logger)
+                engine.giveBack(held, voice: spoken.voice, logger: audioPath.logger)
             }
             return
         case .speaking(let speaking):
             helper = speaking
         }
-        defer { engine.giveBack(helper, voice: utterance.voice, logger: audioPath.logger) }
         let sampleRate = helper.sampleRate
         do {
             try audioPath.output.begin(seq: seq, sampleRate: sampleRate, abortSignal: UtteranceAbortSignal(thread: thread))
         } catch {
             audioPath.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
             skipUtterance(helper)
+            engine.giveBack(helper, voice: spoken.voice, logger: audioPath.logger)
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: "\(error)", spokenChars: 0)))
             return
         }
         audioPath.activity?.utteranceBegan()
-        let map = spelled ?? TextPositionMap(text: utterance.text, ssml: utterance.ssml)
+        let map = spelled ?? TextPositionMap(text: spoken.text, ssml: spoken.ssml)
         findMarks()
         let run = UtteranceRun(job: job, thread: thread, sampleRate: sampleRate, map: map, marks: marks ?? [])
         if utterance.earcon {
             earcon(utterance.earconSound, sampleRate: sampleRate).withUnsafeBufferPointer { _ = run.feed($0) }
         }
-        run.beginSpeech()
-        play(run, helper: helper)
+        run.beginPart(first, map: map, marks: marks ?? [])
+        play(run, helper: helper, engine: engine)
+        // A helper is given back once its run is spoken; the one of a run that stopped the post
+        // (which may have died) after the post's terminal line.
+        var held = run.stop == nil ? nil : (engine, helper, spoken.voice)
+        if held == nil { engine.giveBack(helper, voice: spoken.voice, logger: audioPath.logger) }
+        for part in job.parts.dropFirst() where run.stop == nil {
+            held = speak(part, in: run, sampleRate: sampleRate)
+        }
         run.finish()
+        if let (engine, helper, voice) = held { engine.giveBack(helper, voice: voice, logger: audioPath.logger) }
         audioPath.activity?.utteranceEnded()
+    }
+
+    /// Speaks a run after the first into the post's `run`: its engine's helper synthesizes it
+    /// while the output still plays what the run before left in it. A run that cannot begin, or
+    /// stops, ends the post (`run.stop`); the helper it holds then is returned, to be given back
+    /// after the post's terminal line.
+    private func speak(_ part: UtterancePart, in run: UtteranceRun, sampleRate: Int) -> (any SpeechEngine, EngineHelperProcess, String)? {
+        let logger = run.job.audioPath.logger
+        let spoken = part.utterance
+        var marks: [SSMLMarks.Mark]?
+        let findMarks = { if marks == nil { marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : [] } }
+        let beginning = begin(
+            request(for: spoken, text: spoken.text, ssml: spoken.ssml), part: part, seq: spoken.seq, logger: logger,
+            whileHelperReads: findMarks)
+        let helper: EngineHelperProcess
+        switch beginning {
+        case .failed(let message, let failed):
+            run.stop = .failed(message)
+            return failed.map { (part.engine, $0, spoken.voice) }
+        case .aborted(let held):
+            run.stop = .aborted
+            if let held { skipUtterance(held) }
+            return held.map { (part.engine, $0, spoken.voice) }
+        case .speaking(let speaking):
+            helper = speaking
+        }
+        guard helper.sampleRate == sampleRate else {
+            skipUtterance(helper)
+            run.stop = .failed("\(part.engine.name) spoke at \(helper.sampleRate) Hz in a post begun at \(sampleRate) Hz")
+            return (part.engine, helper, spoken.voice)
+        }
+        findMarks()
+        run.beginPart(part, map: TextPositionMap(text: spoken.text, ssml: spoken.ssml), marks: marks ?? [])
+        play(run, helper: helper, engine: part.engine)
+        guard run.stop == nil else { return (part.engine, helper, spoken.voice) }
+        part.engine.giveBack(helper, voice: spoken.voice, logger: logger)
+        return nil
     }
 
     private enum Beginning {
@@ -104,10 +153,10 @@ final class UtteranceSpeaker {
     /// utterance and reads its answer about the voice; once more with a new helper when the
     /// first died before answering. `whileHelperReads` runs once the request is sent, while
     /// the helper reads it.
-    private func begin(_ request: SynthesisRequest, job: QueuedUtterance, whileHelperReads: () -> Void) -> Beginning {
-        let engine = job.engine
-        let logger = job.audioPath.logger
-        let seq = job.utterance.seq
+    private func begin(
+        _ request: SynthesisRequest, part: UtterancePart, seq: UInt64, logger: Logger, whileHelperReads: () -> Void
+    ) -> Beginning {
+        let engine = part.engine
         for _ in 0..<2 {
             let helper: EngineHelperProcess
             switch engine.helper(for: request.voice, on: thread, logger: logger) {
@@ -158,8 +207,8 @@ final class UtteranceSpeaker {
     /// Reads the helper's words, marks and audio into `run` until the utterance is done. When the
     /// run stops early it reports its end at once, asks the helper to stop, and reads on to the
     /// helper's `done` (what comes until then is dropped), so the next post finds it idle.
-    private func play(_ run: UtteranceRun, helper: EngineHelperProcess) {
-        let engine = run.job.engine.name
+    private func play(_ run: UtteranceRun, helper: EngineHelperProcess, engine speaking: any SpeechEngine) {
+        let engine = speaking.name
         var stopping = false
         func stopNow() {
             stopping = true
@@ -202,7 +251,7 @@ final class UtteranceSpeaker {
                 stuck
                 ? "\(engine) stopped responding while speaking this text (nothing for \(helper.silenceLimit / 1000) s; its process \(ending))"
                 : "\(engine) crashed while speaking this text (its process \(ending))"
-            run.stop = .failed(what + "; the speech engine was restarted and later posts speak. " + run.job.engine.crashAdvice)
+            run.stop = .failed(what + "; the speech engine was restarted and later posts speak. " + speaking.crashAdvice)
         }
 
     }

@@ -82,6 +82,9 @@ struct Daemon {
         } catch {
             throw StartupError(description: "\(error)")
         }
+        engine.configureLanguageSwitching(
+            settings.languageSwitching, languages: settings.languages, defaultVoice: settings.voice,
+            voicePreferences: VoicePreferences(settings.voiceForLanguage))
         await dispatcher.attach(engine)
         let trimmer = await MainActor.run { MemoryTrimmer(dispatcher: dispatcher, logger: logger) }
         await trimmer.install()
