@@ -143,7 +143,7 @@ let package = Package(
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices", "AnnouncePOSIX", "POSIXThreads",
+                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices", "AnnouncePOSIX", "POSIXThreads", "LanguageRuns",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -173,7 +173,7 @@ let package = Package(
         // The daemon's configuration: file, environment and flags, layered.
         .target(
             name: "DaemonConfiguration",
-            dependencies: ["AnnounceProtocol", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["AnnounceProtocol", "AnnouncePOSIX", "LanguageRuns", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSwift
         ),
         // The Swift client library: `await announcer.announce("Saved")`.

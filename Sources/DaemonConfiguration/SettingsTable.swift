@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceProtocol
+public import LanguageRuns
 
 /// Every configuration key, one entry each, in the order the sample file and the README list them.
 ///
@@ -82,6 +83,30 @@ public struct SettingsTable: Sendable {
             + "A post with `lang` `en-GB` takes the voice given for `en-gb`, else the one for `en`; a language not listed speaks "
             + "with the voice that lists it earliest (espeak-ng's). A voice named here that is not installed is logged as a warning "
             + "at start and reload, and passed over until it is installed. `ANNOUNCED_VOICE_FOR_LANGUAGE=en=en_us-joe-medium,de=de`.")
+
+    /// `language_switching`.
+    public let languageSwitching = Setting<LanguageSwitching>(
+        "language_switching", .word(LanguageSwitching.self), default: .script, reload: .needsRestart,
+        doc: "Whether a post's text is cut into runs of one language, each spoken by the voice for its language: "
+            + "`off`, `script` or `detect`.",
+        details: "`off`: the whole post in its voice. `script`: a run in a script the post's language is not written in "
+            + "(Cyrillic, Greek, Hebrew, Arabic, Hangul, kana, Han, Devanagari, Thai) is spoken in the language that script "
+            + "implies, or the first of `languages` written in it. `detect`: also phrases of three words or more in a script "
+            + "several of `languages` share, identified by CLD2 among them (one it is not sure of stays in the post's language). "
+            + "SSML's `xml:lang` makes a run in every mode but `off`. Each run speaks with the voice `voice_for_language` "
+            + "names for its language, else espeak-ng's (Chinese: `cmn-latn-pinyin`), at the post's rate, pitch and volume; "
+            + "a language no voice speaks stays in the post's voice. A post stays one post: one `started`, one terminal line.")
+
+    /// `languages`.
+    public let languages = Setting<[String]>(
+        "languages",
+        .list(
+            of: .text("must be a language tag such as en, uk or pt-BR"),
+            requirement: "must be a list of language tags such as [\"en\", \"uk\"]"),
+        default: [], reload: .needsRestart,
+        doc: "The languages you read, in order of preference; empty (the default) is the default voice's language.",
+        details: "Where a script serves several languages, the first of these written in it reads a run in that script: "
+            + "`[\"en\", \"uk\"]` reads Cyrillic as Ukrainian. `detect` chooses among them. `ANNOUNCED_LANGUAGES=en,uk`.")
 
     /// `rate`.
     public let rate = Setting<Int>(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
 public import Logging
+import Synchronization
 
 /// The speech backend: synthesizes each utterance with the engine its voice belongs to and plays
 /// it through an audio output.
@@ -20,7 +21,7 @@ public final class EngineBackend: SpeechBackend {
     public let outputDescription: String
     /// The synthesizer's sample rate in Hz (the first engine's; the others' helpers resample to it).
     public let sampleRate: Int
-    private let audioPath: AudioPath
+    let audioPath: AudioPath
     private let thread: SpeechThread
     /// The thread's engines; the first speaks every voice no other engine claims.
     private let engines: [any SpeechEngine]
@@ -30,6 +31,8 @@ public final class EngineBackend: SpeechBackend {
     private let letterVoices: [VoiceDescription]
     private let installedVoices: @Sendable () -> [VoiceDescription]
     private let rescanInstalledVoices: @Sendable () -> [VoiceDescription]
+    /// How posts are cut into language runs (`configureLanguageSwitching`); `off` until set.
+    let languageSwitching = Mutex(LanguageSwitchingSettings.off)
 
     /// Creates a backend on `thread` that plays through `output` and reports through
     /// `eventHandler`; it tells `activity` (if any) when each utterance begins and ends playing.
@@ -97,10 +100,11 @@ public final class EngineBackend: SpeechBackend {
         engine(speaking: routed(utterance).voice).name
     }
 
-    /// Queues `utterance` for its engine; returns at once.
+    /// Queues `utterance` for its engine, cut into language runs each with the engine of its
+    /// voice (``configureLanguageSwitching(_:)``); returns at once.
     public func speak(_ utterance: Utterance) {
         let utterance = routed(utterance)
-        thread.enqueue(QueuedUtterance(utterance: utterance, audioPath: audioPath, engine: engine(speaking: utterance.voice)))
+        thread.enqueue(QueuedUtterance(utterance: utterance, audioPath: audioPath, parts: parts(of: utterance)))
     }
 
     /// `utterance`, or, when its voice's engine has no letter or symbol names (Piper) and it asks

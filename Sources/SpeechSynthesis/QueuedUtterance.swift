@@ -2,19 +2,24 @@
 import AnnounceCore
 import Logging
 
-/// One utterance waiting for, or being spoken by, the speech thread, with the engine that speaks
-/// it. Whether it is being stopped is the thread's state (`SpeechThread`), not the job's.
+/// One utterance waiting for, or being spoken by, the speech thread, in its language runs, each
+/// with the engine that speaks it. Whether it is being stopped is the thread's state
+/// (`SpeechThread`), not the job's.
 final class QueuedUtterance: Sendable {
+    /// The post's utterance, whole.
     let utterance: Utterance
     let audioPath: AudioPath
-    /// The engine whose helper synthesizes it.
-    let engine: any SpeechEngine
+    /// Its runs, in text order: one at least (the whole utterance when nothing switches).
+    let parts: [UtterancePart]
 
-    init(utterance: Utterance, audioPath: AudioPath, engine: any SpeechEngine) {
+    init(utterance: Utterance, audioPath: AudioPath, parts: [UtterancePart]) {
         self.utterance = utterance
         self.audioPath = audioPath
-        self.engine = engine
+        self.parts = parts
     }
+
+    /// The engine of its first run.
+    var engine: any SpeechEngine { parts[0].engine }
 
     /// Whether this job is the utterance `seq` of `audioPath`.
     func matches(seq: UInt64, audioPath: AudioPath) -> Bool {

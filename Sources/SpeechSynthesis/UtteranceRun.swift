@@ -24,8 +24,10 @@ final class UtteranceRun {
     }
 
     let job: QueuedUtterance
-    /// Decodes the text as far as the words reported reach.
+    /// Decodes the text of the language run being spoken as far as the words reported reach.
     private(set) var map: TextPositionMap
+    /// What to add to a position in that run's text to get its position in the post's.
+    private var positionOffset = 0
     /// The thread's owner: the abort and the pause.
     private let thread: SpeechThread
     var stop: Stop?
@@ -54,7 +56,7 @@ final class UtteranceRun {
     /// it: with the first word after it in the text, or the next mark it reports, or at the end of
     /// the audio when the utterance is spoken to its end. So in a long text every mark comes when
     /// its place is spoken, not at the end.
-    private let expectedMarks: [SSMLMarks.Mark]
+    private var expectedMarks: [SSMLMarks.Mark]
     private var nextExpectedMark = 0
 
     /// `marks`: the SSML text's marks (`SSMLMarks.marks(in:)`), empty for plain text.
@@ -69,9 +71,26 @@ final class UtteranceRun {
         expectedMarks = marks
     }
 
-    /// Marks where espeak's audio begins: its event sample numbers count from here.
-    func beginSpeech() {
+    /// A language run of the post begins (the first after the earcon): the engine's event sample
+    /// numbers count from here, its positions from the run's `offset` in the post's text, with the
+    /// run's own text `map` and SSML `marks`.
+    func beginPart(_ part: UtterancePart, map: TextPositionMap, marks: [SSMLMarks.Mark]) {
         speechStart = framesWritten
+        self.map = map
+        positionOffset = part.offset
+        expectedMarks = marks
+        nextExpectedMark = 0
+        wordEventCount = 0
+        collectedWordsEnd = 0
+        if let language = part.language {
+            job.audioPath.logger.debug(
+                "run",
+                metadata: [
+                    "seq": "\(seq)", "language": "\(language)", "voice": "\(part.utterance.voice)", "engine": "\(part.engine.name)",
+                    "offset": "\(part.offset)",
+                ]
+            )
+        }
     }
 
     /// Writes samples to the output in slices, checking for an abort between them.
@@ -192,7 +211,7 @@ final class UtteranceRun {
             markers.append(Marker(frame: speechStart + sample, kind: .mark(expectedMarks[nextExpectedMark].name)))
             nextExpectedMark += 1
         }
-        markers.append(Marker(frame: speechStart + sample, kind: .word(offset: range.offset, length: range.length)))
+        markers.append(Marker(frame: speechStart + sample, kind: .word(offset: positionOffset + range.offset, length: range.length)))
     }
 
     /// Queues an SSML mark at the frame where playback reaches it, after the marks before it in

@@ -30,32 +30,38 @@ final class UtteranceSpeaker {
         return sound == .boundary ? earcons[sampleRate]!.boundary : earcons[sampleRate]!.screenChange
     }
 
-    /// Speaks one utterance and reports its events, ending with exactly one `finished`.
+    /// Speaks one utterance, run after run, and reports its events, ending with exactly one
+    /// `finished`: `started` with the first run's first audio, words and marks at their places in
+    /// the post's text, and the post's end after its last run (or the first that fails). A post of
+    /// one run is played from its engine's speech cache when it holds the rendering, and kept
+    /// there when it is rendered whole.
     func perform(_ job: QueuedUtterance) {
         let utterance = job.utterance
         let audioPath = job.audioPath
-        let engine = job.engine
+        let first = job.parts[0]
+        let engine = first.engine
         let seq = utterance.seq
         audioPath.logger.debug(
             "speaking",
             metadata: [
-                "seq": "\(seq)", "engine": "\(engine.name)", "voice": "\(utterance.voice)",
-                "chars": "\(utterance.text.unicodeScalars.count)",
+                "seq": "\(seq)", "engine": "\(engine.name)", "voice": "\(first.utterance.voice)",
+                "chars": "\(utterance.text.unicodeScalars.count)", "runs": "\(job.parts.count)",
             ]
         )
         if thread.playback == .aborted {
             audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
             return
         }
-        let spelled = utterance.spell && !utterance.ssml ? TextPositionMap(spelling: utterance.text) : nil
-        let synthesized = spelled.map { ($0.synthesizedText, $0.isSSML) } ?? (utterance.text, utterance.ssml)
-        let synthesis = request(for: utterance, text: synthesized.0, ssml: synthesized.1)
-        let cache = engine.renderedAudio
+        let spoken = first.utterance
+        let spelled = spoken.spell && !spoken.ssml ? TextPositionMap(spelling: spoken.text) : nil
+        let synthesized = spelled.map { ($0.synthesizedText, $0.isSSML) } ?? (spoken.text, spoken.ssml)
+        let synthesis = request(for: spoken, text: synthesized.0, ssml: synthesized.1)
+        let cache = job.parts.count == 1 ? engine.renderedAudio : nil
         let cacheKey = cache.map { _ in RenderedAudioCache.Key(synthesis) }
         if let cache, let cacheKey, let cached = cache.audio(for: cacheKey) {
             audioPath.logger.debug("speaking from the speech cache", metadata: ["seq": "\(seq)", "samples": "\(cached.samples.count)"])
-            let marks = utterance.ssml ? SSMLMarks.marks(in: utterance.text) : []
-            guard let run = beginRun(job, sampleRate: cached.sampleRate, spelled: spelled, marks: marks) else { return }
+            let marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : []
+            guard let run = beginRun(job, part: first, sampleRate: cached.sampleRate, spelled: spelled, marks: marks) else { return }
             cached.replay(into: run)
             run.finish()
             audioPath.activity?.utteranceEnded()
@@ -64,30 +70,33 @@ final class UtteranceSpeaker {
         let forgetCount = cache?.forgetCount ?? 0
         let helper: EngineHelperProcess
         // An SSML text's marks are found while the helper reads the text and starts on it, not
-        // before the first sample (11,000 marks in 1 MiB of SSML take about a millisecond).
+        // before the first sample.
         var marks: [SSMLMarks.Mark]?
-        let findMarks = { if marks == nil { marks = utterance.ssml ? SSMLMarks.marks(in: utterance.text) : [] } }
-        switch begin(synthesis, job: job, whileHelperReads: findMarks) {
+        let findMarks = { if marks == nil { marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : [] } }
+        switch begin(synthesis, part: first, seq: seq, logger: audioPath.logger, whileHelperReads: findMarks) {
         case .failed(let message, let failed):
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
-            if let failed { engine.giveBack(failed, voice: utterance.voice, logger: audioPath.logger) }
+            if let failed { engine.giveBack(failed, voice: spoken.voice, logger: audioPath.logger) }
             return
         case .aborted(let held):
             audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
             if let held {
                 skipUtterance(held)
-                engine.giveBack(held, voice: utterance.voice, logger: audioPath.logger)
+                engine.giveBack(held, voice: spoken.voice, logger: audioPath.logger)
             }
             return
         case .speaking(let speaking):
             helper = speaking
         }
-        defer { engine.giveBack(helper, voice: utterance.voice, logger: audioPath.logger) }
+        let sampleRate = helper.sampleRate
         findMarks()
-        guard let run = beginRun(job, sampleRate: helper.sampleRate, spelled: spelled, marks: marks ?? [], helper: helper) else { return }
+        guard let run = beginRun(job, part: first, sampleRate: sampleRate, spelled: spelled, marks: marks ?? [], helper: helper) else {
+            engine.giveBack(helper, voice: spoken.voice, logger: audioPath.logger)
+            return
+        }
         var recorder = cache.map { RenderedAudioRecorder(largest: $0.largestRendering) }
-        play(run, helper: helper, recorder: &recorder)
-        if let cache, let cacheKey, let rendering = recorder?.rendering(sampleRate: helper.sampleRate) {
+        play(run, helper: helper, engine: engine, recorder: &recorder)
+        if let cache, let cacheKey, let rendering = recorder?.rendering(sampleRate: sampleRate) {
             cache.store(rendering, for: cacheKey, renderedSince: forgetCount)
             let usage = cache.usage
             audioPath.logger.debug(
@@ -95,14 +104,24 @@ final class UtteranceSpeaker {
                 metadata: ["seq": "\(seq)", "bytes": "\(usage.bytes)", "entries": "\(usage.entries)", "limit": "\(usage.limit)"]
             )
         }
+        // A helper is given back once its run is spoken; the one of a run that stopped the post
+        // (which may have died) after the post's terminal line.
+        var held = run.stop == nil ? nil : (engine, helper, spoken.voice)
+        if held == nil { engine.giveBack(helper, voice: spoken.voice, logger: audioPath.logger) }
+        for part in job.parts.dropFirst() where run.stop == nil {
+            held = speak(part, in: run, sampleRate: sampleRate)
+        }
         run.finish()
+        if let (engine, helper, voice) = held { engine.giveBack(helper, voice: voice, logger: audioPath.logger) }
         audioPath.activity?.utteranceEnded()
     }
 
-    /// Begins the output at `sampleRate` and the utterance's run, with its earcon fed; nil when
-    /// the output failed (the post then ended `error`, and `helper`, if any, was told to stop).
+    /// Begins the output at `sampleRate` and the post's run with its first language run `part`,
+    /// the earcon fed; nil when the output failed (the post then ended `error`, and `helper`, if
+    /// any, was told to stop).
     private func beginRun(
-        _ job: QueuedUtterance, sampleRate: Int, spelled: TextPositionMap?, marks: [SSMLMarks.Mark], helper: EngineHelperProcess? = nil
+        _ job: QueuedUtterance, part: UtterancePart, sampleRate: Int, spelled: TextPositionMap?, marks: [SSMLMarks.Mark],
+        helper: EngineHelperProcess? = nil
     ) -> UtteranceRun? {
         let utterance = job.utterance
         let audioPath = job.audioPath
@@ -116,13 +135,51 @@ final class UtteranceSpeaker {
             return nil
         }
         audioPath.activity?.utteranceBegan()
-        let map = spelled ?? TextPositionMap(text: utterance.text, ssml: utterance.ssml)
+        let map = spelled ?? TextPositionMap(text: part.utterance.text, ssml: part.utterance.ssml)
         let run = UtteranceRun(job: job, thread: thread, sampleRate: sampleRate, map: map, marks: marks)
         if utterance.earcon {
             earcon(utterance.earconSound, sampleRate: sampleRate).withUnsafeBufferPointer { _ = run.feed($0) }
         }
-        run.beginSpeech()
+        run.beginPart(part, map: map, marks: marks)
         return run
+    }
+
+    /// Speaks a run after the first into the post's `run`: its engine's helper synthesizes it
+    /// while the output still plays what the run before left in it. A run that cannot begin, or
+    /// stops, ends the post (`run.stop`); the helper it holds then is returned, to be given back
+    /// after the post's terminal line.
+    private func speak(_ part: UtterancePart, in run: UtteranceRun, sampleRate: Int) -> (any SpeechEngine, EngineHelperProcess, String)? {
+        let logger = run.job.audioPath.logger
+        let spoken = part.utterance
+        var marks: [SSMLMarks.Mark]?
+        let findMarks = { if marks == nil { marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : [] } }
+        let beginning = begin(
+            request(for: spoken, text: spoken.text, ssml: spoken.ssml), part: part, seq: spoken.seq, logger: logger,
+            whileHelperReads: findMarks)
+        let helper: EngineHelperProcess
+        switch beginning {
+        case .failed(let message, let failed):
+            run.stop = .failed(message)
+            return failed.map { (part.engine, $0, spoken.voice) }
+        case .aborted(let held):
+            run.stop = .aborted
+            if let held { skipUtterance(held) }
+            return held.map { (part.engine, $0, spoken.voice) }
+        case .speaking(let speaking):
+            helper = speaking
+        }
+        guard helper.sampleRate == sampleRate else {
+            skipUtterance(helper)
+            run.stop = .failed("\(part.engine.name) spoke at \(helper.sampleRate) Hz in a post begun at \(sampleRate) Hz")
+            return (part.engine, helper, spoken.voice)
+        }
+        findMarks()
+        run.beginPart(part, map: TextPositionMap(text: spoken.text, ssml: spoken.ssml), marks: marks ?? [])
+        var noRecorder: RenderedAudioRecorder?
+        play(run, helper: helper, engine: part.engine, recorder: &noRecorder)
+        guard run.stop == nil else { return (part.engine, helper, spoken.voice) }
+        part.engine.giveBack(helper, voice: spoken.voice, logger: logger)
+        return nil
     }
 
     private enum Beginning {
@@ -137,10 +194,10 @@ final class UtteranceSpeaker {
     /// utterance and reads its answer about the voice; once more with a new helper when the
     /// first died before answering. `whileHelperReads` runs once the request is sent, while
     /// the helper reads it.
-    private func begin(_ request: SynthesisRequest, job: QueuedUtterance, whileHelperReads: () -> Void) -> Beginning {
-        let engine = job.engine
-        let logger = job.audioPath.logger
-        let seq = job.utterance.seq
+    private func begin(
+        _ request: SynthesisRequest, part: UtterancePart, seq: UInt64, logger: Logger, whileHelperReads: () -> Void
+    ) -> Beginning {
+        let engine = part.engine
         for _ in 0..<2 {
             let helper: EngineHelperProcess
             switch engine.helper(for: request.voice, on: thread, logger: logger) {
@@ -191,10 +248,10 @@ final class UtteranceSpeaker {
     /// Reads the helper's words, marks and audio into `run` until the utterance is done. When the
     /// run stops early it reports its end at once, asks the helper to stop, and reads on to the
     /// helper's `done` (what comes until then is dropped), so the next post finds it idle.
-    /// `recorder` records the rendering; it is nil after play unless the helper sent it
-    /// complete (`done` 0) and the run did not stop before its end.
-    private func play(_ run: UtteranceRun, helper: EngineHelperProcess, recorder: inout RenderedAudioRecorder?) {
-        let engine = run.job.engine.name
+    private func play(
+        _ run: UtteranceRun, helper: EngineHelperProcess, engine speaking: any SpeechEngine, recorder: inout RenderedAudioRecorder?
+    ) {
+        let engine = speaking.name
         var stopping = false
         func stopNow() {
             stopping = true
@@ -240,7 +297,7 @@ final class UtteranceSpeaker {
                 stuck
                 ? "\(engine) stopped responding while speaking this text (nothing for \(helper.silenceLimit / 1000) s; its process \(ending))"
                 : "\(engine) crashed while speaking this text (its process \(ending))"
-            run.stop = .failed(what + "; the speech engine was restarted and later posts speak. " + run.job.engine.crashAdvice)
+            run.stop = .failed(what + "; the speech engine was restarted and later posts speak. " + speaking.crashAdvice)
         }
 
     }

@@ -88,6 +88,9 @@ struct Daemon {
         } catch {
             throw StartupError(description: "\(error)")
         }
+        engine.configureLanguageSwitching(
+            settings.languageSwitching, languages: settings.languages, defaultVoice: settings.voice,
+            voicePreferences: VoicePreferences(settings.voiceForLanguage))
         let trimmer = MemoryTrimmer(logger: logger)
         // The first turn: the backend attached, the trimmer told of every turn, the voice checked,
         // and the reloader that SIGHUP runs in later turns.

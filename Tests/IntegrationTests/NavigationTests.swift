@@ -72,7 +72,7 @@ private func expectPlayed(_ daemon: DaemonProcess, seq: Int, _ text: String, sou
 }
 
 /// The Pearson correlation of two signals' RMS envelopes in 10 ms windows (at 22050 Hz).
-private func envelopeCorrelation(_ a: [Int16], _ b: [Int16]) -> Double {
+func envelopeCorrelation(_ a: [Int16], _ b: [Int16]) -> Double {
     func envelope(_ samples: [Int16]) -> [Double] {
         stride(from: 0, to: samples.count - 220, by: 220).map { start in
             let window = samples[start..<start + 220]
