@@ -50,7 +50,9 @@ enum PiperFixture {
 struct PiperBackendTests {
     @Test("a Piper post starts the helper, loads the voice and is heard: started, then completed, non-silent audio at espeak-ng's rate")
     func speaksThroughPiper() async throws {
-        let thread = PiperFixture.thread()
+        // Idle for longer than the test can take (it awaits on the blocking executor, behind other
+        // suites' blocking tests): the voice checked as loaded at the end is not unloaded as idle.
+        let thread = PiperFixture.thread(idle: .seconds(3_600))
         #expect(thread.piper.loadState.pid == 0, "no Piper helper before the first Piper post")
         let output = try WAVAudioOutput(directory: TestAudio.temporaryDirectory())
         var recorder = EventRecorder()
