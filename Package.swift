@@ -75,7 +75,9 @@ let package = Package(
         // posix_spawn_file_actions_addclosefrom_np and addchdir_np, POSIX_SPAWN_SETSID, pidfd_open.
         .target(name: "CAnnounceLinux"),
         // The engines' wire: the framed messages between the daemon and every engine helper process.
-        .target(name: "EngineWire", dependencies: [.product(name: "SystemPackage", package: "swift-system")], swiftSettings: strictSwift),
+        .target(
+            name: "EngineWire", dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift),
         // The small POSIX layer over swift-system's FileDescriptor that the daemon, its modules and
         // announcectl share: a file read to its end, standard error, the environment. No Foundation.
         .target(
@@ -100,12 +102,17 @@ let package = Package(
         ),
         // The sandbox a speech engine's helper process enters once its engine is loaded:
         // no_new_privs, a seccomp allowlist, Landlock (read-only, beneath the engine's data).
-        .target(name: "EngineSandbox", dependencies: ["CEngineSandbox", "CEngineSandboxProbes", "CSeccomp"], swiftSettings: strictSwift),
+        .target(
+            name: "EngineSandbox", dependencies: ["CEngineSandbox", "CEngineSandboxProbes", "CSeccomp"],
+            swiftSettings: strictSwift),
         // What every engine helper shares: its pipes, the frame loop, abort, the sandbox probes and
         // the sandbox's entry. A helper is its engine (a HelperEngine) and one call of HelperRuntime.run.
         .target(
             name: "HelperRuntime",
-            dependencies: ["EngineWire", "EngineSandbox", "CAnnounceLinux", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                "EngineWire", "EngineSandbox", "CAnnounceLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: strictSwift
         ),
         // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
@@ -143,7 +150,8 @@ let package = Package(
         .target(
             name: "SpeechSynthesis",
             dependencies: [
-                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices", "AnnouncePOSIX", "POSIXThreads", "LanguageRuns",
+                "EngineWire", "CPulseAudio", "CALSA", "CAnnounceLinux", "AnnounceCore", "PiperVoices", "AnnouncePOSIX",
+                "POSIXThreads", "LanguageRuns",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -154,7 +162,9 @@ let package = Package(
         // installing them whole. Shared by the daemon and `announcectl voices install`. No Foundation.
         .target(
             name: "PiperVoices",
-            dependencies: ["AnnounceProtocol", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                "AnnounceProtocol", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: strictSwift
         ),
         // A post's text cut into runs of one language each: by script, by SSML's xml:lang, and by
@@ -173,7 +183,10 @@ let package = Package(
         // The daemon's configuration: file, environment and flags, layered.
         .target(
             name: "DaemonConfiguration",
-            dependencies: ["AnnounceProtocol", "AnnouncePOSIX", "LanguageRuns", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: [
+                "AnnounceProtocol", "AnnouncePOSIX", "LanguageRuns",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
             swiftSettings: strictSwift
         ),
         // The Swift client library: `await announcer.announce("Saved")`.
@@ -190,7 +203,8 @@ let package = Package(
         .executableTarget(
             name: "announcectl",
             dependencies: [
-                "AnnounceClient", "AnnounceProtocol", "PiperVoices", "AnnouncePOSIX", "CAnnounceLinux", "POSIXThreads", "AccessibilityLint",
+                "AnnounceClient", "AnnounceProtocol", "PiperVoices", "AnnouncePOSIX", "CAnnounceLinux", "POSIXThreads",
+                "AccessibilityLint",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -237,7 +251,8 @@ let package = Package(
         .executableTarget(
             name: "announced",
             dependencies: [
-                "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration", "CAnnounceLinux", "PiperVoices",
+                "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration",
+                "CAnnounceLinux", "PiperVoices",
                 "AnnouncePOSIX", "POSIXThreads", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -275,15 +290,20 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
-        .testTarget(name: "AccessibilityLintTests", dependencies: ["AccessibilityLint", "AnnounceProtocol"], swiftSettings: strictSwift),
-        .testTarget(name: "SSIPProtocolTests", dependencies: ["SSIPProtocol", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(
-            name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol", "TestSupport"], swiftSettings: strictSwift
+            name: "AccessibilityLintTests", dependencies: ["AccessibilityLint", "AnnounceProtocol"],
+            swiftSettings: strictSwift),
+        .testTarget(
+            name: "SSIPProtocolTests", dependencies: ["SSIPProtocol", "AnnounceProtocol"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol", "TestSupport"],
+            swiftSettings: strictSwift
         ),
         .testTarget(
             name: "SpeechSynthesisTests",
             dependencies: [
-                "SpeechSynthesis", "EngineWire", "AnnounceCore", "CAnnounceLinux", "EngineSandbox", "TestSupport", "BlockingThreads",
+                "SpeechSynthesis", "EngineWire", "AnnounceCore", "CAnnounceLinux", "EngineSandbox", "TestSupport",
+                "BlockingThreads",
             ],
             swiftSettings: strictSwift
         ),
@@ -291,7 +311,9 @@ let package = Package(
         // without them), its wire messages, its sandbox, and CSherpaOnnx's layout against the real header.
         .testTarget(
             name: "PiperEngineTests",
-            dependencies: ["EngineWire", "EngineSandbox", "CAnnounceLinux", "PiperVoices", "TestSupport", "BlockingThreads"],
+            dependencies: [
+                "EngineWire", "EngineSandbox", "CAnnounceLinux", "PiperVoices", "TestSupport", "BlockingThreads",
+            ],
             // The C file the layout test compiles against the fetched header.
             exclude: ["Fixtures"],
             swiftSettings: strictSwift
@@ -318,22 +340,30 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "PiperVoicesTests", dependencies: ["PiperVoices", "AnnounceProtocol", "TestSupport"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "PiperVoicesTests", dependencies: ["PiperVoices", "AnnounceProtocol", "TestSupport"],
+            swiftSettings: strictSwift),
         // Language runs, and espeak-ng reading each run in its language.
         .testTarget(
-            name: "LanguageRunsTests", dependencies: ["LanguageRuns", "ProcessHarness", "BlockingThreads"], swiftSettings: strictSwift
+            name: "LanguageRunsTests", dependencies: ["LanguageRuns", "ProcessHarness", "BlockingThreads"],
+            swiftSettings: strictSwift
         ),
         // The desktop's buses for real: a private session bus with at-spi-bus-launcher, and a GTK 3
         // application announcing on Xvfb (skipped, naming the packages, when they are missing).
         .testTarget(
-            name: "DesktopBusTests", dependencies: ["DesktopBus", "ProcessHarness", "BlockingThreads", "CAnnounceLinux"],
+            name: "DesktopBusTests",
+            dependencies: ["DesktopBus", "ProcessHarness", "BlockingThreads", "CAnnounceLinux"],
             exclude: ["Fixtures"], swiftSettings: strictSwift
         ),
-        .testTarget(name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "EngineSandbox", "PiperRendering", "TestSupport", "BlockingThreads"],
+            dependencies: [
+                "AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "EngineSandbox", "PiperRendering", "TestSupport",
+                "BlockingThreads",
+            ],
             // Sources of client programs the tests compile themselves (the libspeechd client).
             exclude: ["Fixtures"],
             swiftSettings: strictSwift

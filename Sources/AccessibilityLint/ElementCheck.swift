@@ -47,7 +47,8 @@ struct ElementCheck {
         case .hintPeriod: return hint.flatMap(HintRules.period)
         case .hintImperative: return hint.flatMap(HintRules.imperative)
         case .hintGesture: return hint.flatMap(HintRules.gesture)
-        case .hintRepeatsLabel: return hint.flatMap { hint in label.flatMap { HintRules.repeatsLabel(hint, label: $0) } }
+        case .hintRepeatsLabel:
+            return hint.flatMap { hint in label.flatMap { HintRules.repeatsLabel(hint, label: $0) } }
         case .hintHasType: return hint.flatMap { HintRules.hasType($0, traitNames: spokenTraitNames) }
         case .adjustableNoValue: return adjustableNoValue()
         }
@@ -63,15 +64,19 @@ struct ElementCheck {
 
     func missingLabel() -> String? {
         guard isStop, let trait = Self.traitsNeedingLabel.first(where: spokenTraits.contains) else { return nil }
-        let hasLabel = label != nil || (element.effectiveChildrenMode == .combine
-            && (element.children ?? []).contains { !$0.hidden && !($0.label ?? "").isBlankText })
+        let hasLabel =
+            label != nil
+            || (element.effectiveChildrenMode == .combine
+                && (element.children ?? []).contains { !$0.hidden && !($0.label ?? "").isBlankText })
         guard !hasLabel else { return nil }
         let name = TraitNames.spokenName(of: trait, language: "en") ?? trait.rawValue
-        return "this \(name) has no label, so VoiceOver users hear only \"\(name)\": give it a label that says what it is or does (\"Share\", \"Play\")"
+        return
+            "this \(name) has no label, so VoiceOver users hear only \"\(name)\": give it a label that says what it is or does (\"Share\", \"Play\")"
     }
 
     func adjustableNoValue() -> String? {
         guard element.traits.contains(.adjustable), (element.value ?? "").isBlankText else { return nil }
-        return "this adjustable element has no value: give it a value that says its current setting (\"45 percent\", \"3 items\") and update it when it changes"
+        return
+            "this adjustable element has no value: give it a value that says its current setting (\"45 percent\", \"3 items\") and update it when it changes"
     }
 }

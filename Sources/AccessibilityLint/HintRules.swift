@@ -12,31 +12,37 @@ enum HintRules {
 
     static func capitalized(_ hint: String) -> String? {
         guard let first = hint.trimmed.first, first.isLowercase else { return nil }
-        return "the hint \(hint.quoted) starts with a lowercase letter: begin it with a capital (\(LabelRules.capitalizingFirst(hint).quoted))"
+        return
+            "the hint \(hint.quoted) starts with a lowercase letter: begin it with a capital (\(LabelRules.capitalizingFirst(hint).quoted))"
     }
 
     static func period(_ hint: String) -> String? {
         guard let last = hint.trimmed.last, last != ".", last != "\u{3002}" else { return nil }
-        return "the hint \(hint.quoted) does not end with a period: end it with one (\((String(hint.trimmed) + ".").quoted)) so VoiceOver reads it as a sentence"
+        return
+            "the hint \(hint.quoted) does not end with a period: end it with one (\((String(hint.trimmed) + ".").quoted)) so VoiceOver reads it as a sentence"
     }
 
     static func imperative(_ hint: String) -> String? {
         guard let first = Words.split(hint).first, !first.lowercased().hasSuffix("s") else { return nil }
-        return "the hint \(hint.quoted) starts with \"\(first)\", not a verb in the third person: say what the element does (\"Plays the song.\", not \"Play the song.\")"
+        return
+            "the hint \(hint.quoted) starts with \"\(first)\", not a verb in the third person: say what the element does (\"Plays the song.\", not \"Play the song.\")"
     }
 
     static func gesture(_ hint: String) -> String? {
         guard let gesture = Words.firstPhrase(in: Words.of(hint), among: gestures) else { return nil }
-        return "the hint \(hint.quoted) names the gesture \"\(gesture)\": say what happens, not how to make it happen; VoiceOver users know the gestures, and keyboard users make none (\"Opens the message.\")"
+        return
+            "the hint \(hint.quoted) names the gesture \"\(gesture)\": say what happens, not how to make it happen; VoiceOver users know the gestures, and keyboard users make none (\"Opens the message.\")"
     }
 
     static func repeatsLabel(_ hint: String, label: String) -> String? {
         guard Words.contains(Words.of(hint), phrase: Words.of(label)) else { return nil }
-        return "the hint \(hint.quoted) repeats the label \(label.quoted), which VoiceOver has just spoken: say only what activating the element does"
+        return
+            "the hint \(hint.quoted) repeats the label \(label.quoted), which VoiceOver has just spoken: say only what activating the element does"
     }
 
     static func hasType(_ hint: String, traitNames: [String]) -> String? {
         guard let type = Words.firstPhrase(in: Words.of(hint), among: traitNames) else { return nil }
-        return "the hint \(hint.quoted) names the type \"\(type)\", which VoiceOver speaks before the hint: remove it and say only what happens"
+        return
+            "the hint \(hint.quoted) names the type \"\(type)\", which VoiceOver speaks before the hint: remove it and say only what happens"
     }
 }

@@ -28,7 +28,8 @@ public struct LintDocument: Sendable, Hashable {
                 throw LintDocumentError("the request is not valid: \(error.message)")
             case .success(let line):
                 guard case .speech(let post) = line.request, post.kind != .announce else {
-                    throw LintDocumentError("it is a request with `op` \"\(line.request.op)\", which carries no elements")
+                    throw LintDocumentError(
+                        "it is a request with `op` \"\(line.request.op)\", which carries no elements")
                 }
                 self.init(elements: post.postedElements, language: post.options.lang ?? post.options.voice)
             }
@@ -71,6 +72,7 @@ public struct LintDocumentError: Error, Sendable, Hashable, CustomStringConverti
 
     /// Creates the error for `problem`, adding what a document must hold.
     public init(_ problem: String) {
-        description = "\(problem); give a JSON element object, an array of element objects, or a `screen-changed` request with `elements`"
+        description =
+            "\(problem); give a JSON element object, an array of element objects, or a `screen-changed` request with `elements`"
     }
 }

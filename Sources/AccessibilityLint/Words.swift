@@ -26,7 +26,8 @@ enum Words {
     /// True when `phrase` (words) occurs in `words` as consecutive whole words.
     static func contains(_ words: [String], phrase: [String]) -> Bool {
         guard !phrase.isEmpty, phrase.count <= words.count else { return false }
-        for start in 0...(words.count - phrase.count) where words[start..<(start + phrase.count)].elementsEqual(phrase) {
+        for start in 0...(words.count - phrase.count) where words[start..<(start + phrase.count)].elementsEqual(phrase)
+        {
             return true
         }
         return false

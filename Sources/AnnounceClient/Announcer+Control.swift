@@ -63,11 +63,14 @@ extension Announcer {
     public func voices(language: String? = nil) async throws(AnnouncerError) -> [VoiceInfo] {
         let fields = try await control(.voices(language: language))
         guard let list = fields["voices"]?.arrayValue else {
-            throw .refused(code: .internal, message: "the daemon's voices answer has no list; is it older than this client?")
+            throw .refused(
+                code: .internal, message: "the daemon's voices answer has no list; is it older than this client?")
         }
         do {
             return try list.map { (item: JSONValue) throws(FieldError) -> VoiceInfo in
-                guard let object = item.objectValue else { throw FieldError(field: "voices", problem: "must hold objects") }
+                guard let object = item.objectValue else {
+                    throw FieldError(field: "voices", problem: "must hold objects")
+                }
                 return try VoiceInfo(object)
             }
         } catch {

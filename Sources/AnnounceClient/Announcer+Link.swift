@@ -9,7 +9,11 @@ extension Announcer {
     /// Sends a request; `pending` receives the lines answering it.
     func send(_ request: Request, id: RequestID?, pending: PendingRequest?) {
         let bytes = RequestLine(id: id, request).line
-        enum Action { case write(any Channel), connect(Int), wait }
+        enum Action {
+            case write(any Channel)
+            case connect(Int)
+            case wait
+        }
         let action: Action = state.withLock { state in
             if let id, let pending { state.pending[id] = pending.retaining(self) }
             switch state.link {
@@ -62,7 +66,8 @@ extension Announcer {
                 self.connected(channel, generation: generation)
             case .failure(let error):
                 guard let self else { return }
-                self.connectFailed(.unavailable(socketPath: self.socketPath, reason: Self.describe(error)), generation: generation)
+                self.connectFailed(
+                    .unavailable(socketPath: self.socketPath, reason: Self.describe(error)), generation: generation)
             }
         }
     }
@@ -75,7 +80,9 @@ extension Announcer {
             state.lastConnectionError = nil
             var lines = [RequestLine(id: nil, .hello(client: clientName, lint: lint)).line]
             let topics = state.topics
-            if !topics.isEmpty { lines.append(RequestLine(id: nil, .subscribe(Topic.allCases.filter(topics.contains))).line) }
+            if !topics.isEmpty {
+                lines.append(RequestLine(id: nil, .subscribe(Topic.allCases.filter(topics.contains))).line)
+            }
             // After a reconnect the published screen is sent again, so the daemon has it (on
             // the first connection, the post that published it waits in the outbox).
             if state.connectedBefore, let screen = state.publishedScreen { lines.append(screen.republishLine) }
@@ -123,7 +130,8 @@ extension Announcer {
             return (pending, state.lastConnectionError)
         }
         guard let closed else { return }
-        let message = closed.reason.map { "the daemon closed the connection: \($0)" }
+        let message =
+            closed.reason.map { "the daemon closed the connection: \($0)" }
             ?? "the connection to the daemon closed before the post ended"
         for request in closed.pending {
             switch request {

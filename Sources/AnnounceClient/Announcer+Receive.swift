@@ -32,7 +32,10 @@ extension Announcer {
     }
 
     private func receive(_ event: Event, about id: RequestID) {
-        enum Delivery { case post(PostTracker, EnqueueResult), control(@Sendable (Result<JSONObject, AnnouncerError>) -> Void, Result<JSONObject, AnnouncerError>) }
+        enum Delivery {
+            case post(PostTracker, EnqueueResult)
+            case control(@Sendable (Result<JSONObject, AnnouncerError>) -> Void, Result<JSONObject, AnnouncerError>)
+        }
         var observer: (@Sendable (Event) -> Void)?
         let delivery: Delivery? = state.withLock { state in
             switch state.pending[id] {

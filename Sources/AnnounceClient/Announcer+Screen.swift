@@ -110,7 +110,12 @@ struct PublishedScreen: Sendable {
 
     /// The `layout-changed` that publishes it again without speaking.
     var republishLine: [UInt8] {
-        RequestLine(id: nil, .speech(SpeechPost(kind: .layoutChanged, subject: .none, elements: elements, rotors: rotors.isEmpty ? nil : rotors))).line
+        RequestLine(
+            id: nil,
+            .speech(
+                SpeechPost(
+                    kind: .layoutChanged, subject: .none, elements: elements, rotors: rotors.isEmpty ? nil : rotors))
+        ).line
     }
 }
 

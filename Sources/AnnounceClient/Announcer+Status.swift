@@ -13,7 +13,8 @@ extension Announcer {
     /// back): the counterpart of `UIAccessibility.voiceOverStatusDidChangeNotification`. The
     /// stream starts with the current status once known and stays live across daemon restarts.
     public func statusChanges() -> AsyncStream<SpeechStatus> {
-        let (stream, continuation) = AsyncStream.makeStream(of: SpeechStatus.self, bufferingPolicy: .bufferingNewest(64))
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SpeechStatus.self, bufferingPolicy: .bufferingNewest(64))
         let token = state.withLock { state in
             let token = state.makeToken()
             state.statusContinuations[token] = continuation
@@ -83,9 +84,11 @@ extension Announcer {
     /// Asks for the status and records the answer.
     func refreshStatus() {
         let id = state.withLock { $0.makeID() }
-        send(.status, id: id, pending: .control { [weak self] result in
-            guard case .success(let fields) = result, let report = try? StatusReport(fields) else { return }
-            self?.state.withLock { $0.update(.available(report)) }
-        })
+        send(
+            .status, id: id,
+            pending: .control { [weak self] result in
+                guard case .success(let fields) = result, let report = try? StatusReport(fields) else { return }
+                self?.state.withLock { $0.update(.available(report)) }
+            })
     }
 }

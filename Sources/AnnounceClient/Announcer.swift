@@ -52,7 +52,9 @@ public final class Announcer: Sendable {
     }
 
     deinit {
-        let (link, streams, subscribers) = state.withLock { ($0.link, $0.statusContinuations.values, $0.eventSubscribers.values) }
+        let (link, streams, subscribers) = state.withLock {
+            ($0.link, $0.statusContinuations.values, $0.eventSubscribers.values)
+        }
         if case .connected(let channel, _) = link { channel.close(promise: nil) }
         streams.forEach { $0.finish() }
         subscribers.forEach { $0.continuation.finish() }
@@ -97,15 +99,18 @@ public final class Announcer: Sendable {
     /// `untilQueued`, once it is queued (or refused). Give an `id` no other pending request of
     /// this announcer uses; the announcer's own ids are integers, so a string is always safe.
     public func post(
-        _ post: SpeechPost, id: RequestID? = nil, untilQueued: Bool = false, observe: @escaping @Sendable (Event) -> Void
+        _ post: SpeechPost, id: RequestID? = nil, untilQueued: Bool = false,
+        observe: @escaping @Sendable (Event) -> Void
     ) async -> EnqueueResult {
-        await followed(.speech(post), characters: post.ownCharacters, id: id, untilQueued: untilQueued, observe: observe)
+        await followed(
+            .speech(post), characters: post.ownCharacters, id: id, untilQueued: untilQueued, observe: observe)
     }
 
     /// Sends `char`, `key` or `sound` (additions to protocol 1) and follows it like
     /// ``post(_:id:untilQueued:observe:)``.
     public func speak(
-        _ speech: ShortSpeech, options: SpeechOptions = SpeechOptions(), id: RequestID? = nil, untilQueued: Bool = false,
+        _ speech: ShortSpeech, options: SpeechOptions = SpeechOptions(), id: RequestID? = nil,
+        untilQueued: Bool = false,
         observe: @escaping @Sendable (Event) -> Void = { _ in }
     ) async -> EnqueueResult {
         await followed(.short(speech, options), characters: 0, id: id, untilQueued: untilQueued, observe: observe)
@@ -113,12 +118,14 @@ public final class Announcer: Sendable {
 
     /// Sends a speech request and follows its lines to its end (or to `queued`).
     private func followed(
-        _ request: Request, characters: Int, id: RequestID?, untilQueued: Bool, observe: @escaping @Sendable (Event) -> Void
+        _ request: Request, characters: Int, id: RequestID?, untilQueued: Bool,
+        observe: @escaping @Sendable (Event) -> Void
     ) async -> EnqueueResult {
         let id = id ?? state.withLock { $0.makeID() }
         return await withCheckedContinuation { continuation in
             let tracker = PostTracker(
-                stopsAtQueued: untilQueued, postedCharacters: characters, deliver: { continuation.resume(returning: $0) },
+                stopsAtQueued: untilQueued, postedCharacters: characters,
+                deliver: { continuation.resume(returning: $0) },
                 observe: observe
             )
             send(request, id: id, pending: .post(tracker))
@@ -144,7 +151,8 @@ public final class Announcer: Sendable {
         _ element: Element, options: SpeechOptions = SpeechOptions(),
         completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
     ) {
-        postFromCallingThread(SpeechPost(kind: .focus, subject: .element(element), options: options), completion: completion)
+        postFromCallingThread(
+            SpeechPost(kind: .focus, subject: .element(element), options: options), completion: completion)
     }
 
     /// A new screen: interrupts speech, discards what waits, then speaks `subject` (or, for
@@ -156,7 +164,8 @@ public final class Announcer: Sendable {
         _ subject: PostSubject = .none, elements: [Element]? = nil, rotors: [CustomRotor]? = nil,
         options: SpeechOptions = SpeechOptions(), completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
     ) {
-        let post = SpeechPost(kind: .screenChanged, subject: subject, elements: elements, rotors: rotors, options: options)
+        let post = SpeechPost(
+            kind: .screenChanged, subject: subject, elements: elements, rotors: rotors, options: options)
         recordPublishedScreen(of: post)
         postFromCallingThread(post, completion: completion)
     }
@@ -168,13 +177,16 @@ public final class Announcer: Sendable {
         _ subject: PostSubject = .none, elements: [Element]? = nil, rotors: [CustomRotor]? = nil,
         options: SpeechOptions = SpeechOptions(), completion: (@MainActor @Sendable (AnnouncementResult) -> Void)? = nil
     ) {
-        let post = SpeechPost(kind: .layoutChanged, subject: subject, elements: elements, rotors: rotors, options: options)
+        let post = SpeechPost(
+            kind: .layoutChanged, subject: subject, elements: elements, rotors: rotors, options: options)
         recordPublishedScreen(of: post)
         postFromCallingThread(post, completion: completion)
     }
 
     /// Marks the post with the calling thread, sends it, and reports its end on the main queue.
-    private func postFromCallingThread(_ post: SpeechPost, completion: (@MainActor @Sendable (AnnouncementResult) -> Void)?) {
+    private func postFromCallingThread(
+        _ post: SpeechPost, completion: (@MainActor @Sendable (AnnouncementResult) -> Void)?
+    ) {
         var post = post
         post.options.thread = MainThread.isCurrent ? "main" : "background"
         let id = state.withLock { $0.makeID() }
@@ -185,7 +197,9 @@ public final class Announcer: Sendable {
     }
 
     /// Sends a post with `id`; `deliver` gets its outcome once.
-    func submit(_ post: SpeechPost, id: RequestID, stopsAtQueued: Bool, deliver: @escaping @Sendable (EnqueueResult) -> Void) {
+    func submit(
+        _ post: SpeechPost, id: RequestID, stopsAtQueued: Bool, deliver: @escaping @Sendable (EnqueueResult) -> Void
+    ) {
         let tracker = PostTracker(stopsAtQueued: stopsAtQueued, postedCharacters: post.ownCharacters, deliver: deliver)
         send(.speech(post), id: id, pending: .post(tracker))
     }

@@ -19,7 +19,8 @@ public enum AnnouncerError: Error, Sendable, Hashable, CustomStringConvertible {
         case .refused(_, let message):
             return "announced refused the request: \(message)"
         case .connectionLost(let path):
-            return "the connection to announced at \(path) closed before it answered; check that the daemon is still running and try again"
+            return
+                "the connection to announced at \(path) closed before it answered; check that the daemon is still running and try again"
         case .unsafeSocketDirectory(let path, let reason):
             return "not connecting to announced at \(path): \(reason)"
         }

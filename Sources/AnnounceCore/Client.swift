@@ -28,9 +28,15 @@ public enum ClientLine: Sendable, Hashable {
     /// Hashes the case and its value.
     public func hash(into hasher: inout Hasher) {
         switch self {
-        case .event(let event): hasher.combine(0); hasher.combine(event)
-        case .reply(let reply): hasher.combine(1); hasher.combine(AnyHashable(reply))
-        case .control(let answer): hasher.combine(2); hasher.combine(answer)
+        case .event(let event):
+            hasher.combine(0)
+            hasher.combine(event)
+        case .reply(let reply):
+            hasher.combine(1)
+            hasher.combine(AnyHashable(reply))
+        case .control(let answer):
+            hasher.combine(2)
+            hasher.combine(answer)
         }
     }
 }

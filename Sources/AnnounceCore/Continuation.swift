@@ -60,7 +60,9 @@ struct Continuation: Equatable {
 
     /// True when the tag at `start` is a `<mark`.
     private static func isMark(_ scalars: [Unicode.Scalar], at start: Int) -> Bool {
-        guard start + 5 < scalars.count, scalars[(start + 1)..<(start + 5)].elementsEqual("mark".unicodeScalars) else { return false }
+        guard start + 5 < scalars.count, scalars[(start + 1)..<(start + 5)].elementsEqual("mark".unicodeScalars) else {
+            return false
+        }
         let after = scalars[start + 5]
         return after == " " || after == "/" || after == ">" || after == "\t" || after == "\n"
     }

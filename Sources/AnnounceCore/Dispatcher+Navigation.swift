@@ -61,7 +61,8 @@ extension Dispatcher {
         if let old { send(.unfocused(element: old.element), to: old.client) }
         if let new { send(.focused(element: new.element), to: new.client) }
         for id in subscribers[.focus] ?? [] {
-            outbox[id, default: []].append(.event(.focusChanged(from: old?.element, to: new?.element, owner: new?.client == id)))
+            outbox[id, default: []].append(
+                .event(.focusChanged(from: old?.element, to: new?.element, owner: new?.client == id)))
         }
     }
 
@@ -75,7 +76,8 @@ extension Dispatcher {
     private func speakNavigation(_ speech: NavigationSpeech) {
         let seq = sequenceNumbers.next()
         let utterance = Utterance(
-            seq: seq, text: speech.text, voice: voiceIndex.resolve(voiceName: defaults.voice)?.synthesizerName ?? defaults.voice,
+            seq: seq, text: speech.text,
+            voice: voiceIndex.resolve(voiceName: defaults.voice)?.synthesizerName ?? defaults.voice,
             rate: defaults.rate, pitch: defaults.pitch,
             volume: defaults.volume, punctuation: defaults.punctuation, earcon: speech.earcon != nil,
             earconSound: speech.earcon ?? .screenChange

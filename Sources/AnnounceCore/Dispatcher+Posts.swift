@@ -21,7 +21,8 @@ extension Dispatcher {
     /// answered `queued` again, and one the dispatcher will not queue ends at once with its
     /// terminal line (``endUnqueued(id:seq:client:because:)``) instead of an `error` or `dropped`.
     func accept(
-        _ post: SpeechPost, id: RequestID?, from client: ClientID, sound: EarconSound? = nil, priority: MessagePriority? = nil,
+        _ post: SpeechPost, id: RequestID?, from client: ClientID, sound: EarconSound? = nil,
+        priority: MessagePriority? = nil,
         reservedSeq: UInt64? = nil
     ) -> PostAdmission {
         let plan: PostPlan
@@ -43,8 +44,10 @@ extension Dispatcher {
         let speakingOwn = speaking?.client == client ? 1 : 0
         guard activePosts[client, default: 0] - speakingOwn < configuration.maxPendingPerClient else {
             if let reservedSeq, let id {
-                endUnqueued(id: id, seq: reservedSeq, client: client, because: "the connection has \(configuration.maxPendingPerClient) messages waiting")
-                drop(id: nil, client: client, reason: .queueFull)  // `speech` subscribers hear of it
+                endUnqueued(
+                    id: id, seq: reservedSeq, client: client,
+                    because: "the connection has \(configuration.maxPendingPerClient) messages waiting")
+                drop(id: nil, client: client, reason: .queueFull) // `speech` subscribers hear of it
             } else {
                 drop(id: id, client: client, reason: .queueFull)
             }
@@ -99,10 +102,15 @@ extension Dispatcher {
     /// at once (`finished` with reason `error`; SSIP's 703 CANCELED, as for a message cancelled
     /// before it began, shared/ssip.md §5), and nothing else about it.
     func endUnqueued(id: RequestID, seq: UInt64, client: ClientID, because reason: String) {
-        logger.notice("ended a message answered queued before it could be queued", metadata: [
-            "seq": "\(seq)", "client": "\(clients[client]?.displayName ?? "client:\(client)")", "reason": "\(reason)",
-        ])
-        send(.finished(id: id, seq: seq, termination: .failure(reason: .error, spokenChars: 0, message: reason)), to: client)
+        logger.notice(
+            "ended a message answered queued before it could be queued",
+            metadata: [
+                "seq": "\(seq)", "client": "\(clients[client]?.displayName ?? "client:\(client)")",
+                "reason": "\(reason)",
+            ])
+        send(
+            .finished(id: id, seq: seq, termination: .failure(reason: .error, spokenChars: 0, message: reason)),
+            to: client)
     }
 
     /// Puts a queued post in line by its class's rules (the native ones, and speech-dispatcher's

@@ -16,13 +16,16 @@ extension Dispatcher {
                 send(answer: .reply(reply), to: client)
             case .message(let message):
                 let options = options(of: message)
-                _ = accept(.announce(message.text, options: options), id: message.id, from: client, sound: message.sound, priority: message.priority)
+                _ = accept(
+                    .announce(message.text, options: options), id: message.id, from: client, sound: message.sound,
+                    priority: message.priority)
             case .queuedMessage(let message, let seq):
                 // Bound to its output module like `.message` (python3-speechd's `speak` after
                 // `set_output_module('piper')` comes this way, and spoke with espeak-ng).
                 let options = options(of: message)
                 _ = accept(
-                    .announce(message.text, options: options), id: message.id, from: client, sound: message.sound, priority: message.priority,
+                    .announce(message.text, options: options), id: message.id, from: client, sound: message.sound,
+                    priority: message.priority,
                     reservedSeq: seq
                 )
             case .control(let control, let scope):
@@ -90,10 +93,13 @@ extension Dispatcher {
         case .hello(let name, let lint):
             if let name, !name.isBlank { clients[client]?.name = name }
             clients[client]?.wantsLint = lint
-            reply(id, to: client, [
-                "daemon": "announced", "version": .string(configuration.version), "protocol": .integer(Int64(protocolVersion)),
-                "features": .array(Self.features.map { .string($0) }),
-            ])
+            reply(
+                id, to: client,
+                [
+                    "daemon": "announced", "version": .string(configuration.version),
+                    "protocol": .integer(Int64(protocolVersion)),
+                    "features": .array(Self.features.map { .string($0) }),
+                ])
         case .status:
             reply(id, to: client, statusReport.jsonObject)
         // A control's `ok` comes before the lines it causes (`finished`, `paused`, `resumed`).
@@ -111,7 +117,10 @@ extension Dispatcher {
                 reply(id, to: client)
                 cancel(target, of: client)
             } else {
-                send(.error(id: id, code: .notFound, message: "no post with id \(target) of this connection is pending or speaking"), to: client)
+                send(
+                    .error(
+                        id: id, code: .notFound,
+                        message: "no post with id \(target) of this connection is pending or speaking"), to: client)
             }
         case .set(let change):
             switch apply(change) {
@@ -135,7 +144,12 @@ extension Dispatcher {
                 cancelPosts(ofClientNamed: name, target: target)
             } else {
                 let which = target.map { "with id \($0) " } ?? ""
-                send(.error(id: id, code: .notFound, message: "no post \(which)of a client named \"\(clients[client]?.displayName ?? "")\" is pending or speaking"), to: client)
+                send(
+                    .error(
+                        id: id, code: .notFound,
+                        message:
+                            "no post \(which)of a client named \"\(clients[client]?.displayName ?? "")\" is pending or speaking"
+                    ), to: client)
             }
         case .short(let speech, let options):
             guard options.isMainThread else {
@@ -151,7 +165,9 @@ extension Dispatcher {
             _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: sound)
         case .voices(let language):
             refreshVoices()
-            reply(id, to: client, ["voices": .array(voiceIndex.voices(speaking: language).map { .object($0.jsonObject) })])
+            reply(
+                id, to: client, ["voices": .array(voiceIndex.voices(speaking: language).map { .object($0.jsonObject) })]
+            )
         }
     }
 
@@ -163,7 +179,8 @@ extension Dispatcher {
             // The front-end let the module be set, so it has voices: ones installed since the
             // dispatcher last looked are found now.
             if !voiceIndex.all.contains(where: { $0.engine == engine }) { refreshVoices() }
-            options.voice = voiceIndex.voiceName(of: engine, for: options, defaultVoice: defaults.voice, preferences: configuration.voicePreferences)
+            options.voice = voiceIndex.voiceName(
+                of: engine, for: options, defaultVoice: defaults.voice, preferences: configuration.voicePreferences)
         }
         return options
     }
@@ -180,14 +197,16 @@ extension Dispatcher {
             voice: defaults.voice, rate: defaults.rate, pitch: defaults.pitch, volume: defaults.volume,
             audio: backend?.outputDescription ?? "none", clients: clients.count, focus: focus?.element,
             uptimeSeconds: Int((ContinuousClock.now - startTime).components.seconds), version: configuration.version,
-            screen: navigator.current.flatMap { clients[$0.owner]?.displayName }, stops: navigator.current?.stops.count ?? 0
+            screen: navigator.current.flatMap { clients[$0.owner]?.displayName },
+            stops: navigator.current?.stops.count ?? 0
         )
         report.punctuation = defaults.punctuation
         report.paused = outputHeld
         report.ssipClients = clients.values.count { $0.registration.protocolName == "ssip" }
         if let speaking {
             let scalars = speaking.utterance.text.unicodeScalars
-            report.speakingText = scalars.count <= StatusReport.speakingTextLimit
+            report.speakingText =
+                scalars.count <= StatusReport.speakingTextLimit
                 ? speaking.utterance.text
                 : String(String.UnicodeScalarView(scalars.prefix(StatusReport.speakingTextLimit))) + "…"
             report.speakingClient = speaking.clientName
@@ -280,7 +299,8 @@ extension Dispatcher {
 
     /// How many posts of connections named `name` (`target`: with that id) are speaking or pending.
     func postsCount(ofClientNamed name: String, target: RequestID?) -> Int {
-        let speakingOne = speaking.map { $0.endReason == nil && isPost($0, ofClientNamed: name, target: target) } == true ? 1 : 0
+        let speakingOne =
+            speaking.map { $0.endReason == nil && isPost($0, ofClientNamed: name, target: target) } == true ? 1 : 0
         return speakingOne + pending.all.count { isPost($0, ofClientNamed: name, target: target) }
     }
 
@@ -313,7 +333,9 @@ extension Dispatcher {
     /// Replaces the speech defaults, and the earcon switch when `earcons` is given (a
     /// configuration reload); when anything changed, subscribers hear `status-changed`. Posts
     /// already queued keep the options they were given.
-    public func updateDefaults(voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, earcons: Bool? = nil) {
+    public func updateDefaults(
+        voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, earcons: Bool? = nil
+    ) {
         transaction { dispatcher in
             let before = dispatcher.defaults
             let earconsBefore = dispatcher.configuration.earcons
@@ -391,9 +413,16 @@ extension Dispatcher {
             current.started = true
             // Set aside before its audio began: it was paused (`paused`), now it speaks.
             if current.wasSetAside, let id = current.id { send(.resumed(id: id, seq: current.seq), to: current.client) }
-            if let id = current.id { send(.started(id: id, seq: current.seq, text: current.utterance.text, voice: current.voiceName), to: current.client) }
+            if let id = current.id {
+                send(
+                    .started(id: id, seq: current.seq, text: current.utterance.text, voice: current.voiceName),
+                    to: current.client)
+            }
             let engine = backend?.engineName(for: current.utterance)
-            broadcast(.speech(.started(seq: current.seq, client: current.clientName, text: current.utterance.text, engine: engine)), topic: .speech)
+            broadcast(
+                .speech(
+                    .started(seq: current.seq, client: current.clientName, text: current.utterance.text, engine: engine)
+                ), topic: .speech)
             if current.client == navigationClientID { navigationSpeechStarted(current) }
         case .word(_, let reported, let length):
             let offset = current.sourceOffset(of: reported)

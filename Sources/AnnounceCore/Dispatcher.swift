@@ -116,7 +116,9 @@ public final class Dispatcher {
     /// voices as they are now first, so a voice installed while the daemon runs is taken.
     func resolveVoice(_ options: SpeechOptions) throws(RequestError) -> ResolvedVoice {
         let preferences = configuration.voicePreferences
-        if let resolved = try? voiceIndex.resolve(options, defaultVoice: defaults.voice, preferences: preferences), resolved.warning == nil {
+        if let resolved = try? voiceIndex.resolve(options, defaultVoice: defaults.voice, preferences: preferences),
+            resolved.warning == nil
+        {
             return resolved
         }
         refreshVoices()
@@ -191,7 +193,9 @@ public final class Dispatcher {
         for topic in Topic.allCases { subscribers[topic]?.remove(client) }
         perform(navigator.remove(owner: client))
         guard wasPaused else { return }
-        for post in pending.removeAll(where: { $0.client == client }) { finish(post, .failure(reason: .cancelled, spokenChars: 0)) }
+        for post in pending.removeAll(where: { $0.client == client }) {
+            finish(post, .failure(reason: .cancelled, spokenChars: 0))
+        }
         if speaking?.client == client { interruptSpeaking(reason: .cancelled, evenIfHigh: true) }
     }
 
@@ -221,7 +225,9 @@ public final class Dispatcher {
     @discardableResult
     public nonisolated func post(_ post: SpeechPost, id: RequestID?, from client: ClientID) -> PostAdmission {
         guard isMainThread else {
-            logger.notice("dropped a post made off the main thread", metadata: ["client": "\(client)", "id": "\(id.map(\.description) ?? "none")"])
+            logger.notice(
+                "dropped a post made off the main thread",
+                metadata: ["client": "\(client)", "id": "\(id.map(\.description) ?? "none")"])
             enqueue { $0.drop(id: id, client: client, reason: .offMain) }
             return .dropped(.offMain)
         }
@@ -251,7 +257,9 @@ public final class Dispatcher {
 
     /// Runs `work` in the next turn, with whatever else has arrived by then, and returns what it
     /// returns: how the daemon's services (reload, the memory trimmer) reach the dispatcher.
-    public nonisolated func inTurn<Result: Sendable>(_ work: @escaping @MainActor @Sendable (Dispatcher) -> Result) async -> Result {
+    public nonisolated func inTurn<Result: Sendable>(_ work: @escaping @MainActor @Sendable (Dispatcher) -> Result)
+        async -> Result
+    {
         await withCheckedContinuation { continuation in
             enqueue { continuation.resume(returning: work($0)) }
         }

@@ -161,7 +161,8 @@ struct PendingList {
 
     /// True when a pending post matches `predicate`.
     func contains(where predicate: (PostRecord) -> Bool) -> Bool {
-        high.contains(where: predicate) || queuedDefault.contains(where: predicate) || queuedLow.contains(where: predicate)
+        high.contains(where: predicate) || queuedDefault.contains(where: predicate)
+            || queuedLow.contains(where: predicate)
             || [interrupting, text, progress, notification].contains { $0.map(predicate) ?? false }
     }
 

@@ -22,7 +22,9 @@ public struct RunVoices: Sendable {
     public func voice(forLanguage tag: String) -> VoiceDescription? {
         if let preferred = all.preferredVoice(forLanguage: tag, preferences) { return all.voice(named: preferred) }
         let primary = TraitNames.primarySubtag(tag.lowercased().replacingUnderscores())
-        if primary == "zh" || primary == "cmn", let mandarin = espeak.voice(named: "cmn-latn-pinyin") { return mandarin }
+        if primary == "zh" || primary == "cmn", let mandarin = espeak.voice(named: "cmn-latn-pinyin") {
+            return mandarin
+        }
         return espeak.voice(forLanguage: tag).flatMap { espeak.voice(named: $0) }
     }
 }

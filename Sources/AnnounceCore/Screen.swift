@@ -130,7 +130,9 @@ public struct Screen: Sendable {
             let stop = childStop(child)
             parts.append(stop)
             for trait in stop.element.traits where !element.traits.contains(trait) { element.traits.append(trait) }
-            for action in stop.element.actions where !element.actions.contains(action) { element.actions.append(action) }
+            for action in stop.element.actions where !element.actions.contains(action) {
+                element.actions.append(action)
+            }
         }
         if element.hint == nil { element.hint = children.first?.hint }
         return FocusStop(element: element, combinedChildren: parts)

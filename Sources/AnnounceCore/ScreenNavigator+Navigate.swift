@@ -10,19 +10,24 @@ extension ScreenNavigator {
         if request.action != .readAll, readAll != nil { turn.effects += endReadAll() }
         do throws(RequestError) {
             guard let screen = current else {
-                throw RequestError(.noScreen, "no app has published a screen: an app posts screen-changed with elements first")
+                throw RequestError(
+                    .noScreen, "no app has published a screen: an app posts screen-changed with elements first")
             }
             try perform(request, on: screen, &turn)
-            return NavigationOutcome(effects: turn.effects, answer: .success([
-                "focus": focusedStop(on: screen).map { .string(screen.stops[$0].id) } ?? .null,
-                "rotor": selectedRotor.map(JSONValue.string) ?? .null,
-            ]))
+            return NavigationOutcome(
+                effects: turn.effects,
+                answer: .success([
+                    "focus": focusedStop(on: screen).map { .string(screen.stops[$0].id) } ?? .null,
+                    "rotor": selectedRotor.map(JSONValue.string) ?? .null,
+                ]))
         } catch {
             return NavigationOutcome(effects: turn.effects, answer: .failure(error))
         }
     }
 
-    private mutating func perform(_ request: NavigateRequest, on screen: Screen, _ turn: inout NavigationTurn) throws(RequestError) {
+    private mutating func perform(_ request: NavigateRequest, on screen: Screen, _ turn: inout NavigationTurn)
+        throws(RequestError)
+    {
         let focused = focusedStop(on: screen)
         let count = screen.stops.count
         switch request.action {
@@ -53,15 +58,20 @@ extension ScreenNavigator {
         case .increment, .decrement:
             let stop = try requireFocus(focused, on: screen)
             guard stop.element.traits.contains(.adjustable) else {
-                throw RequestError(.notAdjustable, "the focused element \"\(stop.id)\" is not adjustable (it has no trait `adjustable`)")
+                throw RequestError(
+                    .notAdjustable,
+                    "the focused element \"\(stop.id)\" is not adjustable (it has no trait `adjustable`)")
             }
             let action: ElementActionKind = request.action == .increment ? .increment : .decrement
             turn.effects.append(.send(.action(element: stop.id, action: action, name: nil), to: screen.owner))
         case .custom:
             let stop = try requireFocus(focused, on: screen)
             guard let name = request.name, stop.element.actions.contains(name) else {
-                let known = stop.element.actions.isEmpty ? "it has none" : "its actions: " + stop.element.actions.joined(separator: ", ")
-                throw RequestError(.notFound, "the focused element \"\(stop.id)\" has no action \"\(request.name ?? "")\" (\(known))")
+                let known =
+                    stop.element.actions.isEmpty
+                    ? "it has none" : "its actions: " + stop.element.actions.joined(separator: ", ")
+                throw RequestError(
+                    .notFound, "the focused element \"\(stop.id)\" has no action \"\(request.name ?? "")\" (\(known))")
             }
             turn.effects.append(.send(.action(element: stop.id, action: .custom, name: name), to: screen.owner))
         case .escape, .magicTap:
@@ -89,8 +99,12 @@ extension ScreenNavigator {
 
     /// Moves the focus to stop `index` and speaks it; out of range is `end-of-screen` with the
     /// boundary earcon.
-    private mutating func move(to index: Int, on screen: Screen, atEnd end: String, _ turn: inout NavigationTurn) throws(RequestError) {
-        guard screen.stops.indices.contains(index) else { throw boundary("the focus is on \(end) element of the screen", &turn) }
+    private mutating func move(to index: Int, on screen: Screen, atEnd end: String, _ turn: inout NavigationTurn)
+        throws(RequestError)
+    {
+        guard screen.stops.indices.contains(index) else {
+            throw boundary("the focus is on \(end) element of the screen", &turn)
+        }
         focusStop(index, on: screen, &turn)
     }
 
@@ -135,19 +149,26 @@ extension ScreenNavigator {
         return custom.elements.compactMap(screen.stopIndex(of:)).filter { seen.insert($0).inserted }
     }
 
-    private mutating func selectRotor(_ name: String?, on screen: Screen, _ turn: inout NavigationTurn) throws(RequestError) {
+    private mutating func selectRotor(_ name: String?, on screen: Screen, _ turn: inout NavigationTurn)
+        throws(RequestError)
+    {
         let names = rotorNames(on: screen)
         let chosen: String
         if let name {
             guard rotorItems(name, on: screen) != nil else {
-                throw RequestError(.notFound, "there is no rotor \"\(name)\" on this screen (rotors: \(names.joined(separator: ", ")))")
+                throw RequestError(
+                    .notFound, "there is no rotor \"\(name)\" on this screen (rotors: \(names.joined(separator: ", ")))"
+                )
             }
             chosen = name
         } else {
             let start = selectedRotor.flatMap { names.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
             let order = (0..<names.count).map { names[(start + $0) % names.count] }
             guard let available = order.first(where: { !(rotorItems($0, on: screen) ?? []).isEmpty }) else {
-                throw RequestError(.notFound, "no rotor has items on this screen: it has no headings, links, buttons, form controls, actions or custom rotors")
+                throw RequestError(
+                    .notFound,
+                    "no rotor has items on this screen: it has no headings, links, buttons, form controls, actions or custom rotors"
+                )
             }
             chosen = available
         }
@@ -156,17 +177,20 @@ extension ScreenNavigator {
         turn.speak(chosen)
     }
 
-    private mutating func rotorStep(forward: Bool, on screen: Screen, _ turn: inout NavigationTurn) throws(RequestError) {
+    private mutating func rotorStep(forward: Bool, on screen: Screen, _ turn: inout NavigationTurn) throws(RequestError)
+    {
         guard let name = selectedRotor else {
             throw RequestError(.notFound, "no rotor is selected: select one first with rotor-select")
         }
         guard let items = rotorItems(name, on: screen) else {
-            throw RequestError(.notFound, "the selected rotor \"\(name)\" is not on this screen: select another with rotor-select")
+            throw RequestError(
+                .notFound, "the selected rotor \"\(name)\" is not on this screen: select another with rotor-select")
         }
         let focused = focusedStop(on: screen)
         if name == BuiltInRotor.actions.rawValue {
             guard let focused else {
-                throw RequestError(.noActions, "nothing has the focus, so there are no actions: move to an element first")
+                throw RequestError(
+                    .noActions, "nothing has the focus, so there are no actions: move to an element first")
             }
             let stop = screen.stops[focused]
             guard !items.isEmpty else {

@@ -86,7 +86,9 @@ struct ScreenNavigator {
     /// For a `layout-changed` with `elements` and no subject of its own: the focused element's new
     /// value when the new elements keep it and its value changed, spoken alone.
     func changedFocusedValue(in elements: [Element], from client: ClientID) -> String? {
-        guard let focus, focus.client == client, let old = screen(of: client)?.element(withID: focus.element) else { return nil }
+        guard let focus, focus.client == client, let old = screen(of: client)?.element(withID: focus.element) else {
+            return nil
+        }
         let new = Screen(owner: client, elements: elements).element(withID: focus.element)
         guard let value = new?.value, value != old.value, !value.isBlank else { return nil }
         return value
@@ -104,13 +106,17 @@ struct ScreenNavigator {
     /// lines follow, and a changed value of the focused element is spoken.
     mutating func update(_ change: ElementUpdate, from client: ClientID) -> NavigationOutcome {
         guard var screen = current, screen.owner == client else {
-            return NavigationOutcome(answer: .failure(RequestError(
-                .forbidden, "only the current screen's owner may update its elements: post screen-changed with elements first"
-            )))
+            return NavigationOutcome(
+                answer: .failure(
+                    RequestError(
+                        .forbidden,
+                        "only the current screen's owner may update its elements: post screen-changed with elements first"
+                    )))
         }
         let before = screen.element(withID: change.id)
         guard screen.apply(change) else {
-            return NavigationOutcome(answer: .failure(RequestError(.notFound, "there is no element \"\(change.id)\" on your screen")))
+            return NavigationOutcome(
+                answer: .failure(RequestError(.notFound, "there is no element \"\(change.id)\" on your screen")))
         }
         put(screen)
         var effects: [NavigationEffect] = []

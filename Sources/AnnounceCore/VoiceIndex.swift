@@ -52,7 +52,9 @@ struct VoiceIndex {
     /// The voice `name` selects (see the type's documentation), without a `+variant` suffix.
     func voice(named name: String) -> VoiceDescription? {
         let lower = name.lowercased()
-        let position = byName[lower] ?? byIdentifier[lower] ?? byLanguage[lower.replacingUnderscores()] ?? byTitle[Self.titleKey(lower)]
+        let position =
+            byName[lower] ?? byIdentifier[lower] ?? byLanguage[lower.replacingUnderscores()]
+            ?? byTitle[Self.titleKey(lower)]
         return position.map { voices[$0] }
     }
 

@@ -29,7 +29,8 @@ extension VoiceIndex {
                 language: options.lang ?? resolved.language
             )
         }
-        let fallback = resolve(voiceName: defaultVoice)
+        let fallback =
+            resolve(voiceName: defaultVoice)
             ?? ResolvedVoice(name: defaultVoice, synthesizerName: defaultVoice, language: defaultVoice)
         if let lang = options.lang {
             if let match = preferredVoice(forLanguage: lang, preferences) ?? voice(forLanguage: lang),
@@ -40,7 +41,8 @@ extension VoiceIndex {
             var chosen = fallback
             chosen.language = lang
             if !isEmpty {
-                chosen.warning = "no voice speaks the language \"\(lang)\"; spoken with the default voice \(fallback.name)"
+                chosen.warning =
+                    "no voice speaks the language \"\(lang)\"; spoken with the default voice \(fallback.name)"
             }
             return chosen
         }
@@ -58,7 +60,8 @@ extension VoiceIndex {
         // A variant (`+f3`) is espeak-ng's; another engine's voice is spoken as it is.
         let variant = voice.engine == VoiceDescription.espeakEngine ? asked : ""
         return ResolvedVoice(
-            name: voice.name + variant, synthesizerName: voice.identifier + variant, language: voice.languages.first ?? voice.name
+            name: voice.name + variant, synthesizerName: voice.identifier + variant,
+            language: voice.languages.first ?? voice.name
         )
     }
 
@@ -73,7 +76,9 @@ extension VoiceIndex {
         guard !preferences.isEmpty else { return nil }
         let lower = tag.lowercased().replacingUnderscores()
         for candidate in [lower, TraitNames.primarySubtag(lower)] {
-            if let name = preferences.voice(forExactLanguage: candidate), let voice = voice(named: name) { return voice.name }
+            if let name = preferences.voice(forExactLanguage: candidate), let voice = voice(named: name) {
+                return voice.name
+            }
         }
         return nil
     }
@@ -105,17 +110,27 @@ extension VoiceIndex {
     /// `preferences` names when it is that engine's, else the first of the engine's voices that
     /// speaks the language or its primary subtag, else the engine's first voice. The options'
     /// voice as it was when the engine has no voices.
-    func voiceName(of engine: String, for options: SpeechOptions, defaultVoice: String, preferences: VoicePreferences) -> String? {
-        if let asked = options.voice, let voice = voice(named: String(asked.split(separator: "+").first ?? ""))?.engine, voice == engine {
+    func voiceName(of engine: String, for options: SpeechOptions, defaultVoice: String, preferences: VoicePreferences)
+        -> String?
+    {
+        if let asked = options.voice, let voice = voice(named: String(asked.split(separator: "+").first ?? ""))?.engine,
+            voice == engine
+        {
             return asked
         }
         let ofEngine = all.filter { $0.engine == engine }
         guard let first = ofEngine.first else { return options.voice }
         let language = (options.lang ?? self.language(ofVoice: defaultVoice)).lowercased().replacingUnderscores()
-        if let preferred = preferredVoice(forLanguage: language, preferences), voice(named: preferred)?.engine == engine { return preferred }
+        if let preferred = preferredVoice(forLanguage: language, preferences), voice(named: preferred)?.engine == engine
+        {
+            return preferred
+        }
         let primary = TraitNames.primarySubtag(language)
-        let speaking = ofEngine.first { $0.languages.contains(language) }
-            ?? ofEngine.first { $0.languages.contains(primary) || $0.languages.contains { TraitNames.primarySubtag($0) == primary } }
+        let speaking =
+            ofEngine.first { $0.languages.contains(language) }
+            ?? ofEngine.first {
+                $0.languages.contains(primary) || $0.languages.contains { TraitNames.primarySubtag($0) == primary }
+            }
         return (speaking ?? first).name
     }
 

@@ -220,7 +220,8 @@ extension JSONObject {
         return int
     }
 
-    func optionalEnum<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type, in parent: String? = nil) throws(FieldError) -> T?
+    func optionalEnum<T: RawRepresentable & CaseIterable>(_ key: String, _ type: T.Type, in parent: String? = nil)
+        throws(FieldError) -> T?
     where T.RawValue == String {
         guard let value = self[key], !value.isNull else { return nil }
         guard let string = value.stringValue, let result = T(rawValue: string) else {

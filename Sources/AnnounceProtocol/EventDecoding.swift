@@ -24,7 +24,8 @@ extension Event {
         }
         switch name {
         case "queued":
-            self = .queued(id: try object.requestID(), seq: try object.sequence(), warning: try object.optionalString("warning"))
+            self = .queued(
+                id: try object.requestID(), seq: try object.sequence(), warning: try object.optionalString("warning"))
         case "started":
             self = .started(
                 id: try object.requestID(), seq: try object.sequence(), text: try object.requiredString("text"),
@@ -34,13 +35,15 @@ extension Event {
                 id: try object.requestID(), seq: try object.sequence(),
                 offset: try object.requiredInt("offset"), length: try object.requiredInt("length"))
         case "mark":
-            self = .mark(id: try object.requestID(), seq: try object.sequence(), name: try object.requiredString("name"))
+            self = .mark(
+                id: try object.requestID(), seq: try object.sequence(), name: try object.requiredString("name"))
         case "paused":
             self = .paused(id: try object.requestID(), seq: try object.sequence())
         case "resumed":
             self = .resumed(id: try object.requestID(), seq: try object.sequence())
         case "finished":
-            self = .finished(id: try object.requestID(), seq: try object.sequence(), termination: try Termination(object))
+            self = .finished(
+                id: try object.requestID(), seq: try object.sequence(), termination: try Termination(object))
         case "dropped":
             self = .dropped(id: try object.requestID(), reason: try object.dropReason())
         case "error":
@@ -69,7 +72,8 @@ extension Event {
             guard let action = try object.optionalEnum("action", ElementActionKind.self) else {
                 throw FieldError(field: "action", problem: "is required")
             }
-            self = .action(element: try object.optionalString("element"), action: action, name: try object.optionalString("name"))
+            self = .action(
+                element: try object.optionalString("element"), action: action, name: try object.optionalString("name"))
         case "lint":
             self = .lint(
                 element: try object.requiredString("element"), rule: try object.requiredString("rule"),

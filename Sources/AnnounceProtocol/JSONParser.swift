@@ -26,7 +26,9 @@ public struct JSONParser {
     /// others are copied once.
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         let read = { (buffer: UnsafeRawBufferPointer) in Result { () throws(JSONSyntaxError) in try parse(buffer) } }
-        let result = bytes.withContiguousStorageIfAvailable { read(UnsafeRawBufferPointer($0)) } ?? Array(bytes).withUnsafeBytes(read)
+        let result =
+            bytes.withContiguousStorageIfAvailable { read(UnsafeRawBufferPointer($0)) }
+            ?? Array(bytes).withUnsafeBytes(read)
         return try result.get()
     }
 
@@ -171,7 +173,9 @@ private struct Reader {
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
         if isInteger, let value = Int64(text) { return .integer(value) }
-        guard let value = Double(text), value.isFinite else { throw JSONSyntaxError(reason: "number out of range", offset: start) }
+        guard let value = Double(text), value.isFinite else {
+            throw JSONSyntaxError(reason: "number out of range", offset: start)
+        }
         return .number(value)
     }
 
@@ -189,7 +193,8 @@ private struct Reader {
     func validUTF8String(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         let string = String(decoding: bytes, as: UTF8.self)
         let unchanged = string.utf8.withContiguousStorageIfAvailable { decoded in
-            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+            decoded.count == bytes.count
+                && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
         }
         return unchanged ?? string.utf8.elementsEqual(bytes) ? string : nil
     }
@@ -258,7 +263,8 @@ private struct Reader {
         case UInt8(ascii: "u"):
             let unit = try readHex4()
             if (0xD800..<0xDC00).contains(unit) {
-                guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u") else {
+                guard current == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "u")
+                else {
                     throw error("unpaired surrogate")
                 }
                 index += 2

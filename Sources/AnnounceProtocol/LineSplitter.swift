@@ -36,7 +36,9 @@ public struct LineSplitter: Sendable {
     /// the newline), in order.
     /// - Throws: ``LineTooLong`` as soon as a line passes ``maxLineBytes``; the lines before it
     ///   have been handed on, and the splitter should not be used again.
-    public mutating func split(_ chunk: UnsafeRawBufferPointer, line: (UnsafeRawBufferPointer) -> Void) throws(LineTooLong) {
+    public mutating func split(_ chunk: UnsafeRawBufferPointer, line: (UnsafeRawBufferPointer) -> Void)
+        throws(LineTooLong)
+    {
         var start = 0
         while start < chunk.count {
             guard let newline = ByteScan.firstNewline(in: chunk, from: start) else { break }
@@ -44,7 +46,9 @@ public struct LineSplitter: Sendable {
                 guard newline - start <= maxLineBytes else { throw LineTooLong(maxLineBytes: maxLineBytes) }
                 line(UnsafeRawBufferPointer(rebasing: chunk[start..<newline]))
             } else {
-                guard partial.count + newline - start <= maxLineBytes else { throw LineTooLong(maxLineBytes: maxLineBytes) }
+                guard partial.count + newline - start <= maxLineBytes else {
+                    throw LineTooLong(maxLineBytes: maxLineBytes)
+                }
                 partial.append(contentsOf: chunk[start..<newline])
                 partial.withUnsafeBytes { line($0) }
                 partial.removeAll(keepingCapacity: partial.count <= 4096)

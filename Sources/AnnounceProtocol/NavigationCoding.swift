@@ -12,14 +12,17 @@ extension RequestLine {
         let name = try object.optionalString("name")
         if rotor?.isEmpty == true { throw FieldError(field: "rotor", problem: "must not be empty") }
         if action == .custom, name?.isEmpty ?? true {
-            throw FieldError(field: "name", problem: "is required for the custom action: the name of one of the focused element's actions")
+            throw FieldError(
+                field: "name",
+                problem: "is required for the custom action: the name of one of the focused element's actions")
         }
         return NavigateRequest(action, rotor: rotor, name: name)
     }
 
     static func decodeUpdate(_ object: JSONObject) throws(FieldError) -> ElementUpdate {
         guard let value = object["element"], let element = value.objectValue else {
-            throw FieldError(field: "element", problem: "is required: an object with the element's `id` and the fields to change")
+            throw FieldError(
+                field: "element", problem: "is required: an object with the element's `id` and the fields to change")
         }
         guard let id = element["id"]?.stringValue, !id.isEmpty else {
             throw FieldError(field: "element.id", problem: "is required: the id of an element on your screen")
@@ -39,7 +42,9 @@ extension RequestLine {
         var seen = Set<String>()
         for (index, element) in elements.enumerated() {
             for id in element.allIDs where !seen.insert(id).inserted {
-                throw FieldError(field: "elements[\(index)]", problem: "repeats the id \"\(id)\": ids must be unique within a screen")
+                throw FieldError(
+                    field: "elements[\(index)]", problem: "repeats the id \"\(id)\": ids must be unique within a screen"
+                )
             }
         }
     }
@@ -61,7 +66,9 @@ extension RequestLine {
                 throw FieldError(field: "\(field).name", problem: "is required: a non-empty string")
             }
             if BuiltInRotor(rawValue: name) != nil || rotors.contains(where: { $0.name == name }) {
-                throw FieldError(field: "\(field).name", problem: "\"\(name)\" is already a rotor's name; give each custom rotor its own")
+                throw FieldError(
+                    field: "\(field).name",
+                    problem: "\"\(name)\" is already a rotor's name; give each custom rotor its own")
             }
             guard let ids = object["elements"]?.arrayValue else {
                 throw FieldError(field: "\(field).elements", problem: "is required: an array of element ids")
@@ -72,7 +79,9 @@ extension RequestLine {
                     throw FieldError(field: "\(field).elements", problem: "must hold element ids (strings)")
                 }
                 guard known.contains(id) else {
-                    throw FieldError(field: "\(field).elements", problem: "names \"\(id)\", which is not among the screen's elements")
+                    throw FieldError(
+                        field: "\(field).elements", problem: "names \"\(id)\", which is not among the screen's elements"
+                    )
                 }
                 members.append(id)
             }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 extension RequestLine {
-    static func decodePost(kind: PostKind, object: JSONObject, limits: DecodingLimits) throws(RequestError) -> SpeechPost {
+    static func decodePost(kind: PostKind, object: JSONObject, limits: DecodingLimits) throws(RequestError)
+        -> SpeechPost
+    {
         let post = try decodePostFields(kind: kind, object: object, limits: limits)
         if case .text(let text) = post.subject {
             try limits.checkLength(text, field: kind == .announce ? "text" : "element")
@@ -8,12 +10,16 @@ extension RequestLine {
         return post
     }
 
-    static func decodePostFields(kind: PostKind, object: JSONObject, limits: DecodingLimits) throws(RequestError) -> SpeechPost {
+    static func decodePostFields(kind: PostKind, object: JSONObject, limits: DecodingLimits) throws(RequestError)
+        -> SpeechPost
+    {
         do throws(FieldError) {
             let options = try decodeOptions(object)
             switch kind {
             case .announce:
-                guard let textValue = object["text"] else { throw FieldError(field: "text", problem: "is required for announce") }
+                guard let textValue = object["text"] else {
+                    throw FieldError(field: "text", problem: "is required for announce")
+                }
                 guard let text = textValue.stringValue else {
                     throw FieldError(field: "text", problem: "must be a string, not \(textValue.typeName)")
                 }
@@ -49,7 +55,8 @@ extension RequestLine {
             return .text(text)
         }
         guard value.objectValue != nil else {
-            throw FieldError(field: "element", problem: "must be an element object, a string or null, not \(value.typeName)")
+            throw FieldError(
+                field: "element", problem: "must be an element object, a string or null, not \(value.typeName)")
         }
         return .element(try Element(json: value, field: "element"))
     }
@@ -71,7 +78,8 @@ extension RequestLine {
         if options.voice?.isEmpty == true { throw FieldError(field: "voice", problem: "must not be empty") }
         options.lang = try object.optionalString("lang")
         if let lang = options.lang, !isPlausibleLanguageTag(lang) {
-            throw FieldError(field: "lang", problem: "must be a BCP 47 language tag such as \"en\", \"de-DE\" or \"cmn\"")
+            throw FieldError(
+                field: "lang", problem: "must be a BCP 47 language tag such as \"en\", \"de-DE\" or \"cmn\"")
         }
         options.rate = try object.optionalInt("rate", range: SpeechRanges.rate)
         options.pitch = try object.optionalInt("pitch", range: SpeechRanges.pitch)
@@ -85,12 +93,17 @@ extension RequestLine {
 
     /// Letters, digits and hyphens, starting with 2 to 8 letters: the shape of a BCP 47 tag.
     public static func isPlausibleLanguageTag(_ tag: String) -> Bool {
-        let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map { $0.split(separator: "_", omittingEmptySubsequences: false) }.joined()
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false).map {
+            $0.split(separator: "_", omittingEmptySubsequences: false)
+        }.joined()
         let subtags = Array(parts)
-        guard let first = subtags.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else {
+        guard let first = subtags.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter })
+        else {
             return false
         }
-        return subtags.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+        return subtags.dropFirst().allSatisfy {
+            (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
     }
 }
 

@@ -3,14 +3,18 @@ extension RequestLine {
     /// Decodes one line (without its `\n`; a trailing `\r` is tolerated) into a request, or the
     /// error the daemon answers with. The error carries the line's `id` when it had a valid one.
     /// Bytes in contiguous storage are read where they lie; others are copied once.
-    public static func decode(line bytes: some Collection<UInt8>, limits: DecodingLimits = DecodingLimits()) -> Result<RequestLine, RequestError> {
+    public static func decode(line bytes: some Collection<UInt8>, limits: DecodingLimits = DecodingLimits()) -> Result<
+        RequestLine, RequestError
+    > {
         bytes.withContiguousStorageIfAvailable { decode(line: UnsafeRawBufferPointer($0), limits: limits) }
             ?? Array(bytes).withUnsafeBytes { decode(line: $0, limits: limits) }
     }
 
     /// Decodes one line (without its `\n`; a trailing `\r` is tolerated) from the bytes of
     /// `bytes`, without copying them.
-    public static func decode(line bytes: UnsafeRawBufferPointer, limits: DecodingLimits = DecodingLimits()) -> Result<RequestLine, RequestError> {
+    public static func decode(line bytes: UnsafeRawBufferPointer, limits: DecodingLimits = DecodingLimits()) -> Result<
+        RequestLine, RequestError
+    > {
         let trimmed = bytes.last == UInt8(ascii: "\r") ? UnsafeRawBufferPointer(rebasing: bytes.dropLast()) : bytes
         let json: JSONValue
         do {
@@ -22,7 +26,9 @@ extension RequestLine {
     }
 
     /// Decodes a parsed JSON line into a request, or the error the daemon answers with.
-    public static func decode(json: JSONValue, limits: DecodingLimits = DecodingLimits()) -> Result<RequestLine, RequestError> {
+    public static func decode(json: JSONValue, limits: DecodingLimits = DecodingLimits()) -> Result<
+        RequestLine, RequestError
+    > {
         guard let object = json.objectValue else {
             return .failure(RequestError(.notObject, "each line must be a JSON object, not \(json.typeName)"))
         }
@@ -49,7 +55,11 @@ extension RequestLine {
         }
     }
 
-    static let knownOps = (PostKind.allCases.map(\.rawValue) + ["hello", "status", "stop", "pause", "resume", "cancel", "set", "subscribe", "navigate", "update", "voices", "char", "key", "sound"])
+    static let knownOps =
+        (PostKind.allCases.map(\.rawValue) + [
+            "hello", "status", "stop", "pause", "resume", "cancel", "set", "subscribe", "navigate", "update", "voices",
+            "char", "key", "sound",
+        ])
         .joined(separator: ", ")
 
     static func decodeRequest(op: String, object: JSONObject, limits: DecodingLimits) throws(RequestError) -> Request {
@@ -59,7 +69,8 @@ extension RequestLine {
         do throws(FieldError) {
             switch op {
             case "hello":
-                return .hello(client: try object.optionalString("client"), lint: try object.optionalBool("lint") ?? false)
+                return .hello(
+                    client: try object.optionalString("client"), lint: try object.optionalBool("lint") ?? false)
             case "status":
                 return .status
             case "stop":
@@ -106,7 +117,8 @@ extension RequestLine {
             case "voices":
                 let language = try object.optionalString("lang")
                 if let language, !isPlausibleLanguageTag(language) {
-                    throw FieldError(field: "lang", problem: "must be a BCP 47 language tag such as \"en\", \"de-DE\" or \"cmn\"")
+                    throw FieldError(
+                        field: "lang", problem: "must be a BCP 47 language tag such as \"en\", \"de-DE\" or \"cmn\"")
                 }
                 return .voices(language: language)
             default:

@@ -36,23 +36,31 @@ public enum ShortSpeech: Sendable, Hashable {
     static func decode(op: String, object: JSONObject) throws(FieldError) -> ShortSpeech? {
         let field = ["char": "char", "key": "key", "sound": "name"][op]
         guard let field else { return nil }
-        guard let value = try object.optionalString(field) else { throw FieldError(field: field, problem: "is required for \(op)") }
+        guard let value = try object.optionalString(field) else {
+            throw FieldError(field: field, problem: "is required for \(op)")
+        }
         switch op {
         case "char":
             guard value.count == 1 else {
-                throw FieldError(field: "char", problem: "must be exactly one character (a space is \" \"), not \(value.count)")
+                throw FieldError(
+                    field: "char", problem: "must be exactly one character (a space is \" \"), not \(value.count)")
             }
             return .character(value)
         case "key":
             guard !value.isEmpty, value.count <= 100,
                 value.unicodeScalars.allSatisfy({ !$0.properties.isWhitespace && $0.value >= 0x20 && $0.value != 0x7F })
             else {
-                throw FieldError(field: "key", problem: "must be a key name such as \"shift_a\", \"control_alt_delete\" or \"kp-enter\" (at most 100 characters, no spaces)")
+                throw FieldError(
+                    field: "key",
+                    problem:
+                        "must be a key name such as \"shift_a\", \"control_alt_delete\" or \"kp-enter\" (at most 100 characters, no spaces)"
+                )
             }
             return .key(value)
         default:
             guard soundNames.contains(value) else {
-                throw FieldError(field: "name", problem: "names no sound; the sounds are \(soundNames.joined(separator: ", "))")
+                throw FieldError(
+                    field: "name", problem: "names no sound; the sounds are \(soundNames.joined(separator: ", "))")
             }
             return .sound(value)
         }
@@ -71,7 +79,8 @@ extension ShortSpeech {
             let parts = Self.keyParts(name)
             guard parts.contains(where: { $0.count == 1 }) else { return (parts.joined(separator: " "), false, false) }
             let pieces = parts.map { part in
-                part.count == 1 ? #"<say-as interpret-as="characters">\#(Self.escaped(part))</say-as>"# : Self.escaped(part)
+                part.count == 1
+                    ? #"<say-as interpret-as="characters">\#(Self.escaped(part))</say-as>"# : Self.escaped(part)
             }
             return ("<speak>" + pieces.joined(separator: " ") + "</speak>", true, false)
         case .sound:

@@ -23,7 +23,9 @@ public struct SocketLocation: Sendable, Hashable {
     public static func resolve(flag: String?, config: String? = nil, environment: [String: String]) -> SocketLocation {
         if let flag, !flag.isEmpty { return SocketLocation(path: flag, isDefault: false) }
         if let config, !config.isEmpty { return SocketLocation(path: config, isDefault: false) }
-        if let env = environment["ANNOUNCED_SOCKET"], !env.isEmpty { return SocketLocation(path: env, isDefault: false) }
+        if let env = environment["ANNOUNCED_SOCKET"], !env.isEmpty {
+            return SocketLocation(path: env, isDefault: false)
+        }
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return SocketLocation(path: runtime + "/announced/announced.sock", isDefault: true)
         }
@@ -55,7 +57,9 @@ public struct SocketLocation: Sendable, Hashable {
         } else {
             // GLib's next choice when HOME is unset too: the password database's home directory
             // (and where even that is missing, the main socket's /tmp fallback directory).
-            base = (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) + "/.cache" } ?? "/tmp/announced-\(getuid())"
+            base =
+                (getpwuid(getuid())?.pointee.pw_dir).map { String(cString: $0) + "/.cache" }
+                ?? "/tmp/announced-\(getuid())"
         }
         return SocketLocation(path: base + "/speech-dispatcher/speechd.sock", isDefault: true)
     }
@@ -77,14 +81,17 @@ public struct SocketLocation: Sendable, Hashable {
         var info = stat()
         guard lstat(directory, &info) == 0 else { return nil }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
-            return "the socket directory \(directory) is not a directory; remove it, and announced creates the directory when it starts"
+            return
+                "the socket directory \(directory) is not a directory; remove it, and announced creates the directory when it starts"
         }
         if info.st_uid != uid {
-            return "the socket directory \(directory) belongs to uid \(info.st_uid), not to you (uid \(uid)), so its owner could impersonate announced; remove it (announced creates its own) or set XDG_RUNTIME_DIR"
+            return
+                "the socket directory \(directory) belongs to uid \(info.st_uid), not to you (uid \(uid)), so its owner could impersonate announced; remove it (announced creates its own) or set XDG_RUNTIME_DIR"
         }
         let mode = info.st_mode & 0o777
         if mode != 0o700 {
-            return "the socket directory \(directory) has mode \(String(mode, radix: 8)), but must be 0700 so that no one else can replace the socket; run `chmod 700 \(directory)`"
+            return
+                "the socket directory \(directory) has mode \(String(mode, radix: 8)), but must be 0700 so that no one else can replace the socket; run `chmod 700 \(directory)`"
         }
         return nil
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
-import POSIXThreads
 import NIOCore
+import POSIXThreads
 import SSIPProtocol
 
 /// One SSIP connection's state, shared by its decoder (on the connection's event loop), its

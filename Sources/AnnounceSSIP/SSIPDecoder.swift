@@ -72,12 +72,14 @@ public struct SSIPDecoder: FrontEndDecoder {
             }
             decoded.inputs.append(.answered(reply))
         case .queue(let message):
-            let post = SSIPMessagePost.make(message, id: RequestID.integer(nextMessage), voices: frontEnd.voices.current)
+            let post = SSIPMessagePost.make(
+                message, id: RequestID.integer(nextMessage), voices: frontEnd.voices.current)
             // What is spoken may be longer than what was sent (`kp-` is said "keypad "): the
             // bound holds for the spoken text.
             let characters = post.text.unicodeScalars.count
             guard characters <= frontEnd.maxTextChars else {
-                decoded.inputs.append(.answered(SSIPReply.messageTooLong(characters: characters, limit: frontEnd.maxTextChars)))
+                decoded.inputs.append(
+                    .answered(SSIPReply.messageTooLong(characters: characters, limit: frontEnd.maxTextChars)))
                 return
             }
             nextMessage += 1
@@ -108,7 +110,8 @@ public struct SSIPDecoder: FrontEndDecoder {
                 frontEnd.logger.notice(
                     "an SSIP client chose an output module announced does not have; its messages speak with the default voice",
                     metadata: [
-                        "client": "\(clientName)", "module": "\(name)", "modules": "\(catalog.modules.joined(separator: ", "))",
+                        "client": "\(clientName)", "module": "\(name)",
+                        "modules": "\(catalog.modules.joined(separator: ", "))",
                         "fix": "choose one of the modules (LIST OUTPUT_MODULES), or leave the module unset",
                     ]
                 )

@@ -23,11 +23,6 @@ public struct SSIPEncoder: FrontEndEncoder {
     let connection: SSIPConnection
     let firstEventHold: TimeAmount
 
-    init(connection: SSIPConnection, firstEventHold: TimeAmount) {
-        self.connection = connection
-        self.firstEventHold = firstEventHold
-    }
-
     /// Appends the replies and enabled events of `lines`, in order.
     public func encode(_ lines: [ClientLine], into output: inout FrontEndOutput) {
         let notifications = connection.notifications
@@ -80,7 +75,9 @@ public struct SSIPEncoder: FrontEndEncoder {
         return reply.bytes
     }
 
-    private func encode(_ event: Event, notifications: SSIPNotifications, clientID: Int, into output: inout FrontEndOutput) {
+    private func encode(
+        _ event: Event, notifications: SSIPNotifications, clientID: Int, into output: inout FrontEndOutput
+    ) {
         func emit(_ ssipEvent: SSIPEvent, seq: UInt64, last: Bool = false) {
             let deadline = connection.firstEventDeadlines.withLock { deadlines in
                 last ? deadlines.removeValue(forKey: seq) : deadlines[seq]

@@ -34,7 +34,8 @@ public struct SSIPFrontEnd: FrontEnd {
     /// Creates the front-end for `voices` and `installedEngines` (the engines that are there
     /// with voices or without, e.g. `piper` once its helper is installed), which never change.
     public init(
-        voices: [VoiceDescription], installedEngines: [String] = [], maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
+        voices: [VoiceDescription], installedEngines: [String] = [],
+        maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
         maxTextChars: Int = DecodingLimits.protocolMaxTextChars,
         firstEventHold: TimeAmount = SSIPEncoder.defaultFirstEventHold
     ) {
@@ -50,13 +51,15 @@ public struct SSIPFrontEnd: FrontEnd {
     /// event loop, which only reads what they found for `LIST OUTPUT_MODULES`,
     /// `LIST SYNTHESIS_VOICES` and `SET … OUTPUT_MODULE`.
     public init(
-        lookForVoices: @escaping @Sendable () -> [VoiceDescription], lookForEngines: @escaping @Sendable () -> [String] = { [] },
+        lookForVoices: @escaping @Sendable () -> [VoiceDescription],
+        lookForEngines: @escaping @Sendable () -> [String] = { [] },
         maxLineBytes: Int = LineSplitter.protocolMaxLineBytes,
         maxTextChars: Int = DecodingLimits.protocolMaxTextChars,
         firstEventHold: TimeAmount = SSIPEncoder.defaultFirstEventHold
     ) {
         self.init(
-            source: SSIPVoiceSource(lookForVoices: lookForVoices, lookForEngines: lookForEngines), maxLineBytes: maxLineBytes,
+            source: SSIPVoiceSource(lookForVoices: lookForVoices, lookForEngines: lookForEngines),
+            maxLineBytes: maxLineBytes,
             maxTextChars: maxTextChars, firstEventHold: firstEventHold
         )
     }
@@ -85,7 +88,9 @@ public struct SSIPFrontEnd: FrontEnd {
 
     /// The encoder for a new connection.
     public func makeEncoder(for client: ClientID) -> SSIPEncoder {
-        SSIPEncoder(connection: connections.connection(for: client, maxCharacters: maxTextChars), firstEventHold: firstEventHold)
+        SSIPEncoder(
+            connection: connections.connection(for: client, maxCharacters: maxTextChars), firstEventHold: firstEventHold
+        )
     }
 
     /// `300 ERR …` with `message`: libspeechd and python3-speechd fail their first command with it.

@@ -30,7 +30,9 @@ enum SSIPMessagePost {
         }
         // A block is spoken whole: its messages queue like `message` (speech-dispatcher treats a
         // block as one message of the block's priority; text would supersede its own messages).
-        let priority = message.inBlock && settings.priority != .important ? MessagePriority.message : MessagePriority(settings.priority)
+        let priority =
+            message.inBlock && settings.priority != .important
+            ? MessagePriority.message : MessagePriority(settings.priority)
         // An unknown SYNTHESIS_VOICE was answered 209 (as speech-dispatcher does) and falls back
         // to the language's voice; so does one of another module than the one set.
         // A module announced does not have (`flite`) speaks as if none were set.
@@ -46,7 +48,8 @@ enum SSIPMessagePost {
         let variant = spokenByEspeak ? SSIPVoiceMapping.espeakVariant(settings.voiceType) : nil
         let (spelled, isSSML) = (spell, ssml)
         return MessagePost(id: id, text: text, sound: sound, priority: priority, engine: module) { defaults in
-            var options = settings.speechOptions(defaultRate: defaults.rate, defaultPitch: defaults.pitch, defaultVolume: defaults.volume)
+            var options = settings.speechOptions(
+                defaultRate: defaults.rate, defaultPitch: defaults.pitch, defaultVolume: defaults.volume)
             options.voice = chosenVoice
             options.lang = language
             options.spell = spelled

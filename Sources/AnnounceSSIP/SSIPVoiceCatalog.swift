@@ -52,7 +52,9 @@ struct SSIPVoiceCatalog: Sendable {
     /// (`en-GB` style), variant `none`.
     func entries(module: String?) -> [SSIPVoice] {
         let engine = module ?? SSIPOutputModules.espeak
-        return voices.filter { $0.engine == engine }.map { SSIPVoice(name: $0.name, language: Self.displayTag($0.languages.first ?? $0.name)) }
+        return voices.filter { $0.engine == engine }.map {
+            SSIPVoice(name: $0.name, language: Self.displayTag($0.languages.first ?? $0.name))
+        }
     }
 
     /// True when `name` is one of the voices (case-insensitive), of `module` when one is given.
@@ -93,8 +95,12 @@ final class SSIPVoiceSource: Sendable {
 
     /// The voices `lookForVoices` and the engines `lookForEngines` find, looked for now and
     /// whenever ``refresh()`` is called.
-    init(lookForVoices: @escaping @Sendable () -> [VoiceDescription], lookForEngines: @escaping @Sendable () -> [String]) {
-        let lookAgain: @Sendable () -> SSIPVoiceCatalog = { SSIPVoiceCatalog(lookForVoices(), installedEngines: lookForEngines()) }
+    init(
+        lookForVoices: @escaping @Sendable () -> [VoiceDescription], lookForEngines: @escaping @Sendable () -> [String]
+    ) {
+        let lookAgain: @Sendable () -> SSIPVoiceCatalog = {
+            SSIPVoiceCatalog(lookForVoices(), installedEngines: lookForEngines())
+        }
         self.lookAgain = lookAgain
         catalog = LockedValue(lookAgain())
     }

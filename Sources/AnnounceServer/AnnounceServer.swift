@@ -60,7 +60,8 @@ public final class AnnounceServer: Sendable {
 
     /// Creates a server for `dispatcher` speaking the JSON lines protocol, and `ssip` on the
     /// configuration's SSIP socket when both are given.
-    public init(configuration: ServerConfiguration, dispatcher: Dispatcher, logger: Logger, ssip: (any FrontEnd)? = nil) {
+    public init(configuration: ServerConfiguration, dispatcher: Dispatcher, logger: Logger, ssip: (any FrontEnd)? = nil)
+    {
         self.configuration = configuration
         self.dispatcher = dispatcher
         self.frontEnd = JSONLinesFrontEnd(maxLineBytes: configuration.maxLineBytes, limits: configuration.limits)
@@ -88,7 +89,8 @@ public final class AnnounceServer: Sendable {
         let startup = SocketStartup(count: sockets.count, onReady: onReady)
         return sockets.enumerated().map { index, socket in
             FrontEndService(
-                server: self, frontEnd: socket.frontEnd, location: socket.location, activationSocket: socket.activationSocket,
+                server: self, frontEnd: socket.frontEnd, location: socket.location,
+                activationSocket: socket.activationSocket,
                 index: index, startup: startup
             )
         }
@@ -101,16 +103,24 @@ public final class AnnounceServer: Sendable {
     }
 
     /// Binds one socket for `frontEnd` (or serves the one systemd passed) and logs it.
-    func listen<F: FrontEnd>(_ frontEnd: F, location: SocketLocation?, activationSocket: Int32?) async throws -> Listener {
+    func listen<F: FrontEnd>(_ frontEnd: F, location: SocketLocation?, activationSocket: Int32?) async throws
+        -> Listener
+    {
         let channel = try await bind(frontEnd, location: location, activationSocket: activationSocket)
         let ownedPath = activationSocket == nil ? location?.path : nil
         // Under socket activation the socket is whatever systemd passed, wherever it is.
         let served = ownedPath ?? channel.localAddress?.pathname ?? "the socket systemd passed"
-        logger.info("serving", metadata: ["socket": "\(served)", "protocol": "\(frontEnd.protocolName)", "activated": "\(ownedPath == nil)"])
+        logger.info(
+            "serving",
+            metadata: [
+                "socket": "\(served)", "protocol": "\(frontEnd.protocolName)", "activated": "\(ownedPath == nil)",
+            ])
         return Listener(channel: channel, ownedPath: ownedPath)
     }
 
-    func bind<F: FrontEnd>(_ frontEnd: F, location: SocketLocation?, activationSocket: Int32?) async throws -> any Channel {
+    func bind<F: FrontEnd>(_ frontEnd: F, location: SocketLocation?, activationSocket: Int32?) async throws
+        -> any Channel
+    {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelInitializer { channel in
@@ -132,7 +142,9 @@ public final class AnnounceServer: Sendable {
         if let fd = activationSocket {
             return try await bootstrap.withBoundSocket(fd).get()
         }
-        guard let location else { throw SocketSetupError(description: "no socket to serve \(frontEnd.protocolName) on") }
+        guard let location else {
+            throw SocketSetupError(description: "no socket to serve \(frontEnd.protocolName) on")
+        }
         let role: SocketRole = frontEnd.protocolName == "ssip" ? .ssip : .main
         try SocketPreparation.prepare(location, role: role)
         let previous = umask(0o177)
@@ -140,7 +152,8 @@ public final class AnnounceServer: Sendable {
         do {
             return try await bootstrap.bind(unixDomainSocketPath: location.path).get()
         } catch let error as IOError {
-            throw SocketSetupError(description: SocketPreparation.cannotCreate(location.path, error.errnoCode, role: role))
+            throw SocketSetupError(
+                description: SocketPreparation.cannotCreate(location.path, error.errnoCode, role: role))
         }
     }
 
@@ -149,13 +162,16 @@ public final class AnnounceServer: Sendable {
     /// decided after it) and adds its front-end.
     func configure<F: FrontEnd>(_ channel: any Channel, peer: PeerCredentials?, frontEnd: F) throws {
         guard let peer, peer.uid == getuid() || configuration.allowUIDs.contains(peer.uid) else {
-            logger.warning("refused a peer of another user", metadata: ["uid": "\(peer.map { String($0.uid) } ?? "unknown")"])
-            let line = frontEnd.refusal("this daemon serves only user \(getuid()); add your uid to allow_uids in its config to be served")
+            logger.warning(
+                "refused a peer of another user", metadata: ["uid": "\(peer.map { String($0.uid) } ?? "unknown")"])
+            let line = frontEnd.refusal(
+                "this daemon serves only user \(getuid()); add your uid to allow_uids in its config to be served")
             try channel.pipeline.syncOperations.addHandler(RefusalHandler(line: line))
             return
         }
         let id = numbers.next()
-        let sink = ConnectionSink(channel: channel, encoder: frontEnd.makeEncoder(for: id), outboundLimit: configuration.maxOutboundBytes)
+        let sink = ConnectionSink(
+            channel: channel, encoder: frontEnd.makeEncoder(for: id), outboundLimit: configuration.maxOutboundBytes)
         dispatcher.open(ClientRegistration(id: id, pid: peer.pid, sink: sink, protocolName: frontEnd.protocolName))
         try channel.pipeline.syncOperations.addHandler(
             ConnectionHandler(id: id, dispatcher: dispatcher, decoder: frontEnd.makeDecoder(for: id), sink: sink)

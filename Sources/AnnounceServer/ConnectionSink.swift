@@ -53,7 +53,9 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
             for write in writes {
                 state.value.owedAnswers -= write.answers
                 // The clock is read only for a write that has a deadline (never a JSON line's).
-                if write.isEvent, !state.value.held.isEmpty || (write.notBefore.map { $0 > channel.eventLoop.now } ?? false) {
+                if write.isEvent,
+                    !state.value.held.isEmpty || (write.notBefore.map { $0 > channel.eventLoop.now } ?? false)
+                {
                     state.value.held.append(write)
                 } else {
                     send(write.bytes)
@@ -82,7 +84,7 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     /// ``mayWriteDirectly``.
     func startDirectWrite() -> ByteBuffer {
         guard var buffer = state.value.directBuffer.take() else { return channel.allocator.buffer(capacity: 256) }
-        buffer.clear()  // new memory only if the channel still holds the last write's
+        buffer.clear() // new memory only if the channel still holds the last write's
         return buffer
     }
 
@@ -127,7 +129,9 @@ final class ConnectionSink<Encoder: FrontEndEncoder>: EventSink, Sendable {
     /// embedded channel, which has no socket buffer) is taken at its word.
     private var clientFellBehind: Bool {
         guard !channel.isWritable else { return false }
-        guard let waiting = try? channel.syncOptions?.getOption(.bufferedWritableBytes), waiting > 0 else { return true }
+        guard let waiting = try? channel.syncOptions?.getOption(.bufferedWritableBytes), waiting > 0 else {
+            return true
+        }
         return waiting > outboundLimit
     }
 

@@ -20,7 +20,9 @@ public struct JSONLinesFrontEnd: FrontEnd {
     public var protocolName: String { "json" }
 
     /// A decoder for a new connection.
-    public func makeDecoder(for client: ClientID) -> JSONLinesDecoder { JSONLinesDecoder(maxLineBytes: maxLineBytes, limits: limits) }
+    public func makeDecoder(for client: ClientID) -> JSONLinesDecoder {
+        JSONLinesDecoder(maxLineBytes: maxLineBytes, limits: limits)
+    }
 
     /// The encoder for a new connection.
     public func makeEncoder(for client: ClientID) -> JSONLinesEncoder { JSONLinesEncoder() }
@@ -98,7 +100,7 @@ public struct JSONLinesDecoder: FrontEndDecoder {
 
     private func append(_ line: ByteBuffer, to decoded: inout DecodedInput) {
         if line.readableBytes == 0 || (line.readableBytes == 1 && line.readableBytesView.first == UInt8(ascii: "\r")) {
-            return  // blank lines are ignored
+            return // blank lines are ignored
         }
         let result = line.withUnsafeReadableBytes { RequestLine.decode(line: $0, limits: limits) }
         decoded.inputs.append(ClientInput(decoded: result))
@@ -108,7 +110,11 @@ public struct JSONLinesDecoder: FrontEndDecoder {
         lost = true
         partial = nil
         var decoded = decoded
-        decoded.inputs.append(.invalid(RequestError(.lineTooLong, "a line is longer than \(maxLineBytes) bytes; the connection is closed because framing is lost")))
+        decoded.inputs.append(
+            .invalid(
+                RequestError(
+                    .lineTooLong,
+                    "a line is longer than \(maxLineBytes) bytes; the connection is closed because framing is lost")))
         decoded.framingLost = true
         return decoded
     }

@@ -12,7 +12,9 @@ struct PeerCredentials: Sendable {
     /// The credentials of `channel`'s peer; nil when the kernel does not say. On the channel's
     /// event loop the future is already complete.
     static func of(_ channel: any Channel) -> EventLoopFuture<PeerCredentials?> {
-        guard let provider = channel as? any SocketOptionProvider else { return channel.eventLoop.makeSucceededFuture(nil) }
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededFuture(nil)
+        }
         // The C shim's `struct ucred`, whose layout it checks against glibc's.
         let future: EventLoopFuture<CAnnounceLinux_ucred> = provider.unsafeGetSocketOption(
             level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED)

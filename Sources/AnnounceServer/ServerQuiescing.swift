@@ -24,7 +24,9 @@ final class ServerQuiescing: ChannelInboundHandler {
         let this = NIOLoopBound(self, eventLoop: context.eventLoop)
         connection.closeFuture.hop(to: context.eventLoop).whenComplete { _ in this.value.closed(id) }
         if allClosed != nil {
-            connection.eventLoop.execute { connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+            connection.eventLoop.execute {
+                connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
         }
         context.fireChannelRead(data)
     }
@@ -56,7 +58,9 @@ final class ServerQuiescing: ChannelInboundHandler {
         allClosed = promise
         serverChannel.close(promise: nil)
         for connection in open.values {
-            connection.eventLoop.execute { connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+            connection.eventLoop.execute {
+                connection.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+            }
         }
         if open.isEmpty { promise.succeed() }
     }

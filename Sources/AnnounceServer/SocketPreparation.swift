@@ -22,9 +22,11 @@ enum SocketRole {
     func alreadyServed(_ path: String) -> String {
         switch self {
         case .main:
-            return "another announced is already serving \(path); stop it first (announcectl status shows it) or choose another path with --socket"
+            return
+                "another announced is already serving \(path); stop it first (announcectl status shows it) or choose another path with --socket"
         case .ssip:
-            return "a speech server is already serving \(path) (speech-dispatcher, or another announced); stop it first "
+            return
+                "a speech server is already serving \(path) (speech-dispatcher, or another announced); stop it first "
                 + "(systemctl --user stop speech-dispatcher.socket speech-dispatcher.service) or choose another path with --ssip-socket"
         }
     }
@@ -37,13 +39,19 @@ public enum SocketPreparation {
         let path = location.path
         let flag = role.flag
         guard path.utf8.count < 108 else {
-            throw SocketSetupError(description: "the socket path \(path) is longer than the 107 bytes a Unix socket allows; choose a shorter one with \(flag)")
+            throw SocketSetupError(
+                description:
+                    "the socket path \(path) is longer than the 107 bytes a Unix socket allows; choose a shorter one with \(flag)"
+            )
         }
         let dir = location.directory
         var info = stat()
         if stat(dir, &info) != 0 {
             if mkdir(dir, 0o700) != 0 && errno != EEXIST {
-                throw SocketSetupError(description: "cannot create the socket directory \(dir): \(String(cString: strerror(errno))); create it or choose another path with \(flag)")
+                throw SocketSetupError(
+                    description:
+                        "cannot create the socket directory \(dir): \(String(cString: strerror(errno))); create it or choose another path with \(flag)"
+                )
             }
         } else if (info.st_mode & S_IFMT) != S_IFDIR {
             throw SocketSetupError(description: "\(dir) is not a directory; choose another socket path with \(flag)")
@@ -56,7 +64,8 @@ public enum SocketPreparation {
         }
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFSOCK else {
-                throw SocketSetupError(description: "\(path) exists and is not a socket; remove it or choose another path with \(flag)")
+                throw SocketSetupError(
+                    description: "\(path) exists and is not a socket; remove it or choose another path with \(flag)")
             }
             if isLive(path) {
                 throw SocketSetupError(description: role.alreadyServed(path))
@@ -91,8 +100,10 @@ extension SocketPreparation {
         let directory = SocketLocation(path: path, isDefault: false).directory
         let variable = role == .main ? "ANNOUNCED_SOCKET" : "ANNOUNCED_SSIP_SOCKET"
         if code == EACCES || code == EPERM || code == EROFS {
-            return "cannot create the socket \(path): this user (uid \(getuid())) may not create files in \(directory); choose a directory you own with \(role.flag) (or \(variable)), or make \(directory) writable for this user"
+            return
+                "cannot create the socket \(path): this user (uid \(getuid())) may not create files in \(directory); choose a directory you own with \(role.flag) (or \(variable)), or make \(directory) writable for this user"
         }
-        return "cannot create the socket \(path): \(String(cString: strerror(code))); choose another path with \(role.flag)"
+        return
+            "cannot create the socket \(path): \(String(cString: strerror(code))); choose another path with \(role.flag)"
     }
 }

@@ -23,7 +23,9 @@ public enum Systemd {
             let countText = environment["LISTEN_FDS"], let count = Int(countText), count >= 1
         else { return nil }
         let descriptors = (0..<count).map { Int32(3 + $0) }
-        let names = environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
+        let names = environment["LISTEN_FDNAMES"].map {
+            $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        }
         guard let names, names.count == count else {
             return ActivationSockets(main: 3, ssip: nil, unrecognized: descriptors.dropFirst().map { ($0, nil) })
         }
@@ -60,7 +62,9 @@ public enum Systemd {
         let message = Array(state.utf8)
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                message.withUnsafeBytes { sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length) }
+                message.withUnsafeBytes {
+                    sendto(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length)
+                }
             }
         }
         return sent == message.count

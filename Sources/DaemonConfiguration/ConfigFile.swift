@@ -1,6 +1,6 @@
+import AnnouncePOSIX
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
-import AnnouncePOSIX
 import SystemPackage
 
 /// Reads a configuration file's bytes.
@@ -14,19 +14,22 @@ enum ConfigFileReader {
         } catch Errno.noSuchFileOrDirectory, Errno.notDirectory {
             return nil
         } catch {
-            throw SettingsError(source: .file(path), key: nil, problem: "cannot be read (\(error)); check its permissions")
+            throw SettingsError(
+                source: .file(path), key: nil, problem: "cannot be read (\(error)); check its permissions")
         }
         defer { try? descriptor.close() }
         let bytes: [UInt8]
         do {
             bytes = try descriptor.readToEnd(limit: limit)
         } catch {
-            throw SettingsError(source: .file(path), key: nil, problem: "cannot be read (\(error.description)); it must be a JSON file")
+            throw SettingsError(
+                source: .file(path), key: nil, problem: "cannot be read (\(error.description)); it must be a JSON file")
         }
         if bytes.count > limit {
             throw SettingsError(
                 source: .file(path), key: nil,
-                problem: "is larger than 1 MiB; it must be a small JSON object like the sample (\(SampleConfiguration.whereInstalled))"
+                problem:
+                    "is larger than 1 MiB; it must be a small JSON object like the sample (\(SampleConfiguration.whereInstalled))"
             )
         }
         return bytes
@@ -57,11 +60,14 @@ struct SettingsFileSnapshot: Sendable {
             let (line, column) = Self.position(of: error.offset, in: bytes)
             throw SettingsError(
                 source: .file(path), key: nil,
-                problem: "is not valid JSON: \(error.reason) at line \(line), column \(column); fix the syntax (`python3 -m json.tool \(path)` shows where)"
+                problem:
+                    "is not valid JSON: \(error.reason) at line \(line), column \(column); fix the syntax (`python3 -m json.tool \(path)` shows where)"
             )
         }
         guard let object = root.objectValue else {
-            throw SettingsError(source: .file(path), key: nil, problem: "must hold one JSON object such as {\"rate\": 175}, not a \(root.typeName)")
+            throw SettingsError(
+                source: .file(path), key: nil,
+                problem: "must hold one JSON object such as {\"rate\": 175}, not a \(root.typeName)")
         }
         var members = object.members.filter { $0.key != "audio" }
         if let audio = object["audio"], !audio.isNull {

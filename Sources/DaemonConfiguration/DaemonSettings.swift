@@ -46,7 +46,8 @@ public struct DaemonSettings: Sendable, Hashable {
         let keys = keysDiffering(from: old).filter { $0.reload == .needsRestart }.map(\.key)
         guard let last = keys.last else { return nil }
         let names = keys.count == 1 ? last : keys.dropLast().joined(separator: ", ") + " and " + last
-        return "the change\(keys.count == 1 ? "" : "s") to \(names) take\(keys.count == 1 ? "s" : "") effect when announced restarts "
+        return
+            "the change\(keys.count == 1 ? "" : "s") to \(names) take\(keys.count == 1 ? "s" : "") effect when announced restarts "
             + "(systemctl --user restart announced)"
     }
 }
@@ -68,7 +69,8 @@ public struct LanguageVoice: Sendable, Hashable {
     /// `lang=voice` pairs separated by commas in the variable.
     static let settingType = SettingType<[LanguageVoice]>(
         summary: "object of language tag → voice name",
-        requirement: "must be an object of language tags and voice names such as {\"en\": \"en_us-joe-medium\", \"de\": \"de\"} "
+        requirement:
+            "must be an object of language tags and voice names such as {\"en\": \"en_us-joe-medium\", \"de\": \"de\"} "
             + "(ANNOUNCED_VOICE_FOR_LANGUAGE=en=en_us-joe-medium,de=de)",
         fromText: { text in
             var entries: [LanguageVoice] = []
@@ -80,7 +82,9 @@ public struct LanguageVoice: Sendable, Hashable {
         },
         fromJSON: { json in
             guard let object = json.objectValue else { return nil }
-            let entries = object.members.compactMap { member in member.value.stringValue.flatMap { LanguageVoice(member.key, $0) } }
+            let entries = object.members.compactMap { member in
+                member.value.stringValue.flatMap { LanguageVoice(member.key, $0) }
+            }
             return entries.count == object.members.count ? entries : nil
         },
         toJSON: { .object(JSONObject($0.map { (key: $0.language, value: .string($0.voice)) })) })
@@ -94,7 +98,9 @@ public struct LanguageVoice: Sendable, Hashable {
 
     /// An entry, when `language` is a plausible BCP 47 tag and `voice` is not empty.
     init?(_ language: String, _ voice: String) {
-        guard RequestLine.isPlausibleLanguageTag(String(language.map { $0 == "_" ? "-" : $0 })), !voice.isEmpty else { return nil }
+        guard RequestLine.isPlausibleLanguageTag(String(language.map { $0 == "_" ? "-" : $0 })), !voice.isEmpty else {
+            return nil
+        }
         self.init(language: language, voice: voice)
     }
 }

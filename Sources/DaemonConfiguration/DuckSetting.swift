@@ -18,7 +18,9 @@ public enum DuckSetting: Sendable, Hashable, CustomStringConvertible {
         summary: "`\"off\"` or a number of decibels from -60 to -1",
         requirement: "must be off or a level in decibels from -60 to -1 (e.g. -12)",
         fromText: DuckSetting.init,
-        fromJSON: { json in json.integerValue.map { DuckSetting(String($0)) } ?? json.stringValue.flatMap(DuckSetting.init) },
+        fromJSON: { json in
+            json.integerValue.map { DuckSetting(String($0)) } ?? json.stringValue.flatMap(DuckSetting.init)
+        },
         toJSON: { duck in
             switch duck {
             case .off: return .string("off")

@@ -29,7 +29,8 @@ public struct Setting<Value: Sendable & Hashable>: Sendable {
     /// Defines a key; the variable is `ANNOUNCED_` and the key in upper case unless `environment` says otherwise.
     public init(
         _ key: String, _ type: SettingType<Value>, default defaultValue: Value, sample sampleValue: Value? = nil,
-        environment: SettingEnvironment = .standard, flag: SettingFlag? = nil, reload: SettingReload, doc: String, details: String? = nil
+        environment: SettingEnvironment = .standard, flag: SettingFlag? = nil, reload: SettingReload, doc: String,
+        details: String? = nil
     ) {
         self.key = key
         self.type = type

@@ -33,7 +33,8 @@ public struct SettingType<Value: Sendable & Hashable>: Sendable {
     /// The same parsers with another requirement and summary.
     public func described(summary: String? = nil, requirement: String? = nil) -> SettingType<Value> {
         SettingType(
-            summary: summary ?? self.summary, requirement: requirement ?? self.requirement, fromText: fromText, fromJSON: fromJSON,
+            summary: summary ?? self.summary, requirement: requirement ?? self.requirement, fromText: fromText,
+            fromJSON: fromJSON,
             toJSON: toJSON)
     }
 
@@ -45,7 +46,8 @@ public struct SettingType<Value: Sendable & Hashable>: Sendable {
         let fromJSON = self.fromJSON
         let toJSON = self.toJSON
         return SettingType<Other>(
-            summary: summary, requirement: requirement, fromText: { fromText($0).map(forward) }, fromJSON: { fromJSON($0).map(forward) },
+            summary: summary, requirement: requirement, fromText: { fromText($0).map(forward) },
+            fromJSON: { fromJSON($0).map(forward) },
             toJSON: { toJSON(back($0)) })
     }
 }
@@ -97,13 +99,15 @@ extension SettingType {
     where Value: RawRepresentable & CaseIterable, Value.RawValue == String {
         let names = Value.allCases.map(\.rawValue)
         return SettingType(
-            summary: names.map { "`\"\($0)\"`" }.joined(separator: ", "), requirement: "must be one of \(names.joined(separator: ", "))",
+            summary: names.map { "`\"\($0)\"`" }.joined(separator: ", "),
+            requirement: "must be one of \(names.joined(separator: ", "))",
             fromText: { Value(rawValue: $0) }, fromJSON: { $0.stringValue.flatMap(Value.init(rawValue:)) },
             toJSON: { .string($0.rawValue) })
     }
 
     /// A value written as one string that `parse` reads (`auto`, `wav:DIR`), and as `description`.
-    public static func parsed(summary: String, requirement: String, _ parse: @escaping @Sendable (String) -> Value?) -> SettingType<Value>
+    public static func parsed(summary: String, requirement: String, _ parse: @escaping @Sendable (String) -> Value?)
+        -> SettingType<Value>
     where Value: CustomStringConvertible {
         SettingType(
             summary: summary, requirement: requirement, fromText: parse, fromJSON: { $0.stringValue.flatMap(parse) },
@@ -111,7 +115,8 @@ extension SettingType {
     }
 
     /// `wrapped`'s values, or `null` (the default of a key that is unset unless given).
-    public static func orNull<Wrapped>(_ wrapped: SettingType<Wrapped>) -> SettingType<Wrapped?> where Value == Wrapped? {
+    public static func orNull<Wrapped>(_ wrapped: SettingType<Wrapped>) -> SettingType<Wrapped?>
+    where Value == Wrapped? {
         SettingType(
             summary: wrapped.summary + " or null", requirement: wrapped.requirement,
             // Mapped, so that a text or JSON the wrapped type refuses stays refused (nil), not null.
@@ -145,7 +150,8 @@ extension SettingType {
 extension Substring {
     /// The text without leading and trailing whitespace.
     var trimmingWhitespace: Substring {
-        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }
+        guard let first = firstIndex(where: { !$0.isWhitespace }), let last = lastIndex(where: { !$0.isWhitespace })
+        else { return "" }
         return self[first...last]
     }
 }

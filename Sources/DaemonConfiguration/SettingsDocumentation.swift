@@ -13,7 +13,8 @@ public enum SettingsDocumentation {
         ]
         for entry in SettingsTable.entries {
             let cells = [
-                "`\(entry.key)`", entry.typeSummary, "`\(entry.defaultJSON.jsonText)`", entry.flag.map { "`\($0.name)`" } ?? "",
+                "`\(entry.key)`", entry.typeSummary, "`\(entry.defaultJSON.jsonText)`",
+                entry.flag.map { "`\($0.name)`" } ?? "",
                 entry.environmentVariable.map { "`\($0)`" } ?? "", entry.reload == .applied ? "reloaded" : "at restart",
                 entry.doc + (entry.details.map { " " + $0 } ?? ""),
             ]
@@ -36,7 +37,9 @@ public enum SettingsDocumentation {
             }
         }
         let lines = groups.map { group in
-            if group.name.isEmpty { return "  \(JSONValue.string(group.members[0].key).jsonText): \(group.members[0].value.jsonText)" }
+            if group.name.isEmpty {
+                return "  \(JSONValue.string(group.members[0].key).jsonText): \(group.members[0].value.jsonText)"
+            }
             let inner = group.members.map { "    \(JSONValue.string($0.key).jsonText): \($0.value.jsonText)" }
             return "  \(JSONValue.string(group.name).jsonText): {\n" + inner.joined(separator: ",\n") + "\n  }"
         }
@@ -49,7 +52,9 @@ public enum SettingsDocumentation {
         SettingsTable.entries.compactMap { entry in
             guard let flag = entry.flag else { return nil }
             let values = entry.typeSummary.replacing("`", with: "").replacing(" or null", with: "")
-            let notes = [values, flag.extraHelp, entry.defaultJSON == .null ? nil : "default \(entry.defaultJSON.jsonText)"]
+            let notes = [
+                values, flag.extraHelp, entry.defaultJSON == .null ? nil : "default \(entry.defaultJSON.jsonText)",
+            ]
             return "\(flag.name) <\(flag.valueName)>: \(entry.doc) (\(notes.compactMap { $0 }.joined(separator: "; ")))"
         }.joined(separator: "\n\n")
     }

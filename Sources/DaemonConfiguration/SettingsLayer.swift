@@ -17,7 +17,8 @@ struct SettingsLayer: Sendable {
             guard let name = entry.environmentVariable, let text = environment[name], !text.isEmpty else { continue }
             guard let value = entry.parse(text: text) else {
                 throw SettingsError(
-                    source: .environment(name), key: entry.key, problem: "\(entry.requirement), not \"\(text)\"; correct or unset it")
+                    source: .environment(name), key: entry.key,
+                    problem: "\(entry.requirement), not \"\(text)\"; correct or unset it")
             }
             values[entry.key] = value
         }
@@ -32,7 +33,8 @@ struct SettingsLayer: Sendable {
             guard let value = entry.parse(json: json) else {
                 throw SettingsError(
                     source: .file(file.providerName), key: entry.key,
-                    problem: "\(entry.requirement), not \(json.jsonText); correct it, or remove the key to use the default")
+                    problem:
+                        "\(entry.requirement), not \(json.jsonText); correct it, or remove the key to use the default")
             }
             values[entry.key] = value
         }

@@ -34,19 +34,23 @@ public struct CommandLineSettings: Sendable, Hashable {
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            guard argument.hasPrefix("--"), let entry = SettingsTable.entry(flag: parts[0]), let flag = entry.flag else {
+            guard argument.hasPrefix("--"), let entry = SettingsTable.entry(flag: parts[0]), let flag = entry.flag
+            else {
                 throw SettingsError(
-                    source: .flag(argument), key: nil, problem: "is not an option announced knows; `announced --help` lists them")
+                    source: .flag(argument), key: nil,
+                    problem: "is not an option announced knows; `announced --help` lists them")
             }
             guard let value = parts.count == 2 ? parts[1] : remaining.popFirst() else {
                 throw SettingsError(
-                    source: .flag(flag.name), key: entry.key, problem: "needs a value (\(flag.valueName)): \(entry.requirement)")
+                    source: .flag(flag.name), key: entry.key,
+                    problem: "needs a value (\(flag.valueName)): \(entry.requirement)")
             }
             let texts = flag.shorthand?(value) ?? [(entry.key, value)]
             for (key, text) in texts {
                 guard let setting = SettingsTable.entry(key), let parsed = setting.parse(text: text) else {
                     let written = Int(value) != nil ? value : "\"\(value)\""
-                    throw SettingsError(source: .flag(flag.name), key: entry.key, problem: "\(entry.requirement), not \(written)")
+                    throw SettingsError(
+                        source: .flag(flag.name), key: entry.key, problem: "\(entry.requirement), not \(written)")
                 }
                 values[key] = parsed
             }

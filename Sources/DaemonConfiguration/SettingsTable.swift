@@ -13,7 +13,9 @@ public struct SettingsTable: Sendable {
     public static let shared = SettingsTable()
 
     /// Every entry, in declaration order.
-    public static let entries: [any AnySetting] = Mirror(reflecting: shared).children.compactMap { $0.value as? any AnySetting }
+    public static let entries: [any AnySetting] = Mirror(reflecting: shared).children.compactMap {
+        $0.value as? any AnySetting
+    }
 
     /// The table; ``shared`` is the one to use.
     public init() {}
@@ -23,7 +25,8 @@ public struct SettingsTable: Sendable {
         "socket", .orNull(.text("must be the path of a Unix socket, not empty")), default: nil, environment: .notRead,
         flag: SettingFlag("--socket", value: "path", path: .whole), reload: .needsRestart,
         doc: "The Unix socket to serve.",
-        details: "Null: the protocol's fallbacks above (`ANNOUNCED_SOCKET`, then `$XDG_RUNTIME_DIR/announced/announced.sock`). "
+        details:
+            "Null: the protocol's fallbacks above (`ANNOUNCED_SOCKET`, then `$XDG_RUNTIME_DIR/announced/announced.sock`). "
             + "Ignored under socket activation (the systemd units pass the socket).")
 
     /// `ssip_socket`.
@@ -31,7 +34,8 @@ public struct SettingsTable: Sendable {
         "ssip_socket",
         .parsed(
             summary: "`\"off\"`, `\"default\"` or an absolute path",
-            requirement: "must be off, default (speech-dispatcher's place, $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock) "
+            requirement:
+                "must be off, default (speech-dispatcher's place, $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock) "
                 + "or the absolute path of a Unix socket", SSIPSocketSetting.init),
         default: .off, flag: SettingFlag("--ssip-socket", value: "path|default|off"), reload: .needsRestart,
         doc: "Also serve speech-dispatcher's protocol (SSIP), for Orca, spd-say, python3-speechd and libspeechd.",
@@ -57,45 +61,53 @@ public struct SettingsTable: Sendable {
             }),
         reload: .needsRestart,
         doc: "Where audio goes.",
-        details: "`auto` (PulseAudio/PipeWire, else ALSA, else `null`), `pulse`, `alsa`, `null` (plays into nothing in real "
+        details:
+            "`auto` (PulseAudio/PipeWire, else ALSA, else `null`), `pulse`, `alsa`, `null` (plays into nothing in real "
             + "time) or `wav:DIR` (`null`, plus each post's audio in `DIR/<seq>.wav`).")
 
     /// `audio.device`.
     public let audioDevice = Setting<String?>(
-        "audio.device", .orNull(.text("must not be empty (leave it out, or null, for the output's default device)")), default: nil,
+        "audio.device", .orNull(.text("must not be empty (leave it out, or null, for the output's default device)")),
+        default: nil,
         reload: .needsRestart,
         doc: "The PulseAudio sink or ALSA device to play on; null is the output's default device.")
 
     /// `voice`.
     public let voice = Setting<String>(
-        "voice", .text("must be a voice name such as en-us or en_us-joe-medium (announcectl voices lists them)"), default: "en-us",
+        "voice", .text("must be a voice name such as en-us or en_us-joe-medium (announcectl voices lists them)"),
+        default: "en-us",
         flag: SettingFlag("--voice", value: "name"), reload: .applied,
         doc: "The default voice: espeak-ng's by language or file name (en-us, en-gb, gmw/en, de), "
             + "or an installed Piper voice's name (en_us-joe-medium).",
-        details: "`espeak-ng --voices` lists espeak-ng's, `announcectl voices` lists them all; an unknown one stops the start "
+        details:
+            "`espeak-ng --voices` lists espeak-ng's, `announcectl voices` lists them all; an unknown one stops the start "
             + "(and a reload keeps the old voice).")
 
     /// `voice_for_language`.
     public let voiceForLanguage = Setting<[LanguageVoice]>(
         "voice_for_language", LanguageVoice.settingType, default: [], reload: .applied,
         doc: "Which voice speaks a language when a post (or an SSIP message) names only its language.",
-        details: "For example `{\"en\": \"en_us-joe-medium\", \"de\": \"de\"}`: a Piper voice for English, espeak-ng for German. "
+        details:
+            "For example `{\"en\": \"en_us-joe-medium\", \"de\": \"de\"}`: a Piper voice for English, espeak-ng for German. "
             + "A post with `lang` `en-GB` takes the voice given for `en-gb`, else the one for `en`; a language not listed speaks "
             + "with the voice that lists it earliest (espeak-ng's). A voice named here that is not installed is logged as a warning "
-            + "at start and reload, and passed over until it is installed. `ANNOUNCED_VOICE_FOR_LANGUAGE=en=en_us-joe-medium,de=de`.")
+            + "at start and reload, and passed over until it is installed. `ANNOUNCED_VOICE_FOR_LANGUAGE=en=en_us-joe-medium,de=de`."
+    )
 
     /// `language_switching`.
     public let languageSwitching = Setting<LanguageSwitching>(
         "language_switching", .word(LanguageSwitching.self), default: .script, reload: .needsRestart,
         doc: "Whether a post's text is cut into runs of one language, each spoken by the voice for its language: "
             + "`off`, `script` or `detect`.",
-        details: "`off`: the whole post in its voice. `script`: a run in a script the post's language is not written in "
+        details:
+            "`off`: the whole post in its voice. `script`: a run in a script the post's language is not written in "
             + "(Cyrillic, Greek, Hebrew, Arabic, Hangul, kana, Han, Devanagari, Thai) is spoken in the language that script "
             + "implies, or the first of `languages` written in it. `detect`: also phrases of three words or more in a script "
             + "several of `languages` share, identified by CLD2 among them (one it is not sure of stays in the post's language). "
             + "SSML's `xml:lang` makes a run in every mode but `off`. Each run speaks with the voice `voice_for_language` "
             + "names for its language, else espeak-ng's (Chinese: `cmn-latn-pinyin`), at the post's rate, pitch and volume; "
-            + "a language no voice speaks stays in the post's voice. A post stays one post: one `started`, one terminal line.")
+            + "a language no voice speaks stays in the post's voice. A post stays one post: one `started`, one terminal line."
+    )
 
     /// `languages`.
     public let languages = Setting<[String]>(
@@ -105,8 +117,10 @@ public struct SettingsTable: Sendable {
             requirement: "must be a list of language tags such as [\"en\", \"uk\"]"),
         default: [], reload: .needsRestart,
         doc: "The languages you read, in order of preference; empty (the default) is the default voice's language.",
-        details: "Where a script serves several languages, the first of these written in it reads a run in that script: "
-            + "`[\"en\", \"uk\"]` reads Cyrillic as Ukrainian. `detect` chooses among them. `ANNOUNCED_LANGUAGES=en,uk`.")
+        details:
+            "Where a script serves several languages, the first of these written in it reads a run in that script: "
+            + "`[\"en\", \"uk\"]` reads Cyrillic as Ukrainian. `detect` chooses among them. `ANNOUNCED_LANGUAGES=en,uk`."
+    )
 
     /// `rate`.
     public let rate = Setting<Int>(
@@ -115,18 +129,22 @@ public struct SettingsTable: Sendable {
 
     /// `pitch`.
     public let pitch = Setting<Int>(
-        "pitch", .integer(SpeechRanges.pitch), default: 50, flag: SettingFlag("--pitch", value: "pitch"), reload: .applied,
+        "pitch", .integer(SpeechRanges.pitch), default: 50, flag: SettingFlag("--pitch", value: "pitch"),
+        reload: .applied,
         doc: "The default pitch (50 is the voice's own).",
-        details: "Piper voices ignore it (their models have no pitch to change); rate and volume apply to both engines.")
+        details: "Piper voices ignore it (their models have no pitch to change); rate and volume apply to both engines."
+    )
 
     /// `volume`.
     public let volume = Setting<Int>(
-        "volume", .integer(SpeechRanges.volume), default: 100, flag: SettingFlag("--volume", value: "volume"), reload: .applied,
+        "volume", .integer(SpeechRanges.volume), default: 100, flag: SettingFlag("--volume", value: "volume"),
+        reload: .applied,
         doc: "The default volume (100 is the voice's own).")
 
     /// `punctuation`.
     public let punctuation = Setting<Punctuation>(
-        "punctuation", .word(Punctuation.self), default: .none, flag: SettingFlag("--punctuation", value: "level"), reload: .applied,
+        "punctuation", .word(Punctuation.self), default: .none, flag: SettingFlag("--punctuation", value: "level"),
+        reload: .applied,
         doc: "Which punctuation is spoken by default.")
 
     /// `earcons`.
@@ -136,11 +154,14 @@ public struct SettingsTable: Sendable {
 
     /// `duck`.
     public let duck = Setting<DuckSetting>(
-        "duck", DuckSetting.settingType, default: .off, sample: .level(decibels: -12), flag: SettingFlag("--duck", value: "off|dB"),
+        "duck", DuckSetting.settingType, default: .off, sample: .level(decibels: -12),
+        flag: SettingFlag("--duck", value: "off|dB"),
         reload: .needsRestart,
-        doc: "Lower other applications' playback (music, videos) by this many decibels while announced speaks, e.g. -12; "
+        doc:
+            "Lower other applications' playback (music, videos) by this many decibels while announced speaks, e.g. -12; "
             + "needs the pulse output (PulseAudio or PipeWire).",
-        details: "It is restored 0.5 s after the last announcement. Works through PulseAudio and PipeWire's pulse server (the "
+        details:
+            "It is restored 0.5 s after the last announcement. Works through PulseAudio and PipeWire's pulse server (the "
             + "`pulse` output, or `auto` when a sound server answers); with another output it logs a warning and does nothing. A "
             + "stream whose volume you change meanwhile is left as you set it. A clean exit restores everything first; what was "
             + "lowered is also written to `ducked-streams.json` beside the socket (mode 0600) before it is lowered, so after a crash "
@@ -150,13 +171,15 @@ public struct SettingsTable: Sendable {
     /// `max_line_bytes`.
     public let maxLineBytes = Setting<Int>(
         "max_line_bytes", .positive, default: LineSplitter.protocolMaxLineBytes, reload: .needsRestart,
-        doc: "The longest request line (and SSIP line); a longer one gets `line-too-long` (SSIP `520`) and the connection is closed.",
+        doc:
+            "The longest request line (and SSIP line); a longer one gets `line-too-long` (SSIP `520`) and the connection is closed.",
         details: "The default holds a text of `max_text_chars` escaped.")
 
     /// `max_text_chars`.
     public let maxTextChars = Setting<Int>(
         "max_text_chars", .positive, default: DecodingLimits.protocolMaxTextChars, reload: .needsRestart,
-        doc: "The most Unicode scalars one post (or SSIP message) may speak; a longer one gets `text-too-long` (SSIP `420`).",
+        doc:
+            "The most Unicode scalars one post (or SSIP message) may speak; a longer one gets `text-too-long` (SSIP `420`).",
         details: "A long text starts speaking at once: espeak-ng synthesizes it clause by clause as it plays.")
 
     /// `max_pending_per_client`.
@@ -178,37 +201,45 @@ public struct SettingsTable: Sendable {
         ).map({ $0.map { UInt32($0) } }, back: { $0.map { Int($0) } }).described(summary: "array of integers"),
         default: [], reload: .needsRestart,
         doc: "Users besides the daemon's own who may connect.",
-        details: "(Under the hardened systemd unit, `PrivateUsers=yes` makes other users' connections look like `nobody`: drop it "
+        details:
+            "(Under the hardened systemd unit, `PrivateUsers=yes` makes other users' connections look like `nobody`: drop it "
             + "in a drop-in if you need this.) `ANNOUNCED_ALLOW_UIDS=1001,1002`.")
 
     /// `log_level`.
     public let logLevel = Setting<LogLevel>(
-        "log_level", .word(LogLevel.self), default: .info, flag: SettingFlag("--log-level", value: "level"), reload: .needsRestart,
+        "log_level", .word(LogLevel.self), default: .info, flag: SettingFlag("--log-level", value: "level"),
+        reload: .needsRestart,
         doc: "The least severe log messages written.")
 
     /// `engine_idle_unload`.
     public let engineIdleUnload = Setting<Int>(
         "engine_idle_unload", .positive, default: 300, reload: .needsRestart,
-        doc: "Seconds a Piper voice may go unused before its helper (`announced-piper`) is stopped, which unloads the voice's model "
+        doc:
+            "Seconds a Piper voice may go unused before its helper (`announced-piper`) is stopped, which unloads the voice's model "
             + "and gives its memory back.",
-        details: "The next post in a Piper voice loads it again (a few seconds, while espeak-ng's posts speak on). espeak-ng's "
+        details:
+            "The next post in a Piper voice loads it again (a few seconds, while espeak-ng's posts speak on). espeak-ng's "
             + "helper is small and always kept.")
 
     /// `piper_threads`.
     public let piperThreads = Setting<Int>(
         "piper_threads", .positive, default: 2, reload: .needsRestart,
-        doc: "The threads ONNX Runtime runs one Piper synthesis on (at most the machine's cores; a larger number is taken as that).",
-        details: "A Piper voice synthesizes a whole sentence before its first sample, so this is most of the wait before a Piper "
+        doc:
+            "The threads ONNX Runtime runs one Piper synthesis on (at most the machine's cores; a larger number is taken as that).",
+        details:
+            "A Piper voice synthesizes a whole sentence before its first sample, so this is most of the wait before a Piper "
             + "post is heard: on a 2-core machine, otherwise idle, two threads were heard in about half the time of one. A second "
             + "thread waits for a core whenever another program holds one, so on a machine whose cores are kept busy by other work "
             + "one thread is the steadier: set 1 ([Benchmarks/README.md](../Benchmarks/README.md), figures 13 and 14). Takes effect "
-            + "when the Piper helper next starts (after `engine_idle_unload`, or a restart). `ANNOUNCED_PIPER_THREADS=1`.")
+            + "when the Piper helper next starts (after `engine_idle_unload`, or a restart). `ANNOUNCED_PIPER_THREADS=1`."
+    )
 
     /// `speech_cache`.
     public let speechCache = Setting<Int>(
         "speech_cache", .integer(0...4096), default: 8, reload: .needsRestart,
         doc: "MiB of Piper audio kept to play a phrase said again at once (`0` keeps none).",
-        details: "Apps repeat phrases (\"Saved\", \"Download complete.\"): a Piper voice synthesizes a whole sentence before it "
+        details:
+            "Apps repeat phrases (\"Saved\", \"Download complete.\"): a Piper voice synthesizes a whole sentence before it "
             + "is heard, so a phrase said again with the same voice, text, rate, pitch, volume and punctuation is played from "
             + "this cache instead, with the same words, marks, pause and `spoken_chars`. 8 MiB holds about 95 s of audio at "
             + "22.05 kHz (some 150 short phrases); the least recently used go first, and a rendering larger than a quarter "

@@ -16,7 +16,8 @@ public final class AccessibilityBus: Sendable {
     /// - Throws: ``DesktopBusError/callFailed(method:name:message:)`` when nothing provides it.
     public static func address(on session: BusConnection) async throws -> String {
         try await session.call(
-            destination: ScreenReaderStatus.busName, path: ScreenReaderStatus.path, interface: "org.a11y.Bus", member: "GetAddress"
+            destination: ScreenReaderStatus.busName, path: ScreenReaderStatus.path, interface: "org.a11y.Bus",
+            member: "GetAddress"
         ) { try $0.readString() }
     }
 
@@ -75,7 +76,8 @@ public final class AccessibilityBus: Sendable {
                 let application = await names.name(sender: event.sender, path: event.path)
                 output.yield(
                     ToolkitAnnouncement(
-                        text: event.text, politeness: AnnouncementPoliteness(detail: event.detail), application: application,
+                        text: event.text, politeness: AnnouncementPoliteness(detail: event.detail),
+                        application: application,
                         sender: event.sender
                     )
                 )
@@ -87,7 +89,8 @@ public final class AccessibilityBus: Sendable {
             connection.remove(match)
             Task {
                 try? await connection.call(
-                    destination: Self.registry, path: Self.registryPath, interface: Self.registry, member: "DeregisterEvent",
+                    destination: Self.registry, path: Self.registryPath, interface: Self.registry,
+                    member: "DeregisterEvent",
                     arguments: [.string(Self.announcementEvent)]
                 ) { _ in }
             }
@@ -116,7 +119,9 @@ struct AnnouncementSignal: Sendable {
         detail = try signal.readInt32()
         _ = try signal.readInt32()
         text = try signal.readVariant { value, signature in
-            guard signature == "s" else { throw DesktopBusError.unexpectedMessage("Announcement's text is of type \(signature), not s") }
+            guard signature == "s" else {
+                throw DesktopBusError.unexpectedMessage("Announcement's text is of type \(signature), not s")
+            }
             return try value.readString()
         }
     }

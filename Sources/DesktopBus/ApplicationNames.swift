@@ -28,7 +28,8 @@ struct ApplicationNames {
             destination: sender, path: path, interface: "org.a11y.atspi.Accessible", member: "GetApplication"
         ) { reply in try reply.readStruct("so") { (try $0.readString(), try $0.readString()) } }
         return try await connection.call(
-            destination: bus.isEmpty ? sender : bus, path: root, interface: "org.freedesktop.DBus.Properties", member: "Get",
+            destination: bus.isEmpty ? sender : bus, path: root, interface: "org.freedesktop.DBus.Properties",
+            member: "Get",
             arguments: [.string("org.a11y.atspi.Accessible"), .string("Name")]
         ) { reply in try reply.readVariant { value, _ in try value.readString() } }
     }

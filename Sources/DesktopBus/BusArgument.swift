@@ -34,10 +34,14 @@ public enum BusArgument: Sendable, Equatable {
     /// Appends the argument to `message`; sd-bus's negative errno on failure.
     func append(to message: OpaquePointer) -> Int32 {
         switch self {
-        case .string(let value): return value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
-        case .objectPath(let value): return value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "o")), $0) }
-        case .int32(let value): return withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), $0) }
-        case .uint32(let value): return withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), $0) }
+        case .string(let value):
+            return value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        case .objectPath(let value):
+            return value.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "o")), $0) }
+        case .int32(let value):
+            return withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "i")), $0) }
+        case .uint32(let value):
+            return withUnsafePointer(to: value) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "u")), $0) }
         case .bool(let value):
             let flag: Int32 = value ? 1 : 0
             return withUnsafePointer(to: flag) { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "b")), $0) }

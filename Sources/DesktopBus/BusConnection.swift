@@ -55,7 +55,9 @@ public final class BusConnection: @unchecked Sendable {
     public static func connect(address: String) throws -> BusConnection {
         var bus: OpaquePointer?
         var result = sd_bus_new(&bus)
-        guard result >= 0, let bus else { throw DesktopBusError.connectionFailed(address: address, reason: errnoName(-result)) }
+        guard result >= 0, let bus else {
+            throw DesktopBusError.connectionFailed(address: address, reason: errnoName(-result))
+        }
         result = sd_bus_set_address(bus, address)
         if result >= 0 { result = sd_bus_set_bus_client(bus, 1) }
         if result >= 0 { result = sd_bus_start(bus) }
@@ -131,7 +133,8 @@ public final class BusConnection: @unchecked Sendable {
                 }
                 sd_bus_message_unref(message)
                 guard result >= 0 else {
-                    return call.complete(.failure(.callFailed(method: method, name: "sd-bus", message: errnoName(-result))))
+                    return call.complete(
+                        .failure(.callFailed(method: method, name: "sd-bus", message: errnoName(-result))))
                 }
                 pendingCalls[ObjectIdentifier(call)] = call
                 pump()
@@ -144,7 +147,8 @@ public final class BusConnection: @unchecked Sendable {
     /// the connection closes (then `finished` runs once).
     /// - Throws: ``DesktopBusError/callFailed(method:name:message:)`` if the bus refuses the rule.
     public func addMatch(
-        _ rule: String, handler: @escaping @Sendable (inout BusMessageReader) -> Void, finished: @escaping @Sendable () -> Void
+        _ rule: String, handler: @escaping @Sendable (inout BusMessageReader) -> Void,
+        finished: @escaping @Sendable () -> Void
     ) async throws -> BusMatch {
         try await withCheckedThrowingContinuation { continuation in
             queue.async { [self] in
@@ -155,15 +159,21 @@ public final class BusConnection: @unchecked Sendable {
                     return continuation.resume(throwing: DesktopBusError.closed)
                 }
                 match.installed = { error in
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: BusMatch(match: match)) }
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else {
+                        continuation.resume(returning: BusMatch(match: match))
+                    }
                 }
                 var slot: OpaquePointer?
                 let userdata = Unmanaged.passUnretained(match).toOpaque()
-                let result = sd_bus_add_match_async(bus, &slot, rule, signalMatchMessage, signalMatchInstalled, userdata)
+                let result = sd_bus_add_match_async(
+                    bus, &slot, rule, signalMatchMessage, signalMatchInstalled, userdata)
                 guard result >= 0, let slot else {
                     match.installed = nil
                     finished()
-                    let error = DesktopBusError.callFailed(method: "AddMatch", name: "sd-bus", message: errnoName(-result))
+                    let error = DesktopBusError.callFailed(
+                        method: "AddMatch", name: "sd-bus", message: errnoName(-result))
                     return continuation.resume(throwing: error)
                 }
                 match.slot = slot
@@ -188,7 +198,7 @@ public final class BusConnection: @unchecked Sendable {
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "RequestName", arguments: [.string(name), .uint32(4)]
         ) { try $0.readUInt32() }
-        return reply == 1 || reply == 4  // primary owner, or already the owner
+        return reply == 1 || reply == 4 // primary owner, or already the owner
     }
 
     /// Closes the connection: calls still waiting fail with ``DesktopBusError/closed`` and

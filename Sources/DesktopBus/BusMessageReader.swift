@@ -121,7 +121,9 @@ public struct BusMessageReader {
     private mutating func enter(_ type: Character, _ contents: String) throws {
         let result = sd_bus_message_enter_container(message, type.cValue, contents)
         try check(result, "enter \(type)\(contents)")
-        guard result > 0 else { throw DesktopBusError.unexpectedMessage("\(member ?? "message"): expected \(type)\(contents)") }
+        guard result > 0 else {
+            throw DesktopBusError.unexpectedMessage("\(member ?? "message"): expected \(type)\(contents)")
+        }
     }
 
     private mutating func exit() throws {

@@ -23,7 +23,8 @@ public enum DesktopBusError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .sessionBusUnavailable(let reason):
-            return "no D-Bus session bus (\(reason)): run announced inside a desktop session, or set DBUS_SESSION_BUS_ADDRESS"
+            return
+                "no D-Bus session bus (\(reason)): run announced inside a desktop session, or set DBUS_SESSION_BUS_ADDRESS"
         case .accessibilityBusUnavailable(let reason):
             return "no accessibility bus (\(reason)): install at-spi2-core, or run announced inside a desktop session"
         case .connectionFailed(let address, let reason):

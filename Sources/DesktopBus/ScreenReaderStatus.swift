@@ -20,7 +20,9 @@ public enum ScreenReaderStatus {
             arguments: [.string(interface), .string(property)]
         ) { reply in
             try reply.readVariant { value, signature in
-                guard signature == "b" else { throw DesktopBusError.unexpectedMessage("\(property) is of type \(signature), not b") }
+                guard signature == "b" else {
+                    throw DesktopBusError.unexpectedMessage("\(property) is of type \(signature), not b")
+                }
                 return try value.readBool()
             }
         }
@@ -33,7 +35,8 @@ public enum ScreenReaderStatus {
     /// - Throws: what ``isEnabled(on:)`` throws.
     public static func watch(on session: BusConnection) async throws -> (isEnabled: Bool, changes: AsyncStream<Bool>) {
         let (changes, continuation) = AsyncStream.makeStream(of: Bool.self)
-        let rule = "type='signal',sender='\(busName)',path='\(path)',interface='org.freedesktop.DBus.Properties',"
+        let rule =
+            "type='signal',sender='\(busName)',path='\(path)',interface='org.freedesktop.DBus.Properties',"
             + "member='PropertiesChanged',arg0='\(interface)'"
         let match = try await session.addMatch(
             rule,
@@ -58,7 +61,11 @@ public enum ScreenReaderStatus {
         }
     }
 
-    private enum Change { case value(Bool), invalidated, unchanged }
+    private enum Change {
+        case value(Bool)
+        case invalidated
+        case unchanged
+    }
 
     /// What a `PropertiesChanged(s interface, a{sv} changed, as invalidated)` says about the property.
     private static func changedValue(in signal: inout BusMessageReader) -> Change {

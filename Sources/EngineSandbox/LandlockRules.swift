@@ -21,7 +21,8 @@ struct LandlockRules {
         var rights: UInt64 = 0
         for right in [
             CEngineSandbox_access_fs_execute, CEngineSandbox_access_fs_write_file, CEngineSandbox_access_fs_read_file,
-            CEngineSandbox_access_fs_read_dir, CEngineSandbox_access_fs_remove_dir, CEngineSandbox_access_fs_remove_file,
+            CEngineSandbox_access_fs_read_dir, CEngineSandbox_access_fs_remove_dir,
+            CEngineSandbox_access_fs_remove_file,
             CEngineSandbox_access_fs_make_char, CEngineSandbox_access_fs_make_dir, CEngineSandbox_access_fs_make_reg,
             CEngineSandbox_access_fs_make_sock, CEngineSandbox_access_fs_make_fifo, CEngineSandbox_access_fs_make_block,
             CEngineSandbox_access_fs_make_sym,
@@ -39,13 +40,18 @@ struct LandlockRules {
         let abi = CEngineSandbox_landlock_abi_version()
         guard abi >= 1 else {
             return .unavailable(
-                errno == EOPNOTSUPP ? "the kernel has it, but it was not enabled at boot" : "this kernel has no Landlock: \(String(cString: strerror(errno)))"
+                errno == EOPNOTSUPP
+                    ? "the kernel has it, but it was not enabled at boot"
+                    : "this kernel has no Landlock: \(String(cString: strerror(errno)))"
             )
         }
         let network = abi >= 4 ? UInt64(CEngineSandbox_access_net_bind_tcp | CEngineSandbox_access_net_connect_tcp) : 0
         let scopes = abi >= 6 ? UInt64(CEngineSandbox_scope_abstract_unix_socket | CEngineSandbox_scope_signal) : 0
-        let ruleset = CEngineSandbox_landlock_create_ruleset(Self.handledFilesystemRights(abi: Int(abi)), network, scopes, abi)
-        guard ruleset >= 0 else { return .unavailable("its ruleset cannot be created: \(String(cString: strerror(errno)))") }
+        let ruleset = CEngineSandbox_landlock_create_ruleset(
+            Self.handledFilesystemRights(abi: Int(abi)), network, scopes, abi)
+        guard ruleset >= 0 else {
+            return .unavailable("its ruleset cannot be created: \(String(cString: strerror(errno)))")
+        }
         defer { close(ruleset) }
         let read = UInt64(CEngineSandbox_access_fs_read_file | CEngineSandbox_access_fs_read_dir)
         for path in readablePaths {

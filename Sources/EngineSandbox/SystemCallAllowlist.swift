@@ -48,7 +48,9 @@ struct SystemCallAllowlist {
             let thread = CEngineSandbox_thread_clone_flags()
             rules += [
                 // arg 0 is the flags: a thread's, and no namespace.
-                Rule(name: "clone", conditions: [Self.masked(0, thread | CEngineSandbox_namespace_clone_flags(), equals: thread)]),
+                Rule(
+                    name: "clone",
+                    conditions: [Self.masked(0, thread | CEngineSandbox_namespace_clone_flags(), equals: thread)]),
                 Rule(name: "set_robust_list"), Rule(name: "rseq"), Rule(name: "sched_getaffinity"),
                 Rule(name: "prctl", conditions: [Self.equal(0, UInt64(CEngineSandbox_set_name_option()))]),
             ]
@@ -82,10 +84,12 @@ struct SystemCallAllowlist {
             // isatty, when glibc first writes to a stream.
             Rule(name: "ioctl", conditions: [Self.equal(1, UInt64(TCGETS))]),
             // Memory, never executable.
-            Rule(name: "brk"), Rule(name: "mmap", conditions: [noExecute]), Rule(name: "mprotect", conditions: [noExecute]),
+            Rule(name: "brk"), Rule(name: "mmap", conditions: [noExecute]),
+            Rule(name: "mprotect", conditions: [noExecute]),
             Rule(name: "munmap"), Rule(name: "mremap"), Rule(name: "madvise"),
             Rule(name: "futex"), Rule(name: "getrandom"), Rule(name: "sched_yield"),
-            Rule(name: "clock_gettime"), Rule(name: "gettimeofday"), Rule(name: "clock_nanosleep"), Rule(name: "nanosleep"),
+            Rule(name: "clock_gettime"), Rule(name: "gettimeofday"), Rule(name: "clock_nanosleep"),
+            Rule(name: "nanosleep"),
             // Signals to itself, and ending: exit, or an abort (raise: getpid, gettid, tgkill).
             Rule(name: "rt_sigreturn"), Rule(name: "rt_sigprocmask"), Rule(name: "restart_syscall"),
         ] + Self.signalActionRules + [
@@ -105,7 +109,9 @@ struct SystemCallAllowlist {
     static var signalActionRules: [Rule] {
         let violation = UInt64(CEngineSandbox_violation_signal())
         return [
-            Rule(name: "rt_sigaction", conditions: [scmp_arg_cmp(arg: 0, op: SCMP_CMP_LT, datum_a: violation, datum_b: 0)]),
+            Rule(
+                name: "rt_sigaction",
+                conditions: [scmp_arg_cmp(arg: 0, op: SCMP_CMP_LT, datum_a: violation, datum_b: 0)]),
             Rule(name: "rt_sigaction", conditions: [masked(0, ~UInt64(0x1F), equals: violation + 1)]),
             Rule(name: "rt_sigaction", conditions: [equal(0, 64)]),
         ]
@@ -114,7 +120,9 @@ struct SystemCallAllowlist {
     /// Loads the filter into the process (all its threads). Calls this architecture lacks are skipped.
     /// - Throws: when the filter cannot be made or loaded, or cannot be put on every thread at once.
     func load() throws(EngineSandboxError) {
-        guard let filter = seccomp_init(UInt32(SCMP_ACT_TRAP)) else { throw .failed("libseccomp cannot make a filter", ENOMEM) }
+        guard let filter = seccomp_init(UInt32(SCMP_ACT_TRAP)) else {
+            throw .failed("libseccomp cannot make a filter", ENOMEM)
+        }
         defer { seccomp_release(filter) }
         // Every thread at once (TSYNC), or not at all: a thread started before the filter (espeak-ng
         // starts one in its initialization) would otherwise run without it.
@@ -122,7 +130,9 @@ struct SystemCallAllowlist {
         guard synchronized == 0 else { throw .threadsNotSynchronized(-synchronized) }
         // Calls of another architecture (x32, i386 on x86-64) are refused outright.
         let badArchitecture = seccomp_attr_set(filter, SCMP_FLTATR_ACT_BADARCH, UInt32(SCMP_ACT_KILL_PROCESS))
-        guard badArchitecture == 0 else { throw .failed("calls of another architecture cannot be refused", -badArchitecture) }
+        guard badArchitecture == 0 else {
+            throw .failed("calls of another architecture cannot be refused", -badArchitecture)
+        }
         // The kernel's error numbers rather than libseccomp's ECANCELED, so the message says why.
         let rawErrors = seccomp_attr_set(filter, SCMP_FLTATR_API_SYSRAWRC, 1)
         guard rawErrors == 0 else { throw .failed("libseccomp cannot report the kernel's errors", -rawErrors) }
@@ -130,7 +140,8 @@ struct SystemCallAllowlist {
             let number = seccomp_syscall_resolve_name(rule.name)
             guard number != __NR_SCMP_ERROR else { continue }
             let result = rule.conditions.withUnsafeBufferPointer { conditions in
-                seccomp_rule_add_array(filter, UInt32(SCMP_ACT_ALLOW), number, UInt32(conditions.count), conditions.baseAddress)
+                seccomp_rule_add_array(
+                    filter, UInt32(SCMP_ACT_ALLOW), number, UInt32(conditions.count), conditions.baseAddress)
             }
             guard result == 0 else { throw .failed("the rule for \(rule.name) cannot be added", -result) }
         }

@@ -26,7 +26,9 @@ public struct ViolationReport: Sendable {
     /// The name of system call `number` on this architecture, e.g. `socket`; `system call 999`
     /// for a number libseccomp does not know.
     public static func systemCallName(_ number: Int32) -> String {
-        guard let name = seccomp_syscall_resolve_num_arch(UInt32(SCMP_ARCH_NATIVE), number) else { return "system call \(number)" }
+        guard let name = seccomp_syscall_resolve_num_arch(UInt32(SCMP_ARCH_NATIVE), number) else {
+            return "system call \(number)"
+        }
         defer { free(name) }
         return String(cString: name)
     }

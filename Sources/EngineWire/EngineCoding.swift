@@ -3,23 +3,23 @@
 /// little-endian; strings are a 4-byte length and UTF-8 bytes. Samples are copied as they lie in
 /// memory, which is little-endian on every platform announced builds for.
 #if !_endian(little)
-#error("EngineWire copies samples as little-endian memory")
+    #error("EngineWire copies samples as little-endian memory")
 #endif
 enum EngineWireTag: UInt8 {
-    case synthesize = 0x53  // S
-    case abort = 0x41  // A
-    case ready = 0x52  // R
-    case initializationFailed = 0x45  // E
-    case voiceSelected = 0x4F  // O
-    case voiceUnknown = 0x56  // V
-    case samples = 0x50  // P
-    case word = 0x57  // W
-    case mark = 0x4D  // M
-    case done = 0x44  // D
-    case sandboxViolation = 0x58  // X
-    case prepare = 0x4C  // L (load)
-    case voicePrepared = 0x4B  // K
-    case voiceFailed = 0x46  // F
+    case synthesize = 0x53 // S
+    case abort = 0x41 // A
+    case ready = 0x52 // R
+    case initializationFailed = 0x45 // E
+    case voiceSelected = 0x4F // O
+    case voiceUnknown = 0x56 // V
+    case samples = 0x50 // P
+    case word = 0x57 // W
+    case mark = 0x4D // M
+    case done = 0x44 // D
+    case sandboxViolation = 0x58 // X
+    case prepare = 0x4C // L (load)
+    case voicePrepared = 0x4B // K
+    case voiceFailed = 0x46 // F
 }
 
 /// Builds one frame's payload.
@@ -259,7 +259,8 @@ extension EngineMessage {
                 let identifier = try reader.string()
                 let gender = try reader.uint8()
                 let title = try reader.string()
-                voices.append(EngineVoice(name: name, identifier: identifier, languages: languages, gender: gender, title: title))
+                voices.append(
+                    EngineVoice(name: name, identifier: identifier, languages: languages, gender: gender, title: title))
             }
             self = .ready(sampleRate: sampleRate, voices: voices)
         case .initializationFailed:

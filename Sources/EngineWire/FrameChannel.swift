@@ -95,7 +95,9 @@ public final class FrameChannel {
     private var chunk = [UInt8](repeating: 0, count: 16_384)
 
     private func fill() -> Bool {
-        guard let count = try? chunk.withUnsafeMutableBytes({ try descriptor.read(into: $0, retryOnInterrupt: true) }), count > 0 else {
+        guard let count = try? chunk.withUnsafeMutableBytes({ try descriptor.read(into: $0, retryOnInterrupt: true) }),
+            count > 0
+        else {
             return false
         }
         buffer.append(contentsOf: chunk[..<count])

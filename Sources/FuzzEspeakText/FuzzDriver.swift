@@ -2,18 +2,18 @@
 import FuzzSupport
 
 #if FUZZING
-/// SwiftPM links an executable's entry point under this name; hand control to libFuzzer.
-@_cdecl("FuzzEspeakText_main")
-func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
-    runLibFuzzer(argc, argv) { fuzzEspeakText($0, $1) }
-}
-#else
-/// Without libFuzzer: replays the files given as arguments (a corpus or a crash) through the
-/// same entry point.
-@main
-struct ReplayEspeakText {
-    static func main() {
-        replayFiles(CommandLine.arguments.dropFirst()) { fuzzEspeakText($0, $1) }
+    /// SwiftPM links an executable's entry point under this name; hand control to libFuzzer.
+    @_cdecl("FuzzEspeakText_main")
+    func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
+        runLibFuzzer(argc, argv) { fuzzEspeakText($0, $1) }
     }
-}
+#else
+    /// Without libFuzzer: replays the files given as arguments (a corpus or a crash) through the
+    /// same entry point.
+    @main
+    struct ReplayEspeakText {
+        static func main() {
+            replayFiles(CommandLine.arguments.dropFirst()) { fuzzEspeakText($0, $1) }
+        }
+    }
 #endif

@@ -31,7 +31,9 @@ public func fuzzSSIP(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 /// first byte says: every answer is well-formed SSIP, every message within the bound, and its
 /// options can be worked out.
 func fuzzDecoder(_ bytes: UnsafeBufferPointer<UInt8>) {
-    let frontEnd = SSIPFrontEnd(voices: [VoiceDescription(name: "en-us", identifier: "gmw/en-US", languages: ["en-us", "en"])], maxLineBytes: 256, maxTextChars: 64)
+    let frontEnd = SSIPFrontEnd(
+        voices: [VoiceDescription(name: "en-us", identifier: "gmw/en-US", languages: ["en-us", "en"])],
+        maxLineBytes: 256, maxTextChars: 64)
     var decoder = frontEnd.makeDecoder(for: 1)
     let cut = bytes.isEmpty ? 0 : Int(bytes[0]) % (bytes.count + 1)
     var inputs: [ClientInput] = []

@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
+
 #if FUZZING
-import CLibFuzzer
+    import CLibFuzzer
 #endif
 
 /// A libFuzzer entry point: one input's bytes; returns 0.
 public typealias FuzzTarget = @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
 
 #if FUZZING
-/// Hands the process to libFuzzer, which calls `target` with its inputs; call it from the
-/// executable's entry point (`@_cdecl("<Target>_main")`, the name SwiftPM links it under).
-public func runLibFuzzer(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ target: FuzzTarget) -> CInt {
-    var count = argc
-    var arguments = argv
-    return LLVMFuzzerRunDriver(&count, &arguments, target)
-}
+    /// Hands the process to libFuzzer, which calls `target` with its inputs; call it from the
+    /// executable's entry point (`@_cdecl("<Target>_main")`, the name SwiftPM links it under).
+    public func runLibFuzzer(
+        _ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ target: FuzzTarget
+    ) -> CInt {
+        var count = argc
+        var arguments = argv
+        return LLVMFuzzerRunDriver(&count, &arguments, target)
+    }
 #endif
 
 /// Without libFuzzer: feeds each file named in `paths` (a corpus, or a crash) to `target` and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CAnnounceLinux
-public import EngineWire
 import EngineSandbox
+public import EngineWire
 import Glibc
 import SystemPackage
 
@@ -119,13 +119,13 @@ public final class HelperRuntime {
     /// Answers one `synthesize`: the voice, then the engine's words, marks and samples, then `done`.
     private func speak(_ utterance: SynthesisRequest, with engine: some HelperEngine) {
         #if DEBUG
-        if let answer = SandboxProbe.answer(to: utterance.text) {
-            // Answered as an utterance would end, so the tests read every helper's probes alike.
-            send(.voiceSelected)
-            send(.mark(sample: 0, name: answer))
-            send(.done(status: 0))
-            return
-        }
+            if let answer = SandboxProbe.answer(to: utterance.text) {
+                // Answered as an utterance would end, so the tests read every helper's probes alike.
+                send(.voiceSelected)
+                send(.mark(sample: 0, name: answer))
+                send(.done(status: 0))
+                return
+            }
         #endif
         switch engine.selectVoice(utterance.voice) {
         case .selected:

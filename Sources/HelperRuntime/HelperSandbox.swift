@@ -19,10 +19,10 @@ extension HelperRuntime {
         switchedOffBy variable: String, around initialize: () -> Void = {}
     ) {
         #if DEBUG
-        if getenv(variable) != nil {
-            initialize()
-            return
-        }
+            if getenv(variable) != nil {
+                initialize()
+                return
+            }
         #endif
         let sandbox = EngineSandbox(
             readablePaths: readablePaths(),

@@ -19,7 +19,9 @@ public struct LanguageRunSplitter: Sendable {
 
     /// A splitter cutting by `switching`, for a user who speaks `languages` (in order of
     /// preference), asking `identifier` about phrases in `detect` mode.
-    public init(switching: LanguageSwitching, languages: [String], identifier: any LanguageIdentifier = CLD2LanguageIdentifier()) {
+    public init(
+        switching: LanguageSwitching, languages: [String], identifier: any LanguageIdentifier = CLD2LanguageIdentifier()
+    ) {
         self.switching = switching
         self.languages = languages
         self.identifier = identifier
@@ -33,7 +35,9 @@ public struct LanguageRunSplitter: Sendable {
         if switching == .off { return whole }
         // Plain ASCII in a language written in Latin letters has nothing to switch to, unless a
         // phrase may be another Latin language.
-        if switching == .script, LanguageScripts.writes(post, in: .latin), text.utf8.allSatisfy({ $0 < 0x80 }) { return whole }
+        if switching == .script, LanguageScripts.writes(post, in: .latin), text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return whole
+        }
         let scalars = Array(text.unicodeScalars)
         var pieces = LetterPiece.pieces(of: scalars)
         guard !pieces.isEmpty else { return whole }
@@ -55,7 +59,8 @@ public struct LanguageRunSplitter: Sendable {
             }
             let kanaNear = pieces[index..<end].contains { $0.script == .hiragana || $0.script == .katakana }
             for piece in index..<end {
-                pieces[piece].language = language(of: pieces[piece].script, kanaNear: kanaNear, post: post, postPrimary: postPrimary)
+                pieces[piece].language = language(
+                    of: pieces[piece].script, kanaNear: kanaNear, post: post, postPrimary: postPrimary)
             }
             index = end
         }
@@ -73,7 +78,8 @@ public struct LanguageRunSplitter: Sendable {
 
     /// Whether a foreign run in `script` may be read as `language`.
     private func reads(_ language: Substring, _ script: Script) -> Bool {
-        script == .latin ? LanguageScripts.writes(language, in: .latin) : LanguageScripts.readers(of: script).contains(language)
+        script == .latin
+            ? LanguageScripts.writes(language, in: .latin) : LanguageScripts.readers(of: script).contains(language)
     }
 
     /// The languages of the post and the user that a phrase in `script` may be in, the post's
@@ -123,13 +129,15 @@ public struct LanguageRunSplitter: Sendable {
     }
 
     private static let phraseBreaks: Set<UInt32> = Set(
-        (".!?;:\"()[]{}\n\r" + "\u{00AB}\u{00BB}\u{00A1}\u{00BF}\u{201C}\u{201D}\u{201E}\u{2026}\u{3002}\u{FF01}\u{FF1F}")
+        (".!?;:\"()[]{}\n\r"
+            + "\u{00AB}\u{00BB}\u{00A1}\u{00BF}\u{201C}\u{201D}\u{201E}\u{2026}\u{3002}\u{FF01}\u{FF1F}")
             .unicodeScalars.map(\.value)
     )
 
     /// The runs of the pieces: a new run where the language changes, at the boundary the type's
     /// documentation describes; the first run starts at 0 and the last ends at the end.
-    private static func runs(of pieces: [LetterPiece], in scalars: [Unicode.Scalar], language: String) -> [LanguageRun] {
+    private static func runs(of pieces: [LetterPiece], in scalars: [Unicode.Scalar], language: String) -> [LanguageRun]
+    {
         var bounds: [(language: String, start: Int, end: Int)] = []
         for piece in pieces {
             guard let last = bounds.last else {

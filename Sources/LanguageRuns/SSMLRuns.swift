@@ -79,12 +79,17 @@ struct SSMLParts {
             case .text:
                 let text = String(String.UnicodeScalarView(scalars[token.range]))
                 for run in splitter.runs(of: text, language: current) {
-                    let range = (token.range.lowerBound + run.range.lowerBound)..<(token.range.lowerBound + run.range.upperBound)
+                    let start = token.range.lowerBound
+                    let range = (start + run.range.lowerBound)..<(start + run.range.upperBound)
                     let speaks = scalars[range].contains { !$0.properties.isWhitespace }
-                    pieces.append(Piece(range: range, language: run.language, speaks: speaks, opens: false, open: context))
+                    pieces.append(
+                        Piece(range: range, language: run.language, speaks: speaks, opens: false, open: context))
                 }
             case .open(let name, let tagLanguage):
-                pieces.append(Piece(range: token.range, language: tagLanguage ?? current, speaks: false, opens: true, open: context))
+                pieces.append(
+                    Piece(
+                        range: token.range, language: tagLanguage ?? current, speaks: false, opens: true, open: context)
+                )
                 open.append((name, token.range, tagLanguage ?? current))
             case .close(let name):
                 if let index = open.lastIndex(where: { $0.name == name }) {
@@ -92,7 +97,10 @@ struct SSMLParts {
                 }
                 pieces.append(Piece(range: token.range, language: current, speaks: false, opens: false, open: context))
             case .empty(_, let tagLanguage):
-                pieces.append(Piece(range: token.range, language: tagLanguage ?? current, speaks: true, opens: false, open: context))
+                pieces.append(
+                    Piece(
+                        range: token.range, language: tagLanguage ?? current, speaks: true, opens: false, open: context)
+                )
             case .other:
                 pieces.append(Piece(range: token.range, language: current, speaks: false, opens: false, open: context))
             }

@@ -81,7 +81,9 @@ struct SSMLToken {
         guard !name.isEmpty else { return nil }
         if closing { return SSMLToken(kind: .close(name: name), range: range) }
         let language = attribute("xml:lang", in: body[nameEnd...])
-        return SSMLToken(kind: selfClosing ? .empty(name: name, language: language) : .open(name: name, language: language), range: range)
+        return SSMLToken(
+            kind: selfClosing ? .empty(name: name, language: language) : .open(name: name, language: language),
+            range: range)
     }
 
     /// The value of attribute `name` among a tag's attributes, if it has one.
@@ -92,7 +94,9 @@ struct SSMLToken {
             // Skip spaces, read a name up to `=`, then a quoted value.
             while index < attributes.endIndex, attributes[index].properties.isWhitespace { index += 1 }
             let nameStart = index
-            while index < attributes.endIndex, attributes[index] != "=", !attributes[index].properties.isWhitespace { index += 1 }
+            while index < attributes.endIndex, attributes[index] != "=", !attributes[index].properties.isWhitespace {
+                index += 1
+            }
             let attributeName = attributes[nameStart..<index]
             while index < attributes.endIndex, attributes[index].properties.isWhitespace { index += 1 }
             guard index < attributes.endIndex, attributes[index] == "=" else {

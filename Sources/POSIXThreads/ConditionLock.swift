@@ -75,7 +75,9 @@ public final class LockedValue<Value>: @unchecked Sendable {
 
     /// Runs `body` on the value with the lock held.
     @inlinable
-    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure) -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
@@ -88,5 +90,6 @@ public func monotonicTime(after duration: Duration) -> timespec {
     clock_gettime(CLOCK_MONOTONIC, &now)
     let parts = max(duration, .zero).components
     let nanoseconds = Int(now.tv_nsec) + Int(parts.attoseconds / 1_000_000_000)
-    return timespec(tv_sec: now.tv_sec + Int(parts.seconds) + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
+    return timespec(
+        tv_sec: now.tv_sec + Int(parts.seconds) + nanoseconds / 1_000_000_000, tv_nsec: nanoseconds % 1_000_000_000)
 }

@@ -22,12 +22,14 @@ public enum DedicatedThread {
         pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
         let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var thread = pthread_t()
-        let result = pthread_create(&thread, &attributes, { argument in
-            let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
-            _ = CAnnounceLinux_pthread_setname_np(pthread_self(), String(start.name.utf8.prefix(15))!)
-            start.body()
-            return nil
-        }, start)
+        let result = pthread_create(
+            &thread, &attributes,
+            { argument in
+                let start = Unmanaged<Start>.fromOpaque(argument!).takeRetainedValue()
+                _ = CAnnounceLinux_pthread_setname_np(pthread_self(), String(start.name.utf8.prefix(15))!)
+                start.body()
+                return nil
+            }, start)
         precondition(result == 0, "pthread_create failed with \(result): the process is out of threads or memory")
     }
 }

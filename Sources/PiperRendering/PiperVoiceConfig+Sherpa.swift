@@ -17,7 +17,8 @@ extension PiperVoiceConfig {
     /// script adds to the `.onnx`).
     var modelMetadata: [(key: String, value: String)] {
         [
-            ("model_type", "vits"), ("comment", "piper"), ("language", languageName ?? espeakVoice), ("voice", espeakVoice),
+            ("model_type", "vits"), ("comment", "piper"), ("language", languageName ?? espeakVoice),
+            ("voice", espeakVoice),
             ("has_espeak", "1"), ("n_speakers", String(speakerCount)), ("sample_rate", String(sampleRate)),
         ]
     }

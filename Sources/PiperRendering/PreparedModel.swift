@@ -29,7 +29,9 @@ struct PreparedModel {
     /// Prepares `onnxPath` with `voice`'s metadata and tokens.
     init(onnxPath: String, voice: PiperVoiceConfig) throws(Problem) {
         let model = CSherpaOnnx_memory_file("announced-piper-model")
-        guard model >= 0 else { throw Problem(message: "no memory file for the model: \(String(cString: strerror(errno)))") }
+        guard model >= 0 else {
+            throw Problem(message: "no memory file for the model: \(String(cString: strerror(errno)))")
+        }
         let tokens = CSherpaOnnx_memory_file("announced-piper-tokens")
         guard tokens >= 0 else {
             Glibc.close(model)

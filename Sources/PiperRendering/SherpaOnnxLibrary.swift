@@ -54,7 +54,10 @@ public struct SherpaOnnxLibrary: Sendable {
             var api = CSherpaOnnx_API()
             var error = [CChar](repeating: 0, count: 1024)
             guard CSherpaOnnx_load(directory, &api, &error, error.count) == 0 else {
-                throw Problem(message: "the speech engine in \(directory) cannot be loaded: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+                throw Problem(
+                    message:
+                        "the speech engine in \(directory) cannot be loaded: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+                )
             }
             return SherpaOnnxLibrary(api: api, directory: directory)
         }

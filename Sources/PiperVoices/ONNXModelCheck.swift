@@ -29,7 +29,9 @@ public enum ONNXModelCheck {
             case 1:
                 reader.offset += 8
             case 2:
-                guard let length = reader.varint(), length <= UInt64(size) else { throw cutShort(at: reader.offset, size: size) }
+                guard let length = reader.varint(), length <= UInt64(size) else {
+                    throw cutShort(at: reader.offset, size: size)
+                }
                 reader.offset += Int(length)
                 if field == 7 { hasGraph = true }
             case 5:
@@ -43,7 +45,8 @@ public enum ONNXModelCheck {
         guard hasGraph else { throw PiperVoiceProblem("holds no model graph; it is not a Piper voice's .onnx model") }
     }
 
-    static let notONNX = PiperVoiceProblem("does not start like an ONNX model (a protobuf ModelProto); it is not a Piper voice's .onnx file")
+    static let notONNX = PiperVoiceProblem(
+        "does not start like an ONNX model (a protobuf ModelProto); it is not a Piper voice's .onnx file")
 
     static func cutShort(at offset: Int, size: Int) -> PiperVoiceProblem {
         PiperVoiceProblem("is cut short or damaged (its data runs past its end, \(size) bytes); download it again")

@@ -57,7 +57,9 @@ public struct PiperVoiceConfig: Sendable, Hashable {
             throw PiperVoiceProblem("must hold one JSON object (a Piper voice's configuration), not a \(root.typeName)")
         }
         if let type = object["phoneme_type"]?.stringValue, type != "espeak" {
-            throw PiperVoiceProblem("is a voice for \"phoneme_type\": \"\(type)\"; announced phonemizes with espeak-ng and speaks only voices for \"espeak\" phonemes (nearly all Piper voices): choose another voice")
+            throw PiperVoiceProblem(
+                "is a voice for \"phoneme_type\": \"\(type)\"; announced phonemizes with espeak-ng and speaks only voices for \"espeak\" phonemes (nearly all Piper voices): choose another voice"
+            )
         }
         guard let map = object["phoneme_id_map"]?.objectValue, !map.members.isEmpty else {
             throw PiperVoiceProblem("has no \"phoneme_id_map\" object; it is not a Piper voice's configuration")
@@ -66,18 +68,26 @@ public struct PiperVoiceConfig: Sendable, Hashable {
         phonemeIDs.reserveCapacity(map.members.count)
         for (symbol, value) in map.members {
             guard let id = value.arrayValue?.first?.integerValue, !symbol.isEmpty, !symbol.contains("\n") else {
-                throw PiperVoiceProblem("has a \"phoneme_id_map\" entry \"\(symbol)\" that is not a phoneme with a list of ids; it is not a Piper voice's configuration")
+                throw PiperVoiceProblem(
+                    "has a \"phoneme_id_map\" entry \"\(symbol)\" that is not a phoneme with a list of ids; it is not a Piper voice's configuration"
+                )
             }
             phonemeIDs.append(PiperPhonemeID(symbol: symbol, id: id))
         }
-        guard let audio = object["audio"]?.objectValue, let rate = audio["sample_rate"]?.integerValue, (8000...192_000).contains(rate) else {
-            throw PiperVoiceProblem("has no \"audio\": {\"sample_rate\": ...} between 8000 and 192000; it is not a Piper voice's configuration")
+        guard let audio = object["audio"]?.objectValue, let rate = audio["sample_rate"]?.integerValue,
+            (8000...192_000).contains(rate)
+        else {
+            throw PiperVoiceProblem(
+                "has no \"audio\": {\"sample_rate\": ...} between 8000 and 192000; it is not a Piper voice's configuration"
+            )
         }
         guard let espeak = object["espeak"]?.objectValue?["voice"]?.stringValue, !espeak.isEmpty else {
-            throw PiperVoiceProblem("has no \"espeak\": {\"voice\": ...}; announced phonemizes Piper voices with espeak-ng and needs it")
+            throw PiperVoiceProblem(
+                "has no \"espeak\": {\"voice\": ...}; announced phonemizes Piper voices with espeak-ng and needs it")
         }
         guard let code = object["language"]?.objectValue?["code"]?.stringValue, Self.isLanguageCode(code) else {
-            throw PiperVoiceProblem("has no \"language\": {\"code\": ...} such as \"en_US\"; it is not a Piper voice's configuration")
+            throw PiperVoiceProblem(
+                "has no \"language\": {\"code\": ...} such as \"en_US\"; it is not a Piper voice's configuration")
         }
         let settings = object["inference"]?.objectValue
         languageCode = code
@@ -89,9 +99,12 @@ public struct PiperVoiceConfig: Sendable, Hashable {
         speakerCount = object["num_speakers"]?.integerValue.map { Int(max(1, $0)) } ?? 1
         self.phonemeIDs = phonemeIDs
         inference = PiperInferenceSettings(
-            noiseScale: settings?["noise_scale"]?.doubleValue.map(Float.init) ?? PiperInferenceSettings.piperDefaults.noiseScale,
-            lengthScale: settings?["length_scale"]?.doubleValue.map(Float.init) ?? PiperInferenceSettings.piperDefaults.lengthScale,
-            noiseWidth: settings?["noise_w"]?.doubleValue.map(Float.init) ?? PiperInferenceSettings.piperDefaults.noiseWidth
+            noiseScale: settings?["noise_scale"]?.doubleValue.map(Float.init)
+                ?? PiperInferenceSettings.piperDefaults.noiseScale,
+            lengthScale: settings?["length_scale"]?.doubleValue.map(Float.init)
+                ?? PiperInferenceSettings.piperDefaults.lengthScale,
+            noiseWidth: settings?["noise_w"]?.doubleValue.map(Float.init)
+                ?? PiperInferenceSettings.piperDefaults.noiseWidth
         )
     }
 
@@ -104,10 +117,14 @@ public struct PiperVoiceConfig: Sendable, Hashable {
 
     /// Letters, digits, `_` and `-`, starting with a letter: `en_US`, `cmn`, `sr_RS`.
     static func isLanguageCode(_ code: String) -> Bool {
-        guard let first = code.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first) else { return false }
-        return code.count <= 35 && code.unicodeScalars.allSatisfy { scalar in
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
+        guard let first = code.unicodeScalars.first, ("a"..."z").contains(first) || ("A"..."Z").contains(first) else {
+            return false
         }
+        return code.count <= 35
+            && code.unicodeScalars.allSatisfy { scalar in
+                ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                    || scalar == "_" || scalar == "-"
+            }
     }
 }
 

@@ -33,7 +33,10 @@ public struct PiperVoiceInstaller: Sendable {
         try makeDirectories(directory)
         var template = Array("\(directory)/.\(fileName).partial-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw PiperVoiceProblem("cannot be written in \(directory) (\(VoiceFileIO.errorText())); check its permissions and free space") }
+        guard fd >= 0 else {
+            throw PiperVoiceProblem(
+                "cannot be written in \(directory) (\(VoiceFileIO.errorText())); check its permissions and free space")
+        }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         fchmod(fd, 0o644)
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -43,7 +46,10 @@ public struct PiperVoiceInstaller: Sendable {
     /// Copies the file at `source` into `file`.
     public func copy(_ source: String, into file: TemporaryFile) throws(PiperVoiceProblem) {
         let input = open(source, O_RDONLY | O_CLOEXEC)
-        guard input >= 0 else { throw PiperVoiceProblem("cannot be read (\(VoiceFileIO.errorText())); check that it exists and its permissions") }
+        guard input >= 0 else {
+            throw PiperVoiceProblem(
+                "cannot be read (\(VoiceFileIO.errorText())); check that it exists and its permissions")
+        }
         defer { close(input) }
         let output = FileDescriptor(rawValue: file.descriptor)
         var chunk = [UInt8](repeating: 0, count: 1 << 20)
@@ -67,7 +73,9 @@ public struct PiperVoiceInstaller: Sendable {
     /// and `stem.onnx.json`. On any failure both temporary files are removed.
     ///
     /// - Throws: ``PiperVoiceProblem`` starting with the file at fault's name.
-    public func install(stem: String, model: TemporaryFile, config: TemporaryFile) throws(PiperVoiceProblem) -> PiperVoice {
+    public func install(stem: String, model: TemporaryFile, config: TemporaryFile) throws(PiperVoiceProblem)
+        -> PiperVoice
+    {
         var moved = false
         defer {
             close(model.descriptor)
@@ -80,7 +88,9 @@ public struct PiperVoiceInstaller: Sendable {
         let modelName = stem + PiperVoiceFiles.modelSuffix
         let configName = stem + PiperVoiceFiles.configSuffix
         guard fsync(model.descriptor) == 0, fsync(config.descriptor) == 0 else {
-            throw PiperVoiceProblem("\(modelName) cannot be written to disk in \(directory) (\(VoiceFileIO.errorText())); check the free space")
+            throw PiperVoiceProblem(
+                "\(modelName) cannot be written to disk in \(directory) (\(VoiceFileIO.errorText())); check the free space"
+            )
         }
         do throws(PiperVoiceProblem) {
             try VoiceFileIO.checkModel(model.path)
@@ -97,14 +107,17 @@ public struct PiperVoiceInstaller: Sendable {
         let configPath = directory + "/" + configName
         // An installed pair of the same name stops being a pair before its model is replaced.
         if unlink(configPath) != 0 && errno != ENOENT {
-            throw PiperVoiceProblem("\(configPath) cannot be replaced (\(VoiceFileIO.errorText())); check the directory's permissions")
+            throw PiperVoiceProblem(
+                "\(configPath) cannot be replaced (\(VoiceFileIO.errorText())); check the directory's permissions")
         }
         guard rename(model.path, modelPath) == 0 else {
-            throw PiperVoiceProblem("\(modelPath) cannot be written (\(VoiceFileIO.errorText())); check the directory's permissions")
+            throw PiperVoiceProblem(
+                "\(modelPath) cannot be written (\(VoiceFileIO.errorText())); check the directory's permissions")
         }
         guard rename(config.path, configPath) == 0 else {
             unlink(modelPath)
-            throw PiperVoiceProblem("\(configPath) cannot be written (\(VoiceFileIO.errorText())); check the directory's permissions")
+            throw PiperVoiceProblem(
+                "\(configPath) cannot be written (\(VoiceFileIO.errorText())); check the directory's permissions")
         }
         moved = true
         syncDirectory()
@@ -116,12 +129,17 @@ public struct PiperVoiceInstaller: Sendable {
     /// model's path, or nil when the directory has no such voice.
     public func remove(named name: String) throws(PiperVoiceProblem) -> String? {
         guard let names = VoiceFileIO.names(in: directory) else { return nil }
-        guard let file = names.first(where: { $0.hasSuffix(PiperVoiceFiles.modelSuffix) && PiperVoice.name(ofModelFile: $0) == name.lowercased() }) else {
+        guard
+            let file = names.first(where: {
+                $0.hasSuffix(PiperVoiceFiles.modelSuffix) && PiperVoice.name(ofModelFile: $0) == name.lowercased()
+            })
+        else {
             return nil
         }
         let modelPath = directory + "/" + file
         for path in [modelPath + ".json", modelPath] where unlink(path) != 0 && errno != ENOENT {
-            throw PiperVoiceProblem("\(path) cannot be removed (\(VoiceFileIO.errorText())); check the directory's permissions")
+            throw PiperVoiceProblem(
+                "\(path) cannot be removed (\(VoiceFileIO.errorText())); check the directory's permissions")
         }
         syncDirectory()
         return modelPath
@@ -129,7 +147,9 @@ public struct PiperVoiceInstaller: Sendable {
 
     /// True when the directory has a voice named `name`.
     public func hasVoice(named name: String) -> Bool {
-        (VoiceFileIO.names(in: directory) ?? []).contains { $0.hasSuffix(PiperVoiceFiles.modelSuffix) && PiperVoice.name(ofModelFile: $0) == name.lowercased() }
+        (VoiceFileIO.names(in: directory) ?? []).contains {
+            $0.hasSuffix(PiperVoiceFiles.modelSuffix) && PiperVoice.name(ofModelFile: $0) == name.lowercased()
+        }
     }
 
     /// Creates `path` and its missing parents (mode 0755).
@@ -138,7 +158,8 @@ public struct PiperVoiceInstaller: Sendable {
         for component in path.split(separator: "/") {
             prefix += "/" + component
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw PiperVoiceProblem("\(prefix) cannot be created (\(VoiceFileIO.errorText())); check its parent's permissions")
+                throw PiperVoiceProblem(
+                    "\(prefix) cannot be created (\(VoiceFileIO.errorText())); check its parent's permissions")
             }
         }
     }

@@ -35,7 +35,10 @@ public struct PiperVoiceScanner: Sendable {
     /// Where to look.
     public let directories: PiperVoiceDirectories
     /// The last outcome of each model path, with the identities of its two files then.
-    private var cache: [String: (model: VoiceFileIO.Identity, config: VoiceFileIO.Identity, outcome: Result<PiperVoiceConfig, Problem>)] = [:]
+    private var cache:
+        [String: (
+            model: VoiceFileIO.Identity, config: VoiceFileIO.Identity, outcome: Result<PiperVoiceConfig, Problem>
+        )] = [:]
 
     /// The model paths whose pair was added, changed (installed again) or removed between the
     /// scan before the last and the last (every path found, after the first scan).
@@ -56,7 +59,11 @@ public struct PiperVoiceScanner: Sendable {
             guard let names = VoiceFileIO.names(in: directory) else {
                 let code = errno
                 if code != ENOENT && code != ENOTDIR {
-                    result.problems.append(Problem(path: directory, problem: PiperVoiceProblem("cannot be read (\(VoiceFileIO.errorText(code))); check its permissions")))
+                    result.problems.append(
+                        Problem(
+                            path: directory,
+                            problem: PiperVoiceProblem(
+                                "cannot be read (\(VoiceFileIO.errorText(code))); check its permissions")))
                 }
                 continue
             }
@@ -65,14 +72,19 @@ public struct PiperVoiceScanner: Sendable {
                 if name.hasSuffix(PiperVoiceFiles.configSuffix) {
                     let model = String(name.dropLast(".json".count))
                     if !present.contains(model) {
-                        result.problems.append(Problem(
-                            path: directory + "/" + name,
-                            problem: PiperVoiceProblem("has no model beside it; put \(model) (from the same place as the .onnx.json) in \(directory), or remove it")
-                        ))
+                        result.problems.append(
+                            Problem(
+                                path: directory + "/" + name,
+                                problem: PiperVoiceProblem(
+                                    "has no model beside it; put \(model) (from the same place as the .onnx.json) in \(directory), or remove it"
+                                )
+                            ))
                     }
                     continue
                 }
-                guard name.hasSuffix(PiperVoiceFiles.modelSuffix), name.count > PiperVoiceFiles.modelSuffix.count else { continue }
+                guard name.hasSuffix(PiperVoiceFiles.modelSuffix), name.count > PiperVoiceFiles.modelSuffix.count else {
+                    continue
+                }
                 let path = directory + "/" + name
                 checked.insert(path)
                 switch outcome(modelPath: path, hasConfig: present.contains(name + ".json")) {
@@ -98,16 +110,24 @@ public struct PiperVoiceScanner: Sendable {
         guard hasConfig, let configIdentity = VoiceFileIO.identity(configPath) else {
             if cache.removeValue(forKey: path) != nil { changedModels.insert(path) }
             let file = path.split(separator: "/").last.map(String.init) ?? path
-            return .failure(Problem(
-                path: path,
-                problem: PiperVoiceProblem("has no \(file).json beside it; put the voice's .onnx.json (from the same place as the model) next to it, or install the voice with `announcectl voices install`")
-            ))
+            return .failure(
+                Problem(
+                    path: path,
+                    problem: PiperVoiceProblem(
+                        "has no \(file).json beside it; put the voice's .onnx.json (from the same place as the model) next to it, or install the voice with `announcectl voices install`"
+                    )
+                ))
         }
         guard let modelIdentity = VoiceFileIO.identity(path) else {
             if cache.removeValue(forKey: path) != nil { changedModels.insert(path) }
-            return .failure(Problem(path: path, problem: PiperVoiceProblem("cannot be read (\(VoiceFileIO.errorText())); check its permissions")))
+            return .failure(
+                Problem(
+                    path: path,
+                    problem: PiperVoiceProblem("cannot be read (\(VoiceFileIO.errorText())); check its permissions")))
         }
-        if let cached = cache[path], cached.model == modelIdentity, cached.config == configIdentity { return cached.outcome }
+        if let cached = cache[path], cached.model == modelIdentity, cached.config == configIdentity {
+            return cached.outcome
+        }
         let outcome = Self.check(modelPath: path)
         changedModels.insert(path)
         cache[path] = (modelIdentity, configIdentity, outcome)

@@ -48,7 +48,9 @@ public enum VoiceFileIO {
     /// The whole file at `path`, at most `limit` bytes.
     static func read(_ path: String, limit: Int) throws(PiperVoiceProblem) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw PiperVoiceProblem("cannot be read (\(errorText())); check that it exists and its permissions") }
+        guard fd >= 0 else {
+            throw PiperVoiceProblem("cannot be read (\(errorText())); check that it exists and its permissions")
+        }
         defer { close(fd) }
         return try read(descriptor: fd, limit: limit)
     }
@@ -61,14 +63,18 @@ public enum VoiceFileIO {
         } catch {
             throw PiperVoiceProblem("cannot be read (\(error.description))")
         }
-        if bytes.count > limit { throw PiperVoiceProblem("is larger than \(limit >> 20) MiB; it is not a Piper voice's configuration") }
+        if bytes.count > limit {
+            throw PiperVoiceProblem("is larger than \(limit >> 20) MiB; it is not a Piper voice's configuration")
+        }
         return bytes
     }
 
     /// Checks the model at `path` (see ``ONNXModelCheck``).
     static func checkModel(_ path: String) throws(PiperVoiceProblem) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw PiperVoiceProblem("cannot be read (\(errorText())); check that it exists and its permissions") }
+        guard fd >= 0 else {
+            throw PiperVoiceProblem("cannot be read (\(errorText())); check that it exists and its permissions")
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw PiperVoiceProblem("cannot be read (\(errorText()))") }

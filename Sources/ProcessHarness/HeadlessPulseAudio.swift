@@ -27,7 +27,9 @@ public final class HeadlessPulseAudio {
     /// The environment the server and its tools (`pactl`, `parec`) run with.
     public var serverEnvironment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for key in ["XDG_RUNTIME_DIR", "PULSE_RUNTIME_PATH", "PULSE_STATE_PATH", "HOME"] { environment[key] = directory.path }
+        for key in ["XDG_RUNTIME_DIR", "PULSE_RUNTIME_PATH", "PULSE_STATE_PATH", "HOME"] {
+            environment[key] = directory.path
+        }
         environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         for (key, value) in clientEnvironment { environment[key] = value }
         return environment
@@ -42,7 +44,8 @@ public final class HeadlessPulseAudio {
 
     /// Creates the private directory and starts the server.
     public init() throws {
-        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("announced-pulse-\(UUID().uuidString.prefix(8))")
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent(
+            "announced-pulse-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(
             at: directory.appendingPathComponent("config"), withIntermediateDirectories: true
         )
@@ -68,7 +71,8 @@ public final class HeadlessPulseAudio {
             arguments: [
                 "-n", "--system=false", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--use-pid-file=no",
                 "--log-target=stderr", "-L", "module-null-sink sink_name=null rate=22050 channels=1 format=s16le",
-                "-L", "module-native-protocol-unix auth-anonymous=1 socket=\(directory.appendingPathComponent("native").path)",
+                "-L",
+                "module-native-protocol-unix auth-anonymous=1 socket=\(directory.appendingPathComponent("native").path)",
             ],
             environment: serverEnvironment,
             output: .file(log.path)
@@ -77,7 +81,8 @@ public final class HeadlessPulseAudio {
         // The server gives no readiness signal: ask until it answers.
         let deadline = Date().addingTimeInterval(15)
         while Date() < deadline, process.isRunning {
-            let probe = try SpawnedProcess(executable: pactl, arguments: ["info"], environment: serverEnvironment, output: .discarded)
+            let probe = try SpawnedProcess(
+                executable: pactl, arguments: ["info"], environment: serverEnvironment, output: .discarded)
             if probe.waitForExit() == 0 { return }
             Thread.sleep(forTimeInterval: 0.05)
         }

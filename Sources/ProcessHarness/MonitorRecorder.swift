@@ -10,7 +10,9 @@ extension HeadlessPulseAudio {
 
     /// Starts recording the null sink's monitor.
     public func record() throws -> MonitorRecorder {
-        guard let parec = Self.parec else { throw SpawnError("parec is not installed (apt-get install pulseaudio-utils)") }
+        guard let parec = Self.parec else {
+            throw SpawnError("parec is not installed (apt-get install pulseaudio-utils)")
+        }
         return try MonitorRecorder(executable: URL(fileURLWithPath: parec), environment: serverEnvironment)
     }
 }
@@ -37,7 +39,8 @@ public final class MonitorRecorder: @unchecked Sendable {
     public init(executable: URL, environment: [String: String], sink: String = "null", latency: Int = 5) throws {
         process.executableURL = executable
         process.arguments = [
-            "-d", "\(sink).monitor", "--raw", "--format=s16le", "--rate=\(Self.rate)", "--channels=1", "--latency-msec=\(latency)",
+            "-d", "\(sink).monitor", "--raw", "--format=s16le", "--rate=\(Self.rate)", "--channels=1",
+            "--latency-msec=\(latency)",
         ]
         process.environment = environment
         let pipe = Pipe()
@@ -129,7 +132,9 @@ public final class MonitorRecorder: @unchecked Sendable {
 
     /// What was heard from `start` on, once audio has begun and then been followed by 300 ms of
     /// silence (or the recording ended); nil if nothing audible arrived within `timeout`.
-    public func waitForSilence(after start: Int, timeout: Double = 20) -> (audible: Int, firstAudible: Int, lastAudible: Int)? {
+    public func waitForSilence(after start: Int, timeout: Double = 20) -> (
+        audible: Int, firstAudible: Int, lastAudible: Int
+    )? {
         let deadline = Date().addingTimeInterval(timeout)
         let quiet = Self.rate * 3 / 10
         condition.lock()

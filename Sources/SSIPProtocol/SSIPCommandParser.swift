@@ -6,8 +6,12 @@ extension SSIPCommand {
     /// 513 for on/off, 514 for another bad value, 408 for an unknown priority, 409-416 for a value
     /// out of range, 332 for a command not allowed inside a block, 501 for invalid UTF-8.
     /// Keywords are case-insensitive; values (names, text) keep their case.
-    public static func parse(_ line: some Collection<UInt8>, insideBlock: Bool = false) -> Result<SSIPCommand, SSIPReply> {
-        if let parsed = line.withContiguousStorageIfAvailable({ parse(bytes: UnsafeRawBufferPointer($0), insideBlock: insideBlock) }) {
+    public static func parse(_ line: some Collection<UInt8>, insideBlock: Bool = false) -> Result<
+        SSIPCommand, SSIPReply
+    > {
+        if let parsed = line.withContiguousStorageIfAvailable({
+            parse(bytes: UnsafeRawBufferPointer($0), insideBlock: insideBlock)
+        }) {
             return parsed
         }
         return Array(line).withUnsafeBytes { parse(bytes: $0, insideBlock: insideBlock) }
@@ -15,7 +19,9 @@ extension SSIPCommand {
 
     /// ``parse(_:insideBlock:)`` for bytes where they lie (the server's read buffer): the line is
     /// not copied, and a command of ASCII words allocates nothing but the strings it keeps.
-    public static func parse(bytes line: UnsafeRawBufferPointer, insideBlock: Bool = false) -> Result<SSIPCommand, SSIPReply> {
+    public static func parse(bytes line: UnsafeRawBufferPointer, insideBlock: Bool = false) -> Result<
+        SSIPCommand, SSIPReply
+    > {
         let bytes = line.last == 13 ? UnsafeRawBufferPointer(rebasing: line.dropLast()) : line
         // ASCII is valid UTF-8 and is decoded by String's fast path; anything else is validated.
         let isASCII = bytes.allSatisfy { $0 < 0x80 }
@@ -50,10 +56,14 @@ extension SSIPCommand {
         case "resume": return try outsideBlock(.resume(try words.actionScope()))
         case "set": return try parseSet(words, insideBlock: insideBlock)
         case "get":
-            guard let item = SSIPGetItem(rawValue: try words.requiredKeyword(1)) else { throw .reply(.parameterInvalid) }
+            guard let item = SSIPGetItem(rawValue: try words.requiredKeyword(1)) else {
+                throw .reply(.parameterInvalid)
+            }
             return try outsideBlock(.get(item))
         case "list":
-            guard let item = SSIPListItem(rawValue: try words.requiredKeyword(1)) else { throw .reply(.parameterInvalid) }
+            guard let item = SSIPListItem(rawValue: try words.requiredKeyword(1)) else {
+                throw .reply(.parameterInvalid)
+            }
             return try outsideBlock(.list(item))
         case "history":
             guard try words.requiredKeyword(1) == "get" else { throw .reply(.notImplemented) }
@@ -102,21 +112,34 @@ extension SSIPCommand {
         case "priority":
             try outsideBlock()
             try selfOnly(.couldNotSetPriority)
-            guard let priority = SSIPPriority(rawValue: try words.requiredKeyword(3)) else { throw .reply(.unknownPriority) }
+            guard let priority = SSIPPriority(rawValue: try words.requiredKeyword(3)) else {
+                throw .reply(.unknownPriority)
+            }
             setting = .priority(priority)
         case "rate":
-            setting = .rate(try words.number(3, tooLow: SSIPReply(410, "ERR RATE TOO LOW"), tooHigh: SSIPReply(409, "ERR RATE TOO HIGH")))
+            setting = .rate(
+                try words.number(
+                    3, tooLow: SSIPReply(410, "ERR RATE TOO LOW"), tooHigh: SSIPReply(409, "ERR RATE TOO HIGH")))
         case "pitch":
-            setting = .pitch(try words.number(3, tooLow: SSIPReply(412, "ERR PITCH TOO LOW"), tooHigh: SSIPReply(411, "ERR PITCH TOO HIGH")))
+            setting = .pitch(
+                try words.number(
+                    3, tooLow: SSIPReply(412, "ERR PITCH TOO LOW"), tooHigh: SSIPReply(411, "ERR PITCH TOO HIGH")))
         case "pitch_range":
-            setting = .pitchRange(try words.number(3, tooLow: SSIPReply(416, "ERR PITCH RANGE TOO LOW"), tooHigh: SSIPReply(415, "ERR PITCH RANGE TOO HIGH")))
+            setting = .pitchRange(
+                try words.number(
+                    3, tooLow: SSIPReply(416, "ERR PITCH RANGE TOO LOW"),
+                    tooHigh: SSIPReply(415, "ERR PITCH RANGE TOO HIGH")))
         case "volume":
             // speech-dispatcher's text says "PITCH" here; clients read only the code.
-            setting = .volume(try words.number(3, tooLow: SSIPReply(414, "ERR VOLUME TOO LOW"), tooHigh: SSIPReply(413, "ERR VOLUME TOO HIGH")))
+            setting = .volume(
+                try words.number(
+                    3, tooLow: SSIPReply(414, "ERR VOLUME TOO LOW"), tooHigh: SSIPReply(413, "ERR VOLUME TOO HIGH")))
         case "language":
             setting = .language(try words.required(3))
         case "voice_type":
-            guard let type = SSIPVoiceType(rawValue: try words.required(3).uppercased()) else { throw .reply(.parameterInvalid) }
+            guard let type = SSIPVoiceType(rawValue: try words.required(3).uppercased()) else {
+                throw .reply(.parameterInvalid)
+            }
             setting = .voiceType(type)
         case "synthesis_voice":
             setting = .synthesisVoice(try words.rest(from: 3))
@@ -124,10 +147,14 @@ extension SSIPCommand {
             try outsideBlock()
             setting = .outputModule(try words.required(3))
         case "punctuation":
-            guard let mode = SSIPPunctuation(rawValue: try words.requiredKeyword(3)) else { throw .reply(.parameterInvalid) }
+            guard let mode = SSIPPunctuation(rawValue: try words.requiredKeyword(3)) else {
+                throw .reply(.parameterInvalid)
+            }
             setting = .punctuation(mode)
         case "cap_let_recogn":
-            guard let mode = SSIPCapitalLetters(rawValue: try words.requiredKeyword(3)) else { throw .reply(.parameterInvalid) }
+            guard let mode = SSIPCapitalLetters(rawValue: try words.requiredKeyword(3)) else {
+                throw .reply(.parameterInvalid)
+            }
             setting = .capitalLetters(mode)
         case "spelling":
             try outsideBlock()
@@ -137,7 +164,8 @@ extension SSIPCommand {
             guard let on = SSIPWords.onOff(try words.requiredKeyword(3)) else { throw .reply(.notOnOrOff) }
             setting = .ssmlMode(on)
         case "pause_context":
-            setting = .pauseContext(try words.number(3, in: Int.min...Int.max, tooLow: .notANumber, tooHigh: .notANumber))
+            setting = .pauseContext(
+                try words.number(3, in: Int.min...Int.max, tooLow: .notANumber, tooHigh: .notANumber))
         case "debug":
             guard let on = SSIPWords.onOff(try words.requiredKeyword(3)) else { throw .reply(.notOnOrOff) }
             setting = .debug(on)
@@ -236,7 +264,9 @@ struct SSIPWords {
         return scope
     }
 
-    func number(_ index: Int, in range: ClosedRange<Int> = -100...100, tooLow: SSIPReply, tooHigh: SSIPReply) throws(SSIPParseError) -> Int {
+    func number(_ index: Int, in range: ClosedRange<Int> = -100...100, tooLow: SSIPReply, tooHigh: SSIPReply)
+        throws(SSIPParseError) -> Int
+    {
         guard let value = SSIPWords.integer(try required(index)) else { throw .reply(.notANumber) }
         if value < range.lowerBound { throw .reply(tooLow) }
         if value > range.upperBound { throw .reply(tooHigh) }
@@ -252,7 +282,9 @@ struct SSIPWords {
             digits = digits.dropFirst()
         }
         // An ASCII digit is a character of one byte: checking the bytes is checking the characters.
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ (48...57).contains($0) }), let magnitude = Int(digits) else { return nil }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ (48...57).contains($0) }), let magnitude = Int(digits) else {
+            return nil
+        }
         return negative ? -magnitude : magnitude
     }
 

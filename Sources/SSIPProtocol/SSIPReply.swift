@@ -28,7 +28,8 @@ public struct SSIPReply: Sendable, Hashable, CustomStringConvertible {
         // One allocation: the code is a small string, and the array is sized before it is filled.
         let prefix = String(code).utf8
         var out: [UInt8] = []
-        out.reserveCapacity(data.reduce(0) { $0 + prefix.count + $1.utf8.count + 3 } + prefix.count + text.utf8.count + 3)
+        out.reserveCapacity(
+            data.reduce(0) { $0 + prefix.count + $1.utf8.count + 3 } + prefix.count + text.utf8.count + 3)
         for line in data {
             out += prefix
             out.append(UInt8(ascii: "-"))
@@ -130,19 +131,21 @@ extension SSIPReply {
     }
 
     /// `248-` lines + 248 OK HELP SENT.
-    public static let help = SSIPReply(248, "OK HELP SENT", data: [
-        "  SPEAK           -- say text",
-        "  KEY             -- say a combination of keys",
-        "  CHAR            -- say a character",
-        "  SOUND_ICON      -- play a sound icon",
-        "  SET             -- set a parameter",
-        "  GET             -- get a current parameter",
-        "  LIST            -- list available arguments",
-        "  HISTORY         -- HISTORY GET CLIENT_ID only",
-        "  STOP, CANCEL, PAUSE, RESUME -- self, all or a client id",
-        "  BLOCK           -- BEGIN or END a block of messages",
-        "  QUIT            -- close the connection",
-    ])
+    public static let help = SSIPReply(
+        248, "OK HELP SENT",
+        data: [
+            "  SPEAK           -- say text",
+            "  KEY             -- say a combination of keys",
+            "  CHAR            -- say a character",
+            "  SOUND_ICON      -- play a sound icon",
+            "  SET             -- set a parameter",
+            "  GET             -- get a current parameter",
+            "  LIST            -- list available arguments",
+            "  HISTORY         -- HISTORY GET CLIENT_ID only",
+            "  STOP, CANCEL, PAUSE, RESUME -- self, all or a client id",
+            "  BLOCK           -- BEGIN or END a block of messages",
+            "  QUIT            -- close the connection",
+        ])
 
     // Failures.
     /// 300 ERR INTERNAL
@@ -177,7 +180,9 @@ extension SSIPReply {
     /// 420: a SPEAK message longer than the daemon's `max_text_chars`. SSIP has no code for this;
     /// 420 is an unused client-error code, and the text says what to do.
     public static func messageTooLong(characters: Int, limit: Int) -> SSIPReply {
-        SSIPReply(420, "ERR MESSAGE TOO LONG: \(characters) CHARACTERS, THE LIMIT IS \(limit); SPLIT IT INTO SEVERAL MESSAGES")
+        SSIPReply(
+            420, "ERR MESSAGE TOO LONG: \(characters) CHARACTERS, THE LIMIT IS \(limit); SPLIT IT INTO SEVERAL MESSAGES"
+        )
     }
 }
 

@@ -133,7 +133,11 @@ public final class ALSAAudioOutput: AudioOutput {
             let now = clock.now
             guard now < deadline else { return false }
             // An abort ends the wait at once; the engine then discards what is left.
-            guard sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline, abortSignal: abortSignal) else {
+            guard
+                sleepOnePlayoutStep(
+                    unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline,
+                    abortSignal: abortSignal)
+            else {
                 return false
             }
         }
@@ -142,7 +146,9 @@ public final class ALSAAudioOutput: AudioOutput {
 
     /// Holds a running device where it is (`snd_pcm_pause`), when the device can pause.
     public func pause() {
-        guard !paused, stoppedFrames == nil, canPause, let pcm, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING else { return }
+        guard !paused, stoppedFrames == nil, canPause, let pcm, snd_pcm_state(pcm) == SND_PCM_STATE_RUNNING else {
+            return
+        }
         paused = snd_pcm_pause(pcm, 1) >= 0
     }
 
@@ -188,7 +194,8 @@ public final class ALSAAudioOutput: AudioOutput {
             throw failure("cannot be opened", code: status)
         }
         let latency = UInt32(VirtualPlaybackClock.seconds(Self.latency) * 1e6)
-        status = snd_pcm_set_params(opened, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
+        status = snd_pcm_set_params(
+            opened, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(sampleRate), 1, latency)
         guard status >= 0 else {
             snd_pcm_close(opened)
             throw failure("does not take 16-bit mono audio at \(sampleRate) Hz", code: status)

@@ -26,6 +26,7 @@ enum Earcon {
     /// The screen-change earcon's samples at `sampleRate`.
     static func samples(sampleRate: Int) -> [Int16] {
         let gap = [Int16](repeating: 0, count: Int(Double(sampleRate) * 0.010))
-        return tone(660, milliseconds: 55, sampleRate: sampleRate) + gap + tone(880, milliseconds: 55, sampleRate: sampleRate)
+        return tone(660, milliseconds: 55, sampleRate: sampleRate) + gap
+            + tone(880, milliseconds: 55, sampleRate: sampleRate)
     }
 }

@@ -10,7 +10,8 @@ extension EngineBackend {
         _ switching: LanguageSwitching, languages: [String], defaultVoice: String, voicePreferences: VoicePreferences
     ) {
         let languages = languages.isEmpty ? [language(ofVoice: defaultVoice)] : languages
-        let settings = LanguageSwitchingSettings(switching: switching, languages: languages, voicePreferences: voicePreferences)
+        let settings = LanguageSwitchingSettings(
+            switching: switching, languages: languages, voicePreferences: voicePreferences)
         languageSwitching.withLock { $0 = settings }
     }
 
@@ -29,7 +30,9 @@ extension EngineBackend {
             ? settings.splitter.runs(ofSSML: utterance.text, language: postLanguage).map {
                 ($0.language, $0.ssml, $0.range.lowerBound - $0.sourceOffset)
             }
-            : settings.splitter.runs(of: utterance.text, language: postLanguage).map { ($0.language, $0.text, $0.range.lowerBound) }
+            : settings.splitter.runs(of: utterance.text, language: postLanguage).map {
+                ($0.language, $0.text, $0.range.lowerBound)
+            }
         guard runs.count > 1 else { return whole }
         let voices = RunVoices(voices: self.voices, preferences: settings.voicePreferences)
         var parts: [UtterancePart] = []
@@ -52,7 +55,9 @@ extension EngineBackend {
                 parts[parts.count - 1].utterance.text += part.text
                 continue
             }
-            parts.append(UtterancePart(utterance: part, engine: engine(speaking: part.voice), language: run.language, offset: run.offset))
+            parts.append(
+                UtterancePart(
+                    utterance: part, engine: engine(speaking: part.voice), language: run.language, offset: run.offset))
         }
         return parts.count > 1 ? parts : whole
     }

@@ -147,7 +147,9 @@ public final class EngineBackend: SpeechBackend {
     /// one speaks (`en-us`, then `en`): of the voices that list it, the one that lists it earliest.
     private func letterVoice(speakingLanguagesOf voice: VoiceDescription) -> VoiceDescription? {
         for language in voice.languages {
-            let candidates = letterVoices.compactMap { candidate in candidate.languages.firstIndex(of: language).map { (candidate, $0) } }
+            let candidates = letterVoices.compactMap { candidate in
+                candidate.languages.firstIndex(of: language).map { (candidate, $0) }
+            }
             if let best = candidates.min(by: { $0.1 < $1.1 }) { return best.0 }
         }
         return nil

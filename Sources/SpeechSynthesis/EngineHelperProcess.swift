@@ -38,7 +38,9 @@ final class EngineHelperProcess {
     init(kind: EngineHelperKind) throws(SpeechSynthesisError) {
         self.kind = kind
         let candidates = kind.candidatePaths
-        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else { throw kind.notFound(lookedAt: candidates) }
+        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
+            throw kind.notFound(lookedAt: candidates)
+        }
         path = found
         // A write to a helper that just died must fail with EPIPE, not kill the daemon.
         signal(SIGPIPE, SIG_IGN)
@@ -50,7 +52,7 @@ final class EngineHelperProcess {
     static let helperOverrides = [
         // espeak-ng's own message ("*** buffer overflow detected ***") says enough when it
         // crashes; the Swift runtime's backtrace of the helper would only flood the daemon's log.
-        "SWIFT_BACKTRACE=enable=no",
+        "SWIFT_BACKTRACE=enable=no"
     ]
 
     /// The daemon's environment with ``helperOverrides`` in place, as a NULL-terminated list of
@@ -62,7 +64,9 @@ final class EngineHelperProcess {
         var environment: [UnsafeMutablePointer<CChar>?] = overrides.map { strdup($0) }
         var entry = inherited
         while let variable = entry.pointee {
-            if !overridden.contains(where: { strncmp(variable, $0, strlen($0)) == 0 }) { environment.append(strdup(variable)) }
+            if !overridden.contains(where: { strncmp(variable, $0, strlen($0)) == 0 }) {
+                environment.append(strdup(variable))
+            }
             entry += 1
         }
         environment.append(nil)
@@ -103,7 +107,11 @@ final class EngineHelperProcess {
         defer { arguments.forEach { free($0) } }
         let environment = Self.helperEnvironment(inherited: environ, overrides: Self.helperOverrides + extraEnvironment)
         defer { environment.forEach { free($0) } }
-        let status = closing != 0 ? closing : attributesStatus != 0 ? attributesStatus : posix_spawn(&child, path, &actions, &attributes, arguments, environment)
+        let status =
+            closing != 0
+            ? closing
+            : attributesStatus != 0
+                ? attributesStatus : posix_spawn(&child, path, &actions, &attributes, arguments, environment)
         close(toHelper[0])
         close(fromHelper[1])
         guard status == 0 else {

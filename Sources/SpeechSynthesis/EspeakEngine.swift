@@ -14,7 +14,8 @@ final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     /// espeak-ng's helper. espeak-ng makes 60 ms of audio in well under a millisecond, so a
     /// helper silent for 5 s is stuck inside espeak-ng.
     static let helper = EngineHelperKind(
-        engine: VoiceDescription.espeakEngine, executableName: "announced-espeak", environmentVariable: "ANNOUNCED_ESPEAK_HELPER",
+        engine: VoiceDescription.espeakEngine, executableName: "announced-espeak",
+        environmentVariable: "ANNOUNCED_ESPEAK_HELPER",
         initializationAdvice: "its data directory (espeak-ng-data) was not found. Install the espeak-ng-data package "
             + "(apt install espeak-ng-data), or set ESPEAK_DATA_PATH to the directory that contains espeak-ng-data."
     )

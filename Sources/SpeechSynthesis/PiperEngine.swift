@@ -23,7 +23,8 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// a fraction of the sentence's length on an idle machine; 15 s leaves room for a long
     /// sentence on a busy one. A voice may take up to 60 s to load before the helper counts as stuck.
     static let helper = EngineHelperKind(
-        engine: VoiceDescription.piperEngine, executableName: "announced-piper", environmentVariable: "ANNOUNCED_PIPER_HELPER",
+        engine: VoiceDescription.piperEngine, executableName: "announced-piper",
+        environmentVariable: "ANNOUNCED_PIPER_HELPER",
         silenceLimit: 15_000, loadTimeout: 60_000,
         installAdvice: "Piper's helper and engine come with the announced-piper package, or `make install-piper`"
     )
@@ -233,7 +234,8 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                     let logger = self.logger
                     condition.unlock()
                     let ending = helper.stop()
-                    logger.info("piper helper stopped: the files of its voice were replaced", metadata: ["how": "\(ending)"])
+                    logger.info(
+                        "piper helper stopped: the files of its voice were replaced", metadata: ["how": "\(ending)"])
                     condition.lock()
                     loaderBusy = false
                     helperPID = 0
@@ -276,7 +278,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                     let logger = self.logger
                     condition.unlock()
                     let ending = helper.stop()
-                    logger.info("piper helper stopped after its idle time; its voices are unloaded", metadata: ["how": "\(ending)"])
+                    logger.info(
+                        "piper helper stopped after its idle time; its voices are unloaded",
+                        metadata: ["how": "\(ending)"])
                     condition.lock()
                     loaderBusy = false
                     helperPID = 0
@@ -298,7 +302,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     }
 
     /// Starts the helper if it does not run, then loads `voice` into it. On the loader thread.
-    private func load(_ voice: String, helper existing: EngineHelperProcess?, threads: Int?, logger: Logger) -> LoadResult {
+    private func load(_ voice: String, helper existing: EngineHelperProcess?, threads: Int?, logger: Logger)
+        -> LoadResult
+    {
         let clock = ContinuousClock()
         let began = clock.now
         var result = LoadResult(helper: existing)
@@ -312,7 +318,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 condition.lock()
                 helperPID = helper.pid
                 condition.unlock()
-                logger.notice("piper helper started", metadata: ["helper": "\(helper.path)", "threads": "\(threads.map(String.init) ?? "default")"])
+                logger.notice(
+                    "piper helper started",
+                    metadata: ["helper": "\(helper.path)", "threads": "\(threads.map(String.init) ?? "default")"])
             }
         } catch {
             logger.error("piper helper cannot start", metadata: ["error": "\(error)"])
@@ -344,13 +352,16 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             return nil
         case .voicePrepared(_, let message)?:
             logger.warning("piper could not load a voice", metadata: ["voice": "\(voice)", "why": "\(message)"])
-            return "piper could not load the voice \(voice): \(message). `announcectl voices` lists the voices installed"
+            return
+                "piper could not load the voice \(voice): \(message). `announcectl voices` lists the voices installed"
         default:
             let stuck = helper.isStuck
             let ending = helper.stop()
-            logger.error("piper helper ended while loading a voice", metadata: ["voice": "\(voice)", "how": "\(ending)"])
+            logger.error(
+                "piper helper ended while loading a voice", metadata: ["voice": "\(voice)", "how": "\(ending)"])
             if let breach = helper.sandboxBreach {
-                return "the piper helper was stopped for breaking its sandbox (\(breach)) while loading the voice \(voice); please report this to announced's developers"
+                return
+                    "the piper helper was stopped for breaking its sandbox (\(breach)) while loading the voice \(voice); please report this to announced's developers"
             }
             return stuck
                 ? "piper did not load the voice \(voice) within \(loadTimeout / 1000) s (its process \(ending))"

@@ -2,8 +2,8 @@
 public import AnnounceCore
 import Glibc
 public import Logging
-public import PiperVoices
 import POSIXThreads
+public import PiperVoices
 
 /// The Piper voices installed for this user, as the daemon's voices, kept up to date off the
 /// event loops and the main queue: the engine seam's backend adds ``voices`` to espeak-ng's, and
@@ -38,7 +38,10 @@ public final class PiperVoiceCatalog: @unchecked Sendable {
     /// A catalog of the voices in `directories`, scanned once now. `filesChanged` is told, after
     /// each later scan, the voices whose files were installed again or removed
     /// (`SpeechThread.voiceFilesChanged`, so that no rendering of an old voice is played again).
-    public init(directories: PiperVoiceDirectories, logger: Logger, filesChanged: @escaping @Sendable (Set<String>) -> Void = { _ in }) {
+    public init(
+        directories: PiperVoiceDirectories, logger: Logger,
+        filesChanged: @escaping @Sendable (Set<String>) -> Void = { _ in }
+    ) {
         scanner = PiperVoiceScanner(directories: directories)
         self.directories = directories
         self.logger = logger
@@ -110,7 +113,8 @@ public final class PiperVoiceCatalog: @unchecked Sendable {
             logger.info("piper voices changed", metadata: ["voices": "\(voices.map(\.name).joined(separator: ","))"])
         }
         if !changedFiles.isEmpty, watchStarted {
-            logger.info("piper voice files changed", metadata: ["models": "\(changedFiles.sorted().joined(separator: ","))"])
+            logger.info(
+                "piper voice files changed", metadata: ["models": "\(changedFiles.sorted().joined(separator: ","))"])
         }
         return voices
     }

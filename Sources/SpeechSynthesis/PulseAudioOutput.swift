@@ -97,7 +97,9 @@ public final class PulseAudioOutput: AudioOutput {
     /// The server as a person would name it in a message.
     public var serverDescription: String {
         if let server { return "the PulseAudio server at \(server)" }
-        if let variable = getenv("PULSE_SERVER"), case let fromEnvironment = String(cString: variable), !fromEnvironment.isEmpty {
+        if let variable = getenv("PULSE_SERVER"), case let fromEnvironment = String(cString: variable),
+            !fromEnvironment.isEmpty
+        {
             return "the PulseAudio server at \(fromEnvironment) (PULSE_SERVER)"
         }
         return "the default PulseAudio server"
@@ -176,7 +178,11 @@ public final class PulseAudioOutput: AudioOutput {
             }
             guard now < deadline else { return false }
             // An abort ends the wait at once; the engine then discards what is left.
-            guard sleepOnePlayoutStep(unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline, abortSignal: abortSignal) else {
+            guard
+                sleepOnePlayoutStep(
+                    unplayedFrames: writtenFrames - lastPlayed, sampleRate: sampleRate, deadline: deadline,
+                    abortSignal: abortSignal)
+            else {
                 return false
             }
         }
@@ -247,7 +253,8 @@ public final class PulseAudioOutput: AudioOutput {
             fragsize: UInt32.max
         )
         do {
-            connection = try PulseAudioStream(server: server, sink: sink, sampleRate: sampleRate, attributes: attributes)
+            connection = try PulseAudioStream(
+                server: server, sink: sink, sampleRate: sampleRate, attributes: attributes)
         } catch {
             throw SpeechSynthesisError(
                 "cannot play through \(serverDescription)\(sink.map { " (sink \($0))" } ?? ""): "

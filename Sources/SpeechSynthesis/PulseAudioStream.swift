@@ -28,15 +28,20 @@ final class PulseAudioStream {
     /// 16-bit mono at `sampleRate` on `sink` (nil: the default sink) with `attributes`.
     /// - Throws: `PulseAudioFailure` when no server answers or the stream cannot be created.
     init(server: String?, sink: String?, sampleRate: Int, attributes: pa_buffer_attr) throws {
-        guard let mainloop = pa_threaded_mainloop_new() else { throw PulseAudioFailure(code: Int32(PA_ERR_INTERNAL.rawValue)) }
+        guard let mainloop = pa_threaded_mainloop_new() else {
+            throw PulseAudioFailure(code: Int32(PA_ERR_INTERNAL.rawValue))
+        }
         self.mainloop = mainloop
         let wake = UnsafeMutableRawPointer(mainloop)
         guard let context = pa_context_new(pa_threaded_mainloop_get_api(mainloop), "announced") else {
             throw PulseAudioFailure(code: Int32(PA_ERR_INTERNAL.rawValue))
         }
         self.context = context
-        pa_context_set_state_callback(context, { _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }, wake)
-        guard pa_threaded_mainloop_start(mainloop) >= 0 else { throw PulseAudioFailure(code: Int32(PA_ERR_INTERNAL.rawValue)) }
+        pa_context_set_state_callback(
+            context, { _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }, wake)
+        guard pa_threaded_mainloop_start(mainloop) >= 0 else {
+            throw PulseAudioFailure(code: Int32(PA_ERR_INTERNAL.rawValue))
+        }
         mainloopStarted = true
 
         pa_threaded_mainloop_lock(mainloop)
@@ -44,24 +49,32 @@ final class PulseAudioStream {
         guard pa_context_connect(context, server, PA_CONTEXT_NOFLAGS, nil) >= 0 else {
             throw PulseAudioFailure(code: pa_context_errno(context))
         }
-        try waitForState(PA_CONTEXT_READY, failed: [PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED]) { pa_context_get_state(context) }
+        try waitForState(PA_CONTEXT_READY, failed: [PA_CONTEXT_FAILED, PA_CONTEXT_TERMINATED]) {
+            pa_context_get_state(context)
+        }
 
         var spec = pa_sample_spec(format: PA_SAMPLE_S16LE, rate: UInt32(sampleRate), channels: 1)
         guard let stream = pa_stream_new(context, "announcements", &spec, nil) else {
             throw PulseAudioFailure(code: pa_context_errno(context))
         }
         self.stream = stream
-        pa_stream_set_state_callback(stream, { _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }, wake)
-        pa_stream_set_write_callback(stream, { _, _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }, wake)
-        pa_stream_set_latency_update_callback(stream, { _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }, wake)
+        pa_stream_set_state_callback(
+            stream, { _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }, wake)
+        pa_stream_set_write_callback(
+            stream, { _, _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }, wake)
+        pa_stream_set_latency_update_callback(
+            stream, { _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }, wake)
         var attributes = attributes
         let flags = pa_stream_flags_t(
-            PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
+            PA_STREAM_INTERPOLATE_TIMING.rawValue | PA_STREAM_ADJUST_LATENCY.rawValue
+                | PA_STREAM_AUTO_TIMING_UPDATE.rawValue
         )
         guard pa_stream_connect_playback(stream, sink, &attributes, flags, nil, nil) >= 0 else {
             throw PulseAudioFailure(code: pa_context_errno(context))
         }
-        try waitForState(PA_STREAM_READY, failed: [PA_STREAM_FAILED, PA_STREAM_TERMINATED]) { pa_stream_get_state(stream) }
+        try waitForState(PA_STREAM_READY, failed: [PA_STREAM_FAILED, PA_STREAM_TERMINATED]) {
+            pa_stream_get_state(stream)
+        }
     }
 
     deinit {
@@ -130,7 +143,9 @@ final class PulseAudioStream {
     /// the sink had mixed of it) or uncorks it (it plays on from the next unplayed sample).
     func setCorked(_ corked: Bool) throws {
         try complete { stream, wake in
-            pa_stream_cork(stream, corked ? 1 : 0, { _, _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) }, wake)
+            pa_stream_cork(
+                stream, corked ? 1 : 0, { _, _, mainloop in pa_threaded_mainloop_signal(OpaquePointer(mainloop), 0) },
+                wake)
         }
     }
 

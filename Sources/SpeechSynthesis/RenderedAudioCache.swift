@@ -112,7 +112,9 @@ final class RenderedAudioCache: Sendable {
         state.withLock { state in
             state.forgets += 1
             for key in state.entries.keys where voices.contains(key.voice) {
-                if let old = state.entries.removeValue(forKey: key) { state.bytes -= old.audio.bytes + Self.keyBytes(key) }
+                if let old = state.entries.removeValue(forKey: key) {
+                    state.bytes -= old.audio.bytes + Self.keyBytes(key)
+                }
             }
         }
     }
@@ -209,7 +211,9 @@ struct RenderedAudioRecorder {
         default:
             return
         }
-        if samples.count * MemoryLayout<Int16>.stride + events.count * MemoryLayout<RenderedAudio.Event>.stride > largest {
+        if samples.count * MemoryLayout<Int16>.stride + events.count * MemoryLayout<RenderedAudio.Event>.stride
+            > largest
+        {
             abandoned = true
             samples = []
             events = []

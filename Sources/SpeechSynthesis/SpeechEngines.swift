@@ -21,7 +21,8 @@ public enum SpeechEngines {
     public static func installedVoiceCatalog(
         environment: [String: String], logger: Logger, thread: SpeechThread? = nil
     ) -> PiperVoiceCatalog {
-        PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: logger) { [weak thread] changed in
+        PiperVoiceCatalog(directories: PiperVoiceDirectories(environment: environment), logger: logger) {
+            [weak thread] changed in
             thread?.voiceFilesChanged(changed)
         }
     }

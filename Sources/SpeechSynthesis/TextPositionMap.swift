@@ -92,7 +92,9 @@ struct TextPositionMap {
         }
         guard scalar(at: start) != nil else { return nil }
         end = min(end, decode(upTo: end))
-        while end > start, let last = scalar(at: end - 1), let next = scalar(at: end), Self.isWordScalar(last), Self.isWordScalar(next) {
+        while end > start, let last = scalar(at: end - 1), let next = scalar(at: end), Self.isWordScalar(last),
+            Self.isWordScalar(next)
+        {
             end += 1
         }
         return (start, max(1, end - start))

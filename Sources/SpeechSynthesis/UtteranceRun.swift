@@ -86,7 +86,8 @@ final class UtteranceRun {
             job.audioPath.logger.debug(
                 "run",
                 metadata: [
-                    "seq": "\(seq)", "language": "\(language)", "voice": "\(part.utterance.voice)", "engine": "\(part.engine.name)",
+                    "seq": "\(seq)", "language": "\(language)", "voice": "\(part.utterance.voice)",
+                    "engine": "\(part.engine.name)",
                     "offset": "\(part.offset)",
                 ]
             )
@@ -142,7 +143,8 @@ final class UtteranceRun {
             output.discard()
             deliverMarkers(upTo: output.playedFrames)
             endAfterStop()
-            job.audioPath.logger.debug("aborted", metadata: ["seq": "\(seq)", "spokenChars": "\(lastPlayedWordOffset)"])
+            job.audioPath.logger.debug(
+                "aborted", metadata: ["seq": "\(seq)", "spokenChars": "\(lastPlayedWordOffset)"])
             emit(.finished(seq: seq, outcome: .aborted(spokenChars: lastPlayedWordOffset)))
         case .failed(let message):
             fail(message)
@@ -211,7 +213,9 @@ final class UtteranceRun {
             markers.append(Marker(frame: speechStart + sample, kind: .mark(expectedMarks[nextExpectedMark].name)))
             nextExpectedMark += 1
         }
-        markers.append(Marker(frame: speechStart + sample, kind: .word(offset: positionOffset + range.offset, length: range.length)))
+        markers.append(
+            Marker(
+                frame: speechStart + sample, kind: .word(offset: positionOffset + range.offset, length: range.length)))
     }
 
     /// Queues an SSML mark at the frame where playback reaches it, after the marks before it in
@@ -322,9 +326,12 @@ enum SSMLMarks {
     private static func name(inTag tag: UnsafeBufferPointer<UInt8>) -> String? {
         // The first `name=` with a byte after it: `name` as one 4-byte load, then `=`.
         let raw = UnsafeRawBufferPointer(tag)
-        guard let found = (0..<max(0, tag.count - 5)).first(where: {
-            raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self) == 0x656D_616E && tag[$0 + 4] == UInt8(ascii: "=")
-        }) else { return nil }
+        guard
+            let found = (0..<max(0, tag.count - 5)).first(where: {
+                raw.loadUnaligned(fromByteOffset: $0, as: UInt32.self) == 0x656D_616E
+                    && tag[$0 + 4] == UInt8(ascii: "=")
+            })
+        else { return nil }
         let quoteIndex = found + 5
         let quote = tag[quoteIndex]
         guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { return nil }

@@ -25,7 +25,9 @@ final class UtteranceSpeaker {
 
     private func earcon(_ sound: EarconSound, sampleRate: Int) -> [Int16] {
         if earcons[sampleRate] == nil {
-            earcons[sampleRate] = (Earcon.samples(sampleRate: sampleRate), Earcon.boundarySamples(sampleRate: sampleRate))
+            earcons[sampleRate] = (
+                Earcon.samples(sampleRate: sampleRate), Earcon.boundarySamples(sampleRate: sampleRate)
+            )
         }
         return sound == .boundary ? earcons[sampleRate]!.boundary : earcons[sampleRate]!.screenChange
     }
@@ -59,9 +61,11 @@ final class UtteranceSpeaker {
         let cache = job.parts.count == 1 ? engine.renderedAudio : nil
         let cacheKey = cache.map { _ in RenderedAudioCache.Key(synthesis) }
         if let cache, let cacheKey, let cached = cache.audio(for: cacheKey) {
-            audioPath.logger.debug("speaking from the speech cache", metadata: ["seq": "\(seq)", "samples": "\(cached.samples.count)"])
+            audioPath.logger.debug(
+                "speaking from the speech cache", metadata: ["seq": "\(seq)", "samples": "\(cached.samples.count)"])
             let marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : []
-            guard let run = beginRun(job, part: first, sampleRate: cached.sampleRate, spelled: spelled, marks: marks) else { return }
+            guard let run = beginRun(job, part: first, sampleRate: cached.sampleRate, spelled: spelled, marks: marks)
+            else { return }
             cached.replay(into: run)
             run.finish()
             audioPath.activity?.utteranceEnded()
@@ -90,7 +94,10 @@ final class UtteranceSpeaker {
         }
         let sampleRate = helper.sampleRate
         findMarks()
-        guard let run = beginRun(job, part: first, sampleRate: sampleRate, spelled: spelled, marks: marks ?? [], helper: helper) else {
+        guard
+            let run = beginRun(
+                job, part: first, sampleRate: sampleRate, spelled: spelled, marks: marks ?? [], helper: helper)
+        else {
             engine.giveBack(helper, voice: spoken.voice, logger: audioPath.logger)
             return
         }
@@ -101,7 +108,10 @@ final class UtteranceSpeaker {
             let usage = cache.usage
             audioPath.logger.debug(
                 "speech cache stored",
-                metadata: ["seq": "\(seq)", "bytes": "\(usage.bytes)", "entries": "\(usage.entries)", "limit": "\(usage.limit)"]
+                metadata: [
+                    "seq": "\(seq)", "bytes": "\(usage.bytes)", "entries": "\(usage.entries)",
+                    "limit": "\(usage.limit)",
+                ]
             )
         }
         // A helper is given back once its run is spoken; the one of a run that stopped the post
@@ -120,14 +130,16 @@ final class UtteranceSpeaker {
     /// the earcon fed; nil when the output failed (the post then ended `error`, and `helper`, if
     /// any, was told to stop).
     private func beginRun(
-        _ job: QueuedUtterance, part: UtterancePart, sampleRate: Int, spelled: TextPositionMap?, marks: [SSMLMarks.Mark],
+        _ job: QueuedUtterance, part: UtterancePart, sampleRate: Int, spelled: TextPositionMap?,
+        marks: [SSMLMarks.Mark],
         helper: EngineHelperProcess? = nil
     ) -> UtteranceRun? {
         let utterance = job.utterance
         let audioPath = job.audioPath
         let seq = utterance.seq
         do {
-            try audioPath.output.begin(seq: seq, sampleRate: sampleRate, abortSignal: UtteranceAbortSignal(thread: thread))
+            try audioPath.output.begin(
+                seq: seq, sampleRate: sampleRate, abortSignal: UtteranceAbortSignal(thread: thread))
         } catch {
             audioPath.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
             if let helper { skipUtterance(helper) }
@@ -148,7 +160,9 @@ final class UtteranceSpeaker {
     /// while the output still plays what the run before left in it. A run that cannot begin, or
     /// stops, ends the post (`run.stop`); the helper it holds then is returned, to be given back
     /// after the post's terminal line.
-    private func speak(_ part: UtterancePart, in run: UtteranceRun, sampleRate: Int) -> (any SpeechEngine, EngineHelperProcess, String)? {
+    private func speak(_ part: UtterancePart, in run: UtteranceRun, sampleRate: Int) -> (
+        any SpeechEngine, EngineHelperProcess, String
+    )? {
         let logger = run.job.audioPath.logger
         let spoken = part.utterance
         var marks: [SSMLMarks.Mark]?
@@ -170,7 +184,8 @@ final class UtteranceSpeaker {
         }
         guard helper.sampleRate == sampleRate else {
             skipUtterance(helper)
-            run.stop = .failed("\(part.engine.name) spoke at \(helper.sampleRate) Hz in a post begun at \(sampleRate) Hz")
+            run.stop = .failed(
+                "\(part.engine.name) spoke at \(helper.sampleRate) Hz in a post begun at \(sampleRate) Hz")
             return (part.engine, helper, spoken.voice)
         }
         findMarks()
@@ -221,7 +236,8 @@ final class UtteranceSpeaker {
                 // The helper could not load the voice (its files changed since it was listed);
                 // `done` follows.
                 skipUtterance(helper)
-                let message = "\(engine.name) could not load the voice \(request.voice): \(why). `announcectl voices` lists the voices installed"
+                let message =
+                    "\(engine.name) could not load the voice \(request.voice): \(why). `announcectl voices` lists the voices installed"
                 logger.warning("\(message)", metadata: ["seq": "\(seq)"])
                 return .failed(message, helper)
             case .voiceUnknown?:
@@ -235,21 +251,24 @@ final class UtteranceSpeaker {
                 let ending = helper.stop()
                 logger.warning("\(engine.name) helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
                 if let breach = helper.sandboxBreach {
-                    logger.error("\(engine.name) broke its sandbox", metadata: ["seq": "\(seq)", "breach": "\(breach)"])
+                    logger.error(
+                        "\(engine.name) broke its sandbox", metadata: ["seq": "\(seq)", "breach": "\(breach)"])
                     return .failed(Self.sandboxMessage(breach, engine: engine.name), helper)
                 }
                 engine.giveBack(helper, voice: request.voice, logger: logger)
                 continue
             }
         }
-        return .failed("the \(engine.name) helper ended twice before it could speak this post; see the daemon's log", nil)
+        return .failed(
+            "the \(engine.name) helper ended twice before it could speak this post; see the daemon's log", nil)
     }
 
     /// Reads the helper's words, marks and audio into `run` until the utterance is done. When the
     /// run stops early it reports its end at once, asks the helper to stop, and reads on to the
     /// helper's `done` (what comes until then is dropped), so the next post finds it idle.
     private func play(
-        _ run: UtteranceRun, helper: EngineHelperProcess, engine speaking: any SpeechEngine, recorder: inout RenderedAudioRecorder?
+        _ run: UtteranceRun, helper: EngineHelperProcess, engine speaking: any SpeechEngine,
+        recorder: inout RenderedAudioRecorder?
     ) {
         let engine = speaking.name
         var stopping = false
@@ -267,7 +286,9 @@ final class UtteranceSpeaker {
                 let fed = samples.withUnsafeBufferPointer { run.feed($0) }
                 if !fed { stopNow() }
             case .word(let sample, let textPosition, let length):
-                if !stopping { run.collectWord(sample: Int(sample), textPosition: Int(textPosition), length: Int(length)) }
+                if !stopping {
+                    run.collectWord(sample: Int(sample), textPosition: Int(textPosition), length: Int(length))
+                }
             case .mark(let sample, let name):
                 if !stopping { run.collectMark(sample: Int(sample), name: name) }
             case .done(let status):
@@ -290,14 +311,16 @@ final class UtteranceSpeaker {
             metadata: ["seq": "\(run.job.utterance.seq)", "how": "\(ending)"]
         )
         if let breach = helper.sandboxBreach {
-            run.job.audioPath.logger.error("\(engine) broke its sandbox", metadata: ["seq": "\(run.job.utterance.seq)", "breach": "\(breach)"])
+            run.job.audioPath.logger.error(
+                "\(engine) broke its sandbox", metadata: ["seq": "\(run.job.utterance.seq)", "breach": "\(breach)"])
             if run.stop != .aborted { run.stop = .failed(Self.sandboxMessage(breach, engine: engine)) }
         } else if run.stop != .aborted {
             let what =
                 stuck
                 ? "\(engine) stopped responding while speaking this text (nothing for \(helper.silenceLimit / 1000) s; its process \(ending))"
                 : "\(engine) crashed while speaking this text (its process \(ending))"
-            run.stop = .failed(what + "; the speech engine was restarted and later posts speak. " + speaking.crashAdvice)
+            run.stop = .failed(
+                what + "; the speech engine was restarted and later posts speak. " + speaking.crashAdvice)
         }
 
     }

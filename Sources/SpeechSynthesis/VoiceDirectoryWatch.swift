@@ -15,7 +15,8 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
     /// pair in several steps, and a large model in many writes.
     static let settleTime: Int32 = 100
 
-    private static let voiceDirectoryEvents = UInt32(IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
+    private static let voiceDirectoryEvents =
+        UInt32(IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
         | UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
     private static let parentEvents = UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
 
@@ -99,7 +100,10 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
     }
 
     private func poll(timeout: Int32) -> Wait {
-        var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)]
+        var fds = [
+            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
+        ]
         while true {
             let ready = Glibc.poll(&fds, 2, timeout)
             if ready < 0, errno == EINTR { continue }

@@ -43,7 +43,9 @@ public final class WAVAudioOutput: AudioOutput {
         }
         guard errno == ENOENT else { return "it could not be examined (\(String(cString: strerror(errno))))" }
         let parent = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !parent.isEmpty, let problem = makeDirectory(parent) { return "its parent \(parent) is unusable: \(problem)" }
+        if !parent.isEmpty, let problem = makeDirectory(parent) {
+            return "its parent \(parent) is unusable: \(problem)"
+        }
         guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
             return "it could not be created (\(String(cString: strerror(errno))))"
         }

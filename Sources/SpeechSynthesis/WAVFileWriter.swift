@@ -80,20 +80,24 @@ final class WAVFileWriter {
         var data: [UInt8] = []
         data.reserveCapacity(headerSize)
         func append(_ text: String) { data.append(contentsOf: Array(text.utf8)) }
-        func append32(_ value: Int) { withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) } }
-        func append16(_ value: Int) { withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) } }
+        func append32(_ value: Int) {
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) }
+        }
+        func append16(_ value: Int) {
+            withUnsafeBytes(of: UInt16(truncatingIfNeeded: value).littleEndian) { data.append(contentsOf: $0) }
+        }
         let dataBytes = frames * 2
         append("RIFF")
         append32(36 + dataBytes)
         append("WAVE")
         append("fmt ")
         append32(16)
-        append16(1)  // PCM
-        append16(1)  // mono
+        append16(1) // PCM
+        append16(1) // mono
         append32(sampleRate)
-        append32(sampleRate * 2)  // byte rate
-        append16(2)  // block align
-        append16(16)  // bits per sample
+        append32(sampleRate * 2) // byte rate
+        append16(2) // block align
+        append16(16) // bits per sample
         append("data")
         append32(dataBytes)
         return data

@@ -53,7 +53,8 @@ enum TaskTimer {
                 hint: "Sets how long the task takes."
             ),
             Element(
-                id: "start", label: countdown == nil ? "Start" : "Running", traits: countdown == nil ? [.button] : [.button, .notEnabled],
+                id: "start", label: countdown == nil ? "Start" : "Running",
+                traits: countdown == nil ? [.button] : [.button, .notEnabled],
                 hint: "Starts the countdown."
             ),
             Element(
@@ -133,7 +134,10 @@ enum TaskTimer {
     static func showResetButton(_ show: Bool) {
         guard show != resetShown else { return }
         resetShown = show
-        print(show ? "Speech is on: the reset button is shown (r and Return resets)." : "Speech is off: the reset button is hidden.")
+        print(
+            show
+                ? "Speech is on: the reset button is shown (r and Return resets)."
+                : "Speech is off: the reset button is hidden.")
         announcer.layoutChanged(elements: elements())
     }
 
@@ -145,7 +149,8 @@ enum TaskTimer {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         DispatchQueue(label: "standard-input").async {
             while let line = readLine() {
-                continuation.yield(String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+                continuation.yield(
+                    String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
             }
             continuation.finish()
         }

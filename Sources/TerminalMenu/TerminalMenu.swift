@@ -26,17 +26,28 @@ struct Dish {
 enum TerminalMenu {
     static let announcer = Announcer(clientName: "TerminalMenu")
     static let courses: [(id: String, title: String, dishes: [Dish])] = [
-        ("starters", "Starters", [
-            Dish(id: "soup", name: "Tomato soup", price: 5, vegan: true, special: false, allergens: "celery"),
-            Dish(id: "salad", name: "Goat cheese salad", price: 7, vegan: false, special: true, allergens: "milk, nuts"),
-        ]),
-        ("mains", "Mains", [
-            Dish(id: "curry", name: "Chickpea curry", price: 12, vegan: true, special: true, allergens: "mustard"),
-            Dish(id: "fish", name: "Grilled trout", price: 16, vegan: false, special: false, allergens: "fish"),
-        ]),
-        ("desserts", "Desserts", [
-            Dish(id: "sorbet", name: "Lemon sorbet", price: 4, vegan: true, special: false, allergens: "none"),
-        ]),
+        (
+            "starters", "Starters",
+            [
+                Dish(id: "soup", name: "Tomato soup", price: 5, vegan: true, special: false, allergens: "celery"),
+                Dish(
+                    id: "salad", name: "Goat cheese salad", price: 7, vegan: false, special: true,
+                    allergens: "milk, nuts"),
+            ]
+        ),
+        (
+            "mains", "Mains",
+            [
+                Dish(id: "curry", name: "Chickpea curry", price: 12, vegan: true, special: true, allergens: "mustard"),
+                Dish(id: "fish", name: "Grilled trout", price: 16, vegan: false, special: false, allergens: "fish"),
+            ]
+        ),
+        (
+            "desserts", "Desserts",
+            [
+                Dish(id: "sorbet", name: "Lemon sorbet", price: 4, vegan: true, special: false, allergens: "none")
+            ]
+        ),
     ]
     static var order: [Dish] = []
 
@@ -71,14 +82,18 @@ enum TerminalMenu {
             elements.append(Element(id: course.id, label: course.title, traits: [.header]))
             for dish in course.dishes {
                 var children = [Element(id: "\(dish.id)-price", label: "\(dish.price) euros", traits: [.staticText])]
-                if dish.vegan { children.append(Element(id: "\(dish.id)-vegan", label: "vegan", traits: [.staticText])) }
-                elements.append(Element(
-                    id: dish.id, label: dish.name, hint: "Adds it to your order.", children: children,
-                    childrenMode: .combine, actions: ["Add to order", "Show allergens"]
-                ))
+                if dish.vegan {
+                    children.append(Element(id: "\(dish.id)-vegan", label: "vegan", traits: [.staticText]))
+                }
+                elements.append(
+                    Element(
+                        id: dish.id, label: dish.name, hint: "Adds it to your order.", children: children,
+                        childrenMode: .combine, actions: ["Add to order", "Show allergens"]
+                    ))
             }
         }
-        elements.append(Element(id: "order", label: "Your order", value: orderValue, traits: [.button], hint: "Places the order."))
+        elements.append(
+            Element(id: "order", label: "Your order", value: orderValue, traits: [.button], hint: "Places the order."))
         return elements
     }
 
@@ -91,7 +106,9 @@ enum TerminalMenu {
     }
 
     static var orderValue: String {
-        order.isEmpty ? "empty" : "\(order.count) \(order.count == 1 ? "dish" : "dishes"), \(order.reduce(0) { $0 + $1.price }) euros"
+        order.isEmpty
+            ? "empty"
+            : "\(order.count) \(order.count == 1 ? "dish" : "dishes"), \(order.reduce(0) { $0 + $1.price }) euros"
     }
 
     static func dish(_ id: String) -> Dish? { courses.flatMap(\.dishes).first { $0.id == id } }
@@ -131,7 +148,8 @@ enum TerminalMenu {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self)
         DispatchQueue(label: "standard-input").async {
             while let line = readLine() {
-                continuation.yield(String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+                continuation.yield(
+                    String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
             }
             continuation.finish()
         }

@@ -22,7 +22,8 @@ struct Announcectl: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            Say.self, Focus.self, ScreenChanged.self, LayoutChanged.self, Stop.self, Pause.self, Resume.self, Mute.self, Unmute.self,
+            Say.self, Focus.self, ScreenChanged.self, LayoutChanged.self, Stop.self, Pause.self, Resume.self, Mute.self,
+            Unmute.self,
             Set.self, Status.self, Monitor.self, Lint.self, Cancel.self, Voices.self, Char.self, Key.self, Sound.self,
         ] + navigationCommands
     )

@@ -6,7 +6,8 @@ extension Announcectl {
     /// `cancel [ID]`: the caller's own posts (those of earlier announcectl runs).
     struct Cancel: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Cancel what announcectl said: the post given --id ID, or every post of announcectl pending or speaking.",
+            abstract:
+                "Cancel what announcectl said: the post given --id ID, or every post of announcectl pending or speaking.",
             discussion: """
                 Other apps' posts are left alone (stop ends everything). Exit status 0 when a post \
                 was cancelled, 1 when none was pending or speaking.
@@ -23,7 +24,9 @@ extension Announcectl {
 
         func run() async throws {
             let count: Int
-            do { count = try await parent.makeAnnouncer().cancelOwnPosts(target: id.map(RequestID.string)) } catch { throw fail(error) }
+            do { count = try await parent.makeAnnouncer().cancelOwnPosts(target: id.map(RequestID.string)) } catch {
+                throw fail(error)
+            }
             printLine(count == 1 ? "cancelled 1 post" : "cancelled \(count) posts")
         }
     }

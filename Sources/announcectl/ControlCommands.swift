@@ -63,7 +63,10 @@ extension Announcectl {
         )
         @ParentCommand var parent: Announcectl
 
-        @Option(help: "An espeak-ng voice, by language or file name, e.g. en-us, en-gb, gmw/en, de (announcectl voices lists them).")
+        @Option(
+            help:
+                "An espeak-ng voice, by language or file name, e.g. en-us, en-gb, gmw/en, de (announcectl voices lists them)."
+        )
         var voice: String?
 
         @Option(help: "Words per minute, 80 to 450.")
@@ -82,13 +85,20 @@ extension Announcectl {
             if voice == nil && rate == nil && pitch == nil && volume == nil && punctuation == nil {
                 throw ValidationError("give at least one of --voice, --rate, --pitch, --volume, --punctuation")
             }
-            if let rate, !SpeechRanges.rate.contains(rate) { throw ValidationError("--rate must be between 80 and 450") }
-            if let pitch, !SpeechRanges.pitch.contains(pitch) { throw ValidationError("--pitch must be between 0 and 100") }
-            if let volume, !SpeechRanges.volume.contains(volume) { throw ValidationError("--volume must be between 0 and 200") }
+            if let rate, !SpeechRanges.rate.contains(rate) {
+                throw ValidationError("--rate must be between 80 and 450")
+            }
+            if let pitch, !SpeechRanges.pitch.contains(pitch) {
+                throw ValidationError("--pitch must be between 0 and 100")
+            }
+            if let volume, !SpeechRanges.volume.contains(volume) {
+                throw ValidationError("--volume must be between 0 and 200")
+            }
         }
 
         func run() async throws {
-            let change = SettingsChange(voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation)
+            let change = SettingsChange(
+                voice: voice, rate: rate, pitch: pitch, volume: volume, punctuation: punctuation)
             do { try await parent.makeAnnouncer().change(change) } catch { throw fail(error) }
         }
     }

@@ -27,7 +27,11 @@ extension Announcectl {
         @Option(help: "Its current value, e.g. '45 percent'.")
         var value: String?
 
-        @Option(name: .customLong("trait"), help: ArgumentHelp("A trait; repeat for more: \(Trait.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "trait"))
+        @Option(
+            name: .customLong("trait"),
+            help: ArgumentHelp(
+                "A trait; repeat for more: \(Trait.allCases.map(\.rawValue).joined(separator: ", ")).",
+                valueName: "trait"))
         var traits: [Trait] = []
 
         @Option(help: "What activating it does.")
@@ -41,7 +45,9 @@ extension Announcectl {
 
         func run() async throws {
             let element = Element(id: id, label: label, value: value, traits: traits, hint: hint)
-            try finish(with: await parent.makeAnnouncer().send(SpeechPost(kind: .focus, subject: .element(element)), wait: waiting.wait))
+            try finish(
+                with: await parent.makeAnnouncer().send(
+                    SpeechPost(kind: .focus, subject: .element(element)), wait: waiting.wait))
         }
     }
 }

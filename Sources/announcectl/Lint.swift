@@ -17,16 +17,21 @@ extension Announcectl {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The JSON file; - or nothing reads standard input.", valueName: "file"), completion: .file())
+        @Argument(
+            help: ArgumentHelp("The JSON file; - or nothing reads standard input.", valueName: "file"),
+            completion: .file())
         var file: String?
 
         func run() throws {
             let readsStandardInput = file == nil || file == "-"
             let source = readsStandardInput ? "standard input" : file ?? ""
-            let contents = try? readsStandardInput
+            let contents =
+                try? readsStandardInput
                 ? FileDescriptor.standardInput.readToEnd(limit: .max) : FileDescriptor.readFile(source, limit: .max)
             guard let bytes = contents else {
-                printError("lint: cannot read \(source): it does not exist, is not a regular file or is not readable; check the path")
+                printError(
+                    "lint: cannot read \(source): it does not exist, is not a regular file or is not readable; check the path"
+                )
                 throw ExitCode(ExitStatus.usage)
             }
             let document: LintDocument

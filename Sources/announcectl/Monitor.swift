@@ -35,7 +35,10 @@ extension Announcectl {
                     for await status in announcer.statusChanges() {
                         switch status {
                         case .available(let report): printLine("status: " + StatusText.line(report))
-                        case .unavailable: printLine("status: announced is not reachable at \(announcer.socketPath); waiting for it to start")
+                        case .unavailable:
+                            printLine(
+                                "status: announced is not reachable at \(announcer.socketPath); waiting for it to start"
+                            )
                         }
                     }
                 }

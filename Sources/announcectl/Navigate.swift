@@ -9,7 +9,8 @@ extension Announcectl {
     /// `navigate`: the keyboard as a VoiceOver cursor over the current screen.
     struct Navigate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Move through the current screen with the keyboard and see what is spoken (? lists the keys, q quits).",
+            abstract:
+                "Move through the current screen with the keyboard and see what is spoken (? lists the keys, q quits).",
             discussion: NavigationKey.keyMap + """
 
 
@@ -32,12 +33,15 @@ extension Announcectl {
             do { _ = try await announcer.status() } catch { throw fail(error) }
             let terminal = RawTerminal()
             defer { terminal.restore() }
-            printLine("announcectl navigate: arrows move, Enter activates, Tab picks a rotor, ? lists the keys, q quits")
+            printLine(
+                "announcectl navigate: arrows move, Enter activates, Tab picks a rotor, ? lists the keys, q quits")
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await event in events {
                         if case .speech(.started(_, let client, let text, _)) = event {
-                            printLine(client == "navigation" ? "» \(text.isEmpty ? "(boundary)" : text)" : "» \(client): \(text)")
+                            printLine(
+                                client == "navigation"
+                                    ? "» \(text.isEmpty ? "(boundary)" : text)" : "» \(client): \(text)")
                         }
                     }
                 }
@@ -150,8 +154,10 @@ enum NavigationKey {
                 case (UInt8(ascii: "H"), _): keys.append(.home)
                 case (UInt8(ascii: "F"), _): keys.append(.end)
                 case (UInt8(ascii: "Z"), _): keys.append(.shiftTab)
-                case (UInt8(ascii: "~"), [UInt8(ascii: "1")]), (UInt8(ascii: "~"), [UInt8(ascii: "7")]): keys.append(.home)
-                case (UInt8(ascii: "~"), [UInt8(ascii: "4")]), (UInt8(ascii: "~"), [UInt8(ascii: "8")]): keys.append(.end)
+                case (UInt8(ascii: "~"), [UInt8(ascii: "1")]), (UInt8(ascii: "~"), [UInt8(ascii: "7")]):
+                    keys.append(.home)
+                case (UInt8(ascii: "~"), [UInt8(ascii: "4")]), (UInt8(ascii: "~"), [UInt8(ascii: "8")]):
+                    keys.append(.end)
                 case (UInt8(ascii: "~"), [UInt8(ascii: "5")]): keys.append(.pageUp)
                 case (UInt8(ascii: "~"), [UInt8(ascii: "6")]): keys.append(.pageDown)
                 default: break
@@ -174,7 +180,8 @@ enum KeyReader {
         AsyncStream { continuation in
             DispatchQueue(label: "announcectl.keys").async {
                 var buffer = [UInt8](repeating: 0, count: 64)
-                while let count = try? buffer.withUnsafeMutableBytes({ try FileDescriptor.standardInput.read(into: $0) }), count > 0 {
+                while let count = try? buffer.withUnsafeMutableBytes({ try FileDescriptor.standardInput.read(into: $0) }
+                ), count > 0 {
                     for key in NavigationKey.keys(in: Array(buffer[0..<count])) { continuation.yield(key) }
                 }
                 continuation.yield(.endOfInput)

@@ -35,7 +35,8 @@ extension Announcectl {
     ]
 
     struct Next: OneShotNavigation {
-        static let configuration = CommandConfiguration(abstract: "Move the focus to the next element of the current screen.")
+        static let configuration = CommandConfiguration(
+            abstract: "Move the focus to the next element of the current screen.")
         static let action = NavigationAction.next
         @ParentCommand var parent: Announcectl
     }
@@ -59,7 +60,8 @@ extension Announcectl {
     }
 
     struct Activate: OneShotNavigation {
-        static let configuration = CommandConfiguration(abstract: "Activate the focused element (or the action chosen with the actions rotor).")
+        static let configuration = CommandConfiguration(
+            abstract: "Activate the focused element (or the action chosen with the actions rotor).")
         static let action = NavigationAction.activate
         @ParentCommand var parent: Announcectl
     }
@@ -77,25 +79,29 @@ extension Announcectl {
     }
 
     struct Escape: OneShotNavigation {
-        static let configuration = CommandConfiguration(abstract: "The escape gesture: ask the app to go back or dismiss.")
+        static let configuration = CommandConfiguration(
+            abstract: "The escape gesture: ask the app to go back or dismiss.")
         static let action = NavigationAction.escape
         @ParentCommand var parent: Announcectl
     }
 
     struct MagicTap: OneShotNavigation {
-        static let configuration = CommandConfiguration(commandName: "magic-tap", abstract: "The magic tap: the app's most important action.")
+        static let configuration = CommandConfiguration(
+            commandName: "magic-tap", abstract: "The magic tap: the app's most important action.")
         static let action = NavigationAction.magicTap
         @ParentCommand var parent: Announcectl
     }
 
     struct RotorNext: OneShotNavigation {
-        static let configuration = CommandConfiguration(commandName: "rotor-next", abstract: "Move to the next item of the selected rotor.")
+        static let configuration = CommandConfiguration(
+            commandName: "rotor-next", abstract: "Move to the next item of the selected rotor.")
         static let action = NavigationAction.rotorNext
         @ParentCommand var parent: Announcectl
     }
 
     struct RotorPrevious: OneShotNavigation {
-        static let configuration = CommandConfiguration(commandName: "rotor-previous", abstract: "Move to the previous item of the selected rotor.")
+        static let configuration = CommandConfiguration(
+            commandName: "rotor-previous", abstract: "Move to the previous item of the selected rotor.")
         static let action = NavigationAction.rotorPrevious
         @ParentCommand var parent: Announcectl
     }
@@ -107,7 +113,8 @@ extension Announcectl {
     }
 
     struct ReadAll: OneShotNavigation {
-        static let configuration = CommandConfiguration(commandName: "read-all", abstract: "Speak every element from the focused one to the end.")
+        static let configuration = CommandConfiguration(
+            commandName: "read-all", abstract: "Speak every element from the focused one to the end.")
         static let action = NavigationAction.readAll
         @ParentCommand var parent: Announcectl
     }
@@ -115,7 +122,8 @@ extension Announcectl {
     /// `rotor [NAME]`.
     struct Rotor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Select a rotor: the named one (headings, links, buttons, form-controls, actions or a custom rotor), else the next one with items."
+            abstract:
+                "Select a rotor: the named one (headings, links, buttons, form-controls, actions or a custom rotor), else the next one with items."
         )
         @ParentCommand var parent: Announcectl
 
@@ -133,7 +141,8 @@ extension Announcectl {
 
     /// `action NAME`.
     struct Action: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Perform a custom action of the focused element by name.")
+        static let configuration = CommandConfiguration(
+            abstract: "Perform a custom action of the focused element by name.")
         @ParentCommand var parent: Announcectl
 
         @Argument(help: "The action's name, e.g. \"Delete\".")

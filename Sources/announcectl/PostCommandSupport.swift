@@ -35,8 +35,11 @@ extension Announcer {
     ///
     /// Without `wait` the status is 0 only when the post is queued and will be spoken: a muted
     /// daemon (asked first) or a refusal prints why on standard error and exits non-zero.
-    func send(_ post: SpeechPost, wait: Bool, id: RequestID? = nil, display: PostDisplay = PostDisplay()) async -> Int32 {
-        await send(wait: wait, display: display) { observe in await self.post(post, id: id, untilQueued: !wait, observe: observe) }
+    func send(_ post: SpeechPost, wait: Bool, id: RequestID? = nil, display: PostDisplay = PostDisplay()) async -> Int32
+    {
+        await send(wait: wait, display: display) { observe in
+            await self.post(post, id: id, untilQueued: !wait, observe: observe)
+        }
     }
 
     /// Sends `char`, `key` or `sound` like ``send(_:wait:id:display:)``.
@@ -86,7 +89,9 @@ extension Announcer {
         case .queued:
             if display.json, let queued = seen.queuedLine { printLine(queued.json.jsonText) }
             if mutedBeforehand {
-                printError("warning: speech is muted, so this post ends muted without being heard (`announcectl unmute` turns speech back on)")
+                printError(
+                    "warning: speech is muted, so this post ends muted without being heard (`announcectl unmute` turns speech back on)"
+                )
                 return ExitStatus.notSpoken
             }
             return ExitStatus.success
@@ -95,7 +100,9 @@ extension Announcer {
                 printLine(terminal.json.jsonText)
             } else if display.json, case .unavailable = outcome {
                 report(outcome)
-            } else if case .spoken = outcome, let voice = seen.voice, Self.differs(voice, from: display.askedVoice) || seen.warning != nil {
+            } else if case .spoken = outcome, let voice = seen.voice,
+                Self.differs(voice, from: display.askedVoice) || seen.warning != nil
+            {
                 printLine("spoken (voice \(voice))")
             } else {
                 report(outcome)

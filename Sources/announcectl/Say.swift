@@ -45,7 +45,10 @@ extension Announcectl {
         @Flag(help: "Wait behind what is speaking instead of interrupting it.")
         var queue = false
 
-        @Option(help: "An espeak-ng voice, by language or file name, e.g. en-us, en-gb, gmw/en, de (announcectl voices lists them).")
+        @Option(
+            help:
+                "An espeak-ng voice, by language or file name, e.g. en-us, en-gb, gmw/en, de (announcectl voices lists them)."
+        )
         var voice: String?
 
         @Option(help: ArgumentHelp("The text's BCP 47 language, e.g. en, de-DE.", valueName: "lang"))
@@ -60,7 +63,10 @@ extension Announcectl {
         @Option(help: "Volume, 0 to 200 (100 is normal).")
         var volume: Int?
 
-        @Option(help: "Which punctuation is spoken: none, some or all (some and all in a Piper voice are spoken by espeak-ng).")
+        @Option(
+            help:
+                "Which punctuation is spoken: none, some or all (some and all in a Piper voice are spoken by espeak-ng)."
+        )
         var punctuation: Punctuation?
 
         @Flag(help: "The text is SSML.")
@@ -75,7 +81,10 @@ extension Announcectl {
         @Option(help: ArgumentHelp("The request id to post under (echoed in --json output).", valueName: "id"))
         var id: String?
 
-        @Flag(help: "Print the daemon's lines as JSON: the terminal line with --wait (and word lines with --words), else the queued line.")
+        @Flag(
+            help:
+                "Print the daemon's lines as JSON: the terminal line with --wait (and word lines with --words), else the queued line."
+        )
         var json = false
 
         @Flag(help: "Speak a sample sentence in the voice or language given (--voice or --lang) instead of a text.")
@@ -91,7 +100,8 @@ extension Announcectl {
                 throw ValidationError("give the text to speak, or - to read it from standard input")
             }
             if text.count > 1 && text.contains("-") {
-                throw ValidationError("- reads the text from standard input and takes no other words; quote a text that is a dash")
+                throw ValidationError(
+                    "- reads the text from standard input and takes no other words; quote a text that is a dash")
             }
             if let lang, !RequestLine.isPlausibleLanguageTag(lang) {
                 throw ValidationError("--lang must be a BCP 47 language tag such as en, de-DE or cmn")
@@ -100,10 +110,18 @@ extension Announcectl {
             if let rate, !SpeechRanges.rate.contains(rate) {
                 throw ValidationError("--rate must be between 80 and 450 words per minute")
             }
-            if let pitch, !SpeechRanges.pitch.contains(pitch) { throw ValidationError("--pitch must be between 0 and 100") }
-            if let volume, !SpeechRanges.volume.contains(volume) { throw ValidationError("--volume must be between 0 and 200") }
-            if words && !waiting.wait { throw ValidationError("--words prints words as they are heard, so it needs --wait") }
-            if id != nil && readsStandardInput { throw ValidationError("--id names one post; with - every line is a post of its own") }
+            if let pitch, !SpeechRanges.pitch.contains(pitch) {
+                throw ValidationError("--pitch must be between 0 and 100")
+            }
+            if let volume, !SpeechRanges.volume.contains(volume) {
+                throw ValidationError("--volume must be between 0 and 200")
+            }
+            if words && !waiting.wait {
+                throw ValidationError("--words prints words as they are heard, so it needs --wait")
+            }
+            if id != nil && readsStandardInput {
+                throw ValidationError("--id names one post; with - every line is a post of its own")
+            }
             if let id, id.isEmpty { throw ValidationError("--id must not be empty") }
         }
 
@@ -130,14 +148,17 @@ extension Announcectl {
             guard readsStandardInput else {
                 let spoken = sample ? SampleSentence.text(language: lang ?? voice ?? "en") : text.joined(separator: " ")
                 let post = SpeechPost.announce(spoken, options: options)
-                try finish(with: await announcer.send(post, wait: waiting.wait, id: id.map(RequestID.string), display: display))
+                try finish(
+                    with: await announcer.send(post, wait: waiting.wait, id: id.map(RequestID.string), display: display)
+                )
                 return
             }
             var worst = ExitStatus.success
             var options = self.options
             while let line = readLine() {
                 guard !line.allSatisfy(\.isWhitespace) else { continue }
-                let status = await announcer.send(.announce(line, options: options), wait: waiting.wait, display: display)
+                let status = await announcer.send(
+                    .announce(line, options: options), wait: waiting.wait, display: display)
                 if status == ExitStatus.failure { try finish(with: status) }
                 worst = max(worst, status)
                 options.queue = true

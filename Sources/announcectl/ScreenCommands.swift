@@ -23,7 +23,9 @@ extension Announcectl {
         @OptionGroup var waiting: WaitOption
 
         func run() async throws {
-            try finish(with: await parent.makeAnnouncer().send(SpeechPost(kind: .screenChanged, subject: argument.subject), wait: waiting.wait))
+            try finish(
+                with: await parent.makeAnnouncer().send(
+                    SpeechPost(kind: .screenChanged, subject: argument.subject), wait: waiting.wait))
         }
     }
 
@@ -39,7 +41,9 @@ extension Announcectl {
         @OptionGroup var waiting: WaitOption
 
         func run() async throws {
-            try finish(with: await parent.makeAnnouncer().send(SpeechPost(kind: .layoutChanged, subject: argument.subject), wait: waiting.wait))
+            try finish(
+                with: await parent.makeAnnouncer().send(
+                    SpeechPost(kind: .layoutChanged, subject: argument.subject), wait: waiting.wait))
         }
     }
 }

@@ -19,7 +19,9 @@ struct ShortSpeechOptions: ParsableArguments {
     var rate: Int?
 
     func validate() throws {
-        if let rate, !SpeechRanges.rate.contains(rate) { throw ValidationError("--rate must be between 80 and 450 words per minute") }
+        if let rate, !SpeechRanges.rate.contains(rate) {
+            throw ValidationError("--rate must be between 80 and 450 words per minute")
+        }
         if let voice, voice.allSatisfy(\.isWhitespace) { throw ValidationError("--voice must not be empty") }
     }
 
@@ -53,14 +55,17 @@ extension Announcectl {
         }
 
         func run() async throws {
-            try finish(with: await parent.makeAnnouncer().send(.character(character), options: speech.options, wait: speech.waiting.wait))
+            try finish(
+                with: await parent.makeAnnouncer().send(
+                    .character(character), options: speech.options, wait: speech.waiting.wait))
         }
     }
 
     /// `key NAME`.
     struct Key: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Speak a key name as people say it: shift_a says \"shift a\", control_alt_delete \"control alt delete\".",
+            abstract:
+                "Speak a key name as people say it: shift_a says \"shift a\", control_alt_delete \"control alt delete\".",
             discussion: "Parts are separated by _, + or - (kp-enter says \"keypad enter\"); single letters are spelled."
         )
         @ParentCommand var parent: Announcectl
@@ -71,11 +76,14 @@ extension Announcectl {
         @OptionGroup var speech: ShortSpeechOptions
 
         func validate() throws {
-            if name.isEmpty || name.contains(where: \.isWhitespace) { throw ValidationError("give a key name without spaces, e.g. control_alt_delete") }
+            if name.isEmpty || name.contains(where: \.isWhitespace) {
+                throw ValidationError("give a key name without spaces, e.g. control_alt_delete")
+            }
         }
 
         func run() async throws {
-            try finish(with: await parent.makeAnnouncer().send(.key(name), options: speech.options, wait: speech.waiting.wait))
+            try finish(
+                with: await parent.makeAnnouncer().send(.key(name), options: speech.options, wait: speech.waiting.wait))
         }
     }
 
@@ -94,12 +102,15 @@ extension Announcectl {
 
         func validate() throws {
             if !ShortSpeech.soundNames.contains(name) {
-                throw ValidationError("unknown sound \"\(name)\"; the sounds are \(ShortSpeech.soundNames.joined(separator: ", "))")
+                throw ValidationError(
+                    "unknown sound \"\(name)\"; the sounds are \(ShortSpeech.soundNames.joined(separator: ", "))")
             }
         }
 
         func run() async throws {
-            try finish(with: await parent.makeAnnouncer().send(.sound(name), options: speech.options, wait: speech.waiting.wait))
+            try finish(
+                with: await parent.makeAnnouncer().send(
+                    .sound(name), options: speech.options, wait: speech.waiting.wait))
         }
     }
 }

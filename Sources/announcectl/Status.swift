@@ -5,7 +5,8 @@ import ArgumentParser
 extension Announcectl {
     /// `status [--json]`.
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show whether speech is on, what is speaking and the defaults.")
+        static let configuration = CommandConfiguration(
+            abstract: "Show whether speech is on, what is speaking and the defaults.")
         @ParentCommand var parent: Announcectl
 
         @Flag(help: "Print the status as one JSON line.")

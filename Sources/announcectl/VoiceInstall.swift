@@ -28,7 +28,10 @@ extension Announcectl.Voices {
                 """
         )
 
-        @Argument(help: ArgumentHelp("The .onnx file, a directory with one pair, or an https:// or file:// URL of the .onnx.", valueName: "source"))
+        @Argument(
+            help: ArgumentHelp(
+                "The .onnx file, a directory with one pair, or an https:// or file:// URL of the .onnx.",
+                valueName: "source"))
         var source: String
 
         func run() throws {
@@ -59,7 +62,9 @@ extension Announcectl.Voices {
                 }
                 let voice = try installer.install(stem: origin.stem, model: model, config: config)
                 let quality = voice.config.quality.map { ", \($0) quality" } ?? ""
-                printLine("installed \(voice.name) (\(voice.config.languages.first ?? voice.config.languageCode)\(quality)) in \(directory)")
+                printLine(
+                    "installed \(voice.name) (\(voice.config.languages.first ?? voice.config.languageCode)\(quality)) in \(directory)"
+                )
             } catch let problem as PiperVoiceProblem {
                 throw failure("not installed: \(problem.problem)")
             }
@@ -82,7 +87,9 @@ extension Announcectl.Voices {
 
         func run() throws {
             let directories = PiperVoiceDirectories(environment: ProcessEnvironment.current)
-            guard let directory = directories.user else { throw failure("neither XDG_DATA_HOME nor HOME is set; set HOME") }
+            guard let directory = directories.user else {
+                throw failure("neither XDG_DATA_HOME nor HOME is set; set HOME")
+            }
             do {
                 if let path = try PiperVoiceInstaller(directory: directory).remove(named: name) {
                     printLine("removed \(name.lowercased()) (\(path))")
@@ -93,7 +100,8 @@ extension Announcectl.Voices {
             }
             var message = "no voice named \(name) in \(directory); `announcectl voices` lists the voices"
             if let system = directories.system, PiperVoiceInstaller(directory: system).hasVoice(named: name) {
-                message = "the voice \(name) is in \(system), which belongs to a package: remove it with the package manager"
+                message =
+                    "the voice \(name) is in \(system), which belongs to a package: remove it with the package manager"
             }
             throw failure(message)
         }
@@ -126,14 +134,17 @@ struct VoiceSource {
             let path = source.split(separator: "?", maxSplits: 1).first.map(String.init) ?? source
             let file = path.split(separator: "/").last.map(String.init) ?? ""
             guard file.hasSuffix(PiperVoiceFiles.modelSuffix), file.count > PiperVoiceFiles.modelSuffix.count else {
-                throw failure("the URL must name the voice's .onnx file (its .onnx.json is fetched from the same URL with .json added), not \(source)")
+                throw failure(
+                    "the URL must name the voice's .onnx file (its .onnx.json is fetched from the same URL with .json added), not \(source)"
+                )
             }
             location = .url(model: source)
             stem = String(Self.percentDecoded(file)?.dropLast(PiperVoiceFiles.modelSuffix.count) ?? "")
             return
         }
         if source.contains("://") {
-            throw failure("only https:// and file:// URLs are fetched, not \(source); download the pair and give its .onnx file")
+            throw failure(
+                "only https:// and file:// URLs are fetched, not \(source); download the pair and give its .onnx file")
         }
         guard let sourceFile = VoiceFileIO.identity(source) else {
             throw failure("\(source) does not exist; give a .onnx file, a directory with one, or a URL")
@@ -143,9 +154,11 @@ struct VoiceSource {
             let names = VoiceFileIO.names(in: source) ?? []
             let models = names.filter { $0.hasSuffix(PiperVoiceFiles.modelSuffix) && !$0.hasPrefix(".") }.sorted()
             guard models.count == 1 else {
-                throw failure(models.isEmpty
-                    ? "\(source) holds no .onnx file; give the directory of one Piper voice"
-                    : "\(source) holds \(models.count) .onnx files (\(models.joined(separator: ", "))); give the one to install")
+                throw failure(
+                    models.isEmpty
+                        ? "\(source) holds no .onnx file; give the directory of one Piper voice"
+                        : "\(source) holds \(models.count) .onnx files (\(models.joined(separator: ", "))); give the one to install"
+                )
             }
             model = source + "/" + models[0]
         } else if source.hasSuffix(PiperVoiceFiles.configSuffix) {
@@ -156,7 +169,8 @@ struct VoiceSource {
             throw failure("\(source) is not a .onnx file; give a Piper voice's .onnx (with its .onnx.json beside it)")
         }
         guard VoiceFileIO.identity(model + ".json") != nil else {
-            throw failure("\(model).json is missing; a Piper voice is the .onnx with its .onnx.json beside it, download both")
+            throw failure(
+                "\(model).json is missing; a Piper voice is the .onnx with its .onnx.json beside it, download both")
         }
         location = .file(model: model)
         stem = String(file.dropLast(PiperVoiceFiles.modelSuffix.count))
@@ -194,20 +208,28 @@ struct VoiceSource {
             curl = try ChildProcess.run(
                 "/usr/bin/env",
                 [
-                    "curl", "--fail", "--location", "--silent", "--show-error", "--proto", "=https,file", "--proto-redir", "=https",
+                    "curl", "--fail", "--location", "--silent", "--show-error", "--proto", "=https,file",
+                    "--proto-redir", "=https",
                     "--output", path, url,
                 ]
             )
         } catch {
-            throw PiperVoiceProblem("\(name) cannot be fetched: curl cannot be run (\(error)); install curl (apt-get install curl), or download the pair and give its .onnx file")
+            throw PiperVoiceProblem(
+                "\(name) cannot be fetched: curl cannot be run (\(error)); install curl (apt-get install curl), or download the pair and give its .onnx file"
+            )
         }
         let message = String(decoding: curl.standardError, as: UTF8.self)
         guard curl.status == 0 else {
-            let reason = message.split(separator: "\n").last.map(String.init) ?? "curl exited with status \(curl.status)"
+            let reason =
+                message.split(separator: "\n").last.map(String.init) ?? "curl exited with status \(curl.status)"
             if curl.status == 127 {
-                throw PiperVoiceProblem("\(name) cannot be fetched: curl is not installed; install it (apt-get install curl), or download the pair and give its .onnx file")
+                throw PiperVoiceProblem(
+                    "\(name) cannot be fetched: curl is not installed; install it (apt-get install curl), or download the pair and give its .onnx file"
+                )
             }
-            throw PiperVoiceProblem("\(name) cannot be fetched from \(url): \(reason); check the URL (it must name the .onnx, with the .onnx.json beside it)")
+            throw PiperVoiceProblem(
+                "\(name) cannot be fetched from \(url): \(reason); check the URL (it must name the .onnx, with the .onnx.json beside it)"
+            )
         }
     }
 
@@ -221,7 +243,8 @@ struct VoiceSource {
                 bytes.append(byte)
                 continue
             }
-            guard input.count >= 2, let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+            guard input.count >= 2, let value = UInt8(String(decoding: input.prefix(2), as: UTF8.self), radix: 16)
+            else { return nil }
             bytes.append(value)
             input = input.dropFirst(2)
         }

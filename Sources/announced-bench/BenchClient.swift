@@ -24,7 +24,9 @@ final class BenchClient: @unchecked Sendable {
             for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
         }
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         if result != 0 {
             close(fd)
@@ -53,14 +55,18 @@ final class BenchClient: @unchecked Sendable {
     private func nextLine() -> Range<Int>? {
         while true {
             let newline = buffer.withUnsafeBytes { raw in
-                memchr(raw.baseAddress! + start, 10, end - start).map { raw.baseAddress!.distance(to: UnsafeRawPointer($0)) }
+                memchr(raw.baseAddress! + start, 10, end - start).map {
+                    raw.baseAddress!.distance(to: UnsafeRawPointer($0))
+                }
             }
             if let newline {
                 defer { start = newline + 1 }
                 return start..<newline
             }
             if start > 0 {
-                buffer.withUnsafeMutableBytes { raw in _ = memmove(raw.baseAddress!, raw.baseAddress! + start, end - start) }
+                buffer.withUnsafeMutableBytes { raw in
+                    _ = memmove(raw.baseAddress!, raw.baseAddress! + start, end - start)
+                }
                 end -= start
                 start = 0
             }
@@ -78,7 +84,9 @@ final class BenchClient: @unchecked Sendable {
         return buffer.withUnsafeBufferPointer { bytes in
             var index = line.lowerBound
             while index <= line.upperBound - fragment.count {
-                if bytes[index] == first, bytes[index..<(index + fragment.count)].elementsEqual(fragment) { return true }
+                if bytes[index] == first, bytes[index..<(index + fragment.count)].elementsEqual(fragment) {
+                    return true
+                }
                 index += 1
             }
             return false

@@ -11,7 +11,10 @@ final class BenchDaemon {
     /// Nanoseconds from `exec` to `READY=1` on NOTIFY_SOCKET.
     private(set) var startNanoseconds: UInt64 = 0
 
-    init(executable: String, audio: String = "null", extra: [String] = [], environment extraEnvironment: [String: String] = [:]) throws {
+    init(
+        executable: String, audio: String = "null", extra: [String] = [],
+        environment extraEnvironment: [String: String] = [:]
+    ) throws {
         directory = "/tmp/announced-bench-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         mkdir(directory, 0o700)
         socketPath = directory + "/announced.sock"
@@ -26,7 +29,9 @@ final class BenchDaemon {
         process.environment = environment
         let started = now()
         try process.run()
-        guard readiness.waitForReady(timeout: 30) else { throw BenchError("the daemon did not send READY=1 within 30 s") }
+        guard readiness.waitForReady(timeout: 30) else {
+            throw BenchError("the daemon did not send READY=1 within 30 s")
+        }
         startNanoseconds = now() - started
     }
 

@@ -20,7 +20,9 @@ struct DesktopBusFigure {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let bus = try SpawnedProcess(
             executable: "/usr/bin/dbus-daemon",
-            arguments: ["--session", "--nofork", "--nosyslog", "--address=unix:path=\(directory)/bus", "--print-address=1"],
+            arguments: [
+                "--session", "--nofork", "--nosyslog", "--address=unix:path=\(directory)/bus", "--print-address=1",
+            ],
             environment: ProcessInfo.processInfo.environment, output: .pipe
         )
         defer {
@@ -45,7 +47,8 @@ struct DesktopBusFigure {
                     let start = DispatchTime.now().uptimeNanoseconds
                     for _ in 0..<calls {
                         _ = try await connection.call(
-                            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                            interface: "org.freedesktop.DBus",
                             member: "GetNameOwner", arguments: [.string("org.freedesktop.DBus")]
                         ) { try $0.readString() }
                     }

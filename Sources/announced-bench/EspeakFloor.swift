@@ -8,11 +8,13 @@ enum EspeakFloor {
     nonisolated(unsafe) static var firstSamples: UInt64 = 0
     nonisolated(unsafe) static var totalSamples = 0
 
-    static let callback: @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?) -> Int32 = { _, count, _ in
-        if count > 0 && EspeakFloor.firstSamples == 0 { EspeakFloor.firstSamples = now() }
-        EspeakFloor.totalSamples += Int(count)
-        return 0
-    }
+    static let callback:
+        @convention(c) (UnsafeMutablePointer<Int16>?, Int32, UnsafeMutablePointer<espeak_EVENT>?) -> Int32 = {
+            _, count, _ in
+            if count > 0 && EspeakFloor.firstSamples == 0 { EspeakFloor.firstSamples = now() }
+            EspeakFloor.totalSamples += Int(count)
+            return 0
+        }
 
     /// Measures `samples` syntheses of `text`; nil when espeak-ng cannot start.
     static func measure(text: String, samples: Int) -> Figure? {

@@ -58,14 +58,18 @@ struct Figures {
         for id in 0..<samples {
             let start = now()
             client.send(#"{"op":"announce","id":\#(id),"text":"Saved"}"#)
-            guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else { throw BenchError("lost the connection") }
+            guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else {
+                throw BenchError("lost the connection")
+            }
             figure.add(nanoseconds: started - start)
             // Cancel it and wait until it has stopped, so the next sample starts on an idle daemon.
             client.send(#"{"op":"cancel","target":\#(id)}"#)
             client.waitFor(#""event":"finished""#, #""id":\#(id),"#)
         }
         let load = Double(busyPosts.load(ordering: .relaxed) - postsBefore) / (Double(now() - measuring) / 1e9)
-        figure.note = (busy > 0 ? "the others: \(format(load, 0)) posts/s; " : "") + "machine CPU idle \(format(CPUTimes.now().idlePercent(since: cpuBefore), 0))%"
+        figure.note =
+            (busy > 0 ? "the others: \(format(load, 0)) posts/s; " : "")
+            + "machine CPU idle \(format(CPUTimes.now().idlePercent(since: cpuBefore), 0))%"
         stop.store(true, ordering: .relaxed)
         daemon.stop()
         done.wait()
@@ -79,11 +83,15 @@ struct Figures {
         let client = try daemon.connect()
         var ended = Figure(name: "2. interrupt: write → old post's terminal line")
         var started = Figure(name: "2. interrupt: write → new post's started")
-        client.send(#"{"op":"announce","id":0,"text":"A long sentence that keeps speaking while it is interrupted, again and again."}"#)
+        client.send(
+            #"{"op":"announce","id":0,"text":"A long sentence that keeps speaking while it is interrupted, again and again."}"#
+        )
         client.waitFor(#""event":"started""#, #""id":0,"#)
         for id in 1...samples {
             let start = now()
-            client.send(#"{"op":"announce","id":\#(id),"text":"A long sentence that keeps speaking while it is interrupted, again and again."}"#)
+            client.send(
+                #"{"op":"announce","id":\#(id),"text":"A long sentence that keeps speaking while it is interrupted, again and again."}"#
+            )
             guard let old = client.waitFor(#""event":"finished""#, #""id":\#(id - 1),"#),
                 let new = client.waitFor(#""event":"started""#, #""id":\#(id),"#)
             else { throw BenchError("lost the connection") }
@@ -118,7 +126,9 @@ struct Figures {
     /// on a connection of its own and is left alone for two seconds again before `before` is read:
     /// a daemon that has not yet served does not hold the code that serving runs, and a comparison
     /// with it would count that code as growth.
-    func throughput(posts: Int, connections: Int, warmUp: Int = 0) throws -> (postsPerSecond: Double, rssMiB: Double, daemon: BenchDaemon?, before: Resident) {
+    func throughput(posts: Int, connections: Int, warmUp: Int = 0) throws -> (
+        postsPerSecond: Double, rssMiB: Double, daemon: BenchDaemon?, before: Resident
+    ) {
         let daemon = try BenchDaemon(executable: executable)
         if warmUp > 0 {
             usleep(2_000_000)
@@ -151,7 +161,8 @@ struct Figures {
         let missing = shortfall.withLock { $0 }
         if missing > 0 {
             daemon.stop()
-            throw BenchError("throughput: \(missing) of \(posts) posts got no terminal line before the daemon closed the connection")
+            throw BenchError(
+                "throughput: \(missing) of \(posts) posts got no terminal line before the daemon closed the connection")
         }
         let seconds = Double(finish.withLock { $0 } - start) / 1e9
         return (Double(perConnection * connections) / seconds, daemon.residentMiB, daemon, before)

@@ -24,7 +24,8 @@ extension Figures {
     /// figure is its last audible sample after the request.
     func heardPause() throws -> HeardPauseFigures {
         guard HeadlessPulseAudio.canRecord else {
-            throw BenchError("the heard figures need pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
+            throw BenchError(
+                "the heard figures need pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
         }
         return try withHeardDaemon { daemon, recorder in try heardPause(daemon, recorder) }
     }
@@ -35,7 +36,9 @@ extension Figures {
         let text = "A long sentence that keeps speaking while it is paused, resumed and cancelled, again and again."
         for id in 0..<max(10, samples / 10) {
             client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
-            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else {
+                throw BenchError("lost the connection")
+            }
             // Somewhere in the middle of a word, most of the time.
             usleep(UInt32(200_000 + (id * 37_000) % 150_000))
             let pausedAt = try request(client, op: "pause", id: "p\(id)")
@@ -80,7 +83,8 @@ extension Figures {
         let start = max(0, end - MonitorRecorder.rate * 3 / 2)
         let recorded = recorder.samples(from: start, to: end)
         return recorded.indices.compactMap { index in
-            abs(Int(recorded[index])) > MonitorRecorder.audibleThreshold ? recorder.renderedNanoseconds(ofSample: start + index) : nil
+            abs(Int(recorded[index])) > MonitorRecorder.audibleThreshold
+                ? recorder.renderedNanoseconds(ofSample: start + index) : nil
         }
     }
 

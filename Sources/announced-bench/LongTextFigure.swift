@@ -16,8 +16,10 @@ struct LongTextFigures {
 
     /// Every row: the latencies, then the memory table.
     var described: String {
-        (started + heard).map { pad($0.name, 62) + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))" }
-            .joined(separator: "\n") + "\n" + memoryTable
+        (started + heard).map {
+            pad($0.name, 62) + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))"
+        }
+        .joined(separator: "\n") + "\n" + memoryTable
     }
 
     /// The memory rows, MiB.
@@ -35,7 +37,9 @@ enum LongTexts {
     static let sentence = "The committee met on a quiet morning to read the whole report aloud. "
 
     static func plain(_ count: Int) -> String {
-        String(decoding: String(repeating: sentence, count: count / sentence.utf8.count + 1).utf8.prefix(count), as: UTF8.self)
+        String(
+            decoding: String(repeating: sentence, count: count / sentence.utf8.count + 1).utf8.prefix(count),
+            as: UTF8.self)
     }
 
     static func ssml(_ count: Int) -> String {
@@ -77,13 +81,18 @@ extension Figures {
                 var figure = Figure(name: "12. write → started, " + text.name)
                 for _ in 0..<rounds {
                     id += 1
-                    let line = Array(#"{"op":"announce","id":\#(id),"ssml":\#(text.ssml),"text":"\#(text.text)"}"#.utf8) + [10]
+                    let line =
+                        Array(#"{"op":"announce","id":\#(id),"ssml":\#(text.ssml),"text":"\#(text.text)"}"#.utf8) + [10]
                     let start = now()
                     client.send(line)
-                    guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else { throw BenchError("lost the connection") }
+                    guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else {
+                        throw BenchError("lost the connection")
+                    }
                     figure.add(nanoseconds: started - start)
                     client.send(#"{"op":"stop","id":"s\#(id)"}"#)
-                    guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+                    guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
+                        throw BenchError("lost the connection")
+                    }
                 }
                 figures.started.append(figure)
             }

@@ -10,10 +10,13 @@ extension Figures {
         let daemon = try BenchDaemon(executable: executable)
         defer { daemon.stop() }
         let app = try daemon.connect()
-        let stops = (0...samples).map { #"{"id":"e\#($0)","label":"Item \#($0)","traits":["button"]}"# }.joined(separator: ",")
+        let stops = (0...samples).map { #"{"id":"e\#($0)","label":"Item \#($0)","traits":["button"]}"# }.joined(
+            separator: ",")
         // A string subject: the screen is published without focusing anything.
         app.send(#"{"op":"screen-changed","id":1,"element":"Menu","elements":[\#(stops)]}"#)
-        guard app.waitFor(#""event":"finished""#, #""id":1,"#) != nil else { throw BenchError("the screen post was not answered") }
+        guard app.waitFor(#""event":"finished""#, #""id":1,"#) != nil else {
+            throw BenchError("the screen post was not answered")
+        }
         let keys = try daemon.connect()
         keys.send(#"{"op":"subscribe","id":0,"events":["speech"]}"#)
         keys.waitFor(#""event":"ok""#, #""id":0"#)
@@ -21,7 +24,9 @@ extension Figures {
         for id in 1...samples {
             let start = now()
             keys.send(#"{"op":"navigate","id":\#(id),"action":"next"}"#)
-            guard let started = keys.waitFor(#""state":"started""#, #""client":"navigation""#) else { throw BenchError("lost the connection") }
+            guard let started = keys.waitFor(#""state":"started""#, #""client":"navigation""#) else {
+                throw BenchError("lost the connection")
+            }
             figure.add(nanoseconds: started - start)
             // Stop it and wait until it has ended, so the next sample starts on an idle daemon.
             keys.send(#"{"op":"stop"}"#)
@@ -38,7 +43,9 @@ extension Figures {
         let app = try daemon.connect()
         let stops = (0...samples).map { #"{"id":"e\#($0)","label":"Item \#($0)"}"# }.joined(separator: ",")
         app.send(#"{"op":"screen-changed","id":1,"element":"Menu","elements":[\#(stops)]}"#)
-        guard app.waitFor(#""event":"finished""#, #""id":1,"#) != nil else { throw BenchError("the screen post was not answered") }
+        guard app.waitFor(#""event":"finished""#, #""id":1,"#) != nil else {
+            throw BenchError("the screen post was not answered")
+        }
         let tool = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("announcectl")
         var figure = Figure(name: "9. announcectl next: exec → exit (one navigate answered)")
         // posix_spawn and waitpid, not Foundation's Process: its waitUntilExit polls a run loop
@@ -49,7 +56,9 @@ extension Figures {
             defer { for pointer in argv { free(pointer) } }
             var pid: pid_t = 0
             let start = now()
-            guard posix_spawn(&pid, tool.path, nil, nil, &argv, environ) == 0 else { throw BenchError("cannot start \(tool.path)") }
+            guard posix_spawn(&pid, tool.path, nil, nil, &argv, environ) == 0 else {
+                throw BenchError("cannot start \(tool.path)")
+            }
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             figure.add(nanoseconds: now() - start)

@@ -52,10 +52,12 @@ struct MemoryRollup {
 
     /// One table row.
     func row(_ name: String) -> String {
-        pad(name, 22) + [rss, anonymous, fileBacked, pss, pssAnonymous, pssFile].map { pad(format($0, 1), 10) }.joined()
+        pad(name, 22)
+            + [rss, anonymous, fileBacked, pss, pssAnonymous, pssFile].map { pad(format($0, 1), 10) }.joined()
     }
 
-    static let header = pad("", 22) + ["RSS", "anon", "file", "PSS", "PSS anon", "PSS file"].map { pad($0, 10) }.joined()
+    static let header =
+        pad("", 22) + ["RSS", "anon", "file", "PSS", "PSS anon", "PSS file"].map { pad($0, 10) }.joined()
 
     /// A table: `title`, then the header and one row a rollup, each indented by two spaces.
     static func table(_ title: String, _ rows: [(name: String, memory: MemoryRollup)]) -> String {
@@ -89,7 +91,9 @@ extension Figures {
         var pulse: HeadlessPulseAudio?
         if audio == "pulse" {
             guard HeadlessPulseAudio.isInstalled else {
-                throw BenchError("the PulseAudio figure needs pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
+                throw BenchError(
+                    "the PulseAudio figure needs pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)"
+                )
             }
             pulse = try HeadlessPulseAudio()
         }
@@ -99,7 +103,10 @@ extension Figures {
         let client = try daemon.connect()
         for id in 1...posts {
             client.send(#"{"op":"announce","id":\#(id),"text":"Saved"}"#)
-            guard client.skipToLine(containingAnyOf: [#""event":"finished""#, #""event":"error""#].map { Array($0.utf8) }) else {
+            guard
+                client.skipToLine(
+                    containingAnyOf: [#""event":"finished""#, #""event":"error""#].map { Array($0.utf8) })
+            else {
                 throw BenchError("the daemon closed the connection during the memory figure")
             }
         }

@@ -23,12 +23,16 @@ extension Figures {
             }
             let start = now()
             client.send(#"{"op":"pause","id":"p\#(sample)"}"#)
-            guard let held = client.waitFor(#""event":"paused""#, #""id":\#(post),"#) else { throw BenchError("lost the connection") }
+            guard let held = client.waitFor(#""event":"paused""#, #""id":\#(post),"#) else {
+                throw BenchError("lost the connection")
+            }
             paused.add(nanoseconds: held - start)
             client.waitFor(#""id":"p\#(sample)""#)
             let again = now()
             client.send(#"{"op":"resume","id":"r\#(sample)"}"#)
-            guard let going = client.waitFor(#""event":"resumed""#, #""id":\#(post),"#) else { throw BenchError("lost the connection") }
+            guard let going = client.waitFor(#""event":"resumed""#, #""id":\#(post),"#) else {
+                throw BenchError("lost the connection")
+            }
             resumed.add(nanoseconds: going - again)
             client.waitFor(#""id":"r\#(sample)""#)
         }

@@ -19,9 +19,11 @@ struct PiperCacheFigures {
     var fillSeconds = 0.0
 
     var described: String {
-        "\n" + [heard, started].map {
-            pad($0.name, 84) + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))  N = \($0.values.count)"
-        }
+        "\n"
+            + [heard, started].map {
+                pad($0.name, 84)
+                    + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))  N = \($0.values.count)"
+            }
             .joined(separator: "\n")
             + "\n"
             + MemoryRollup.table(
@@ -48,7 +50,9 @@ extension Figures {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for suffix in ["", ".json"] {
             let target = voices + "/en_US-joe-medium.onnx" + suffix
-            if link(files.voice + suffix, target) != 0 { try FileManager.default.copyItem(atPath: files.voice + suffix, toPath: target) }
+            if link(files.voice + suffix, target) != 0 {
+                try FileManager.default.copyItem(atPath: files.voice + suffix, toPath: target)
+            }
         }
         let config = directory + "/announced.json"
         let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
@@ -57,7 +61,8 @@ extension Figures {
         var environment = pulse.clientEnvironment
         environment["XDG_DATA_HOME"] = directory + "/data"
         environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = files.libraryDirectory
-        let daemon = try BenchDaemon(executable: executable, audio: "pulse", extra: ["--config", config], environment: environment)
+        let daemon = try BenchDaemon(
+            executable: executable, audio: "pulse", extra: ["--config", config], environment: environment)
         defer { daemon.stop() }
         // As for the uncached daemon: the null sink settles with the new stream.
         usleep(3_000_000)
@@ -66,14 +71,17 @@ extension Figures {
         func speakWhole(_ fields: String) throws {
             id += 1
             client.send(#"{"op":"announce","id":\#(id),\#(fields)}"#)
-            guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+            guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
+                throw BenchError("lost the connection")
+            }
         }
         // Loads the voice, then renders the phrase once, whole: the cache keeps it.
         try speakWhole(#""text":"Ready.""#)
         try speakWhole(#""text":"\#(PiperBenchTexts.short)""#)
         for _ in 0..<rounds {
             id += 1
-            let times = try recorder.timeHeardPost(#"{"op":"announce","id":\#(id),"text":"\#(PiperBenchTexts.short)"}"#, id: id, on: client)
+            let times = try recorder.timeHeardPost(
+                #"{"op":"announce","id":\#(id),"text":"\#(PiperBenchTexts.short)"}"#, id: id, on: client)
             figures.started.add(nanoseconds: times.started)
             figures.heard.add(nanoseconds: times.heard)
         }
@@ -84,7 +92,9 @@ extension Figures {
         let fillStart = now()
         while figures.fillPhrases < 30 {
             figures.fillPhrases += 1
-            try speakWhole(#""text":"Message \#(figures.fillPhrases) of the day has arrived in your inbox with an attachment.","rate":450"#)
+            try speakWhole(
+                #""text":"Message \#(figures.fillPhrases) of the day has arrived in your inbox with an attachment.","rate":450"#
+            )
         }
         figures.fillSeconds = Double(now() - fillStart) / 1e9
         usleep(2_000_000)

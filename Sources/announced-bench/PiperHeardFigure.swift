@@ -55,13 +55,19 @@ struct PiperHeardFigures {
 
     /// The latency rows and the memory table.
     var described: String {
-        (rows + started + [interrupted]).map { pad($0.name, 78) + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))  N = \($0.values.count)" }
-            .joined(separator: "\n")
+        (rows + started + [interrupted]).map {
+            pad($0.name, 78)
+                + "p50 \(format($0.p50))  p99 \(format($0.p99))  max \(format($0.max))  N = \($0.values.count)"
+        }
+        .joined(separator: "\n")
             + "\n    (\(inSilence) interrupting posts fell between words and measured nothing; the first Piper post, voice load included, took \(format(firstPostSeconds, 2)) s)\n"
             + MemoryRollup.table(
                 "14. memory (MiB, from /proc/PID/smaps_rollup; the Piper helper exited \(format(unloadSeconds, 1)) s after the last post):",
-                [("daemon, before Piper", daemonBefore), ("Piper helper, loaded", helperLoaded), ("daemon, Piper loaded", daemonLoaded),
-                 ("daemon, unloaded", daemonUnloaded)]
+                [
+                    ("daemon, before Piper", daemonBefore), ("Piper helper, loaded", helperLoaded),
+                    ("daemon, Piper loaded", daemonLoaded),
+                    ("daemon, unloaded", daemonUnloaded),
+                ]
             )
             + cache.described
     }
@@ -82,7 +88,8 @@ extension Figures {
     /// `threads` is the daemon's `piper_threads` (nil: its default).
     func piperHeard(files: PiperBenchFiles, threads: Int? = nil) throws -> PiperHeardFigures {
         guard HeadlessPulseAudio.canRecord else {
-            throw BenchError("figure 14 needs pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
+            throw BenchError(
+                "figure 14 needs pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
         }
         // announced's rows cost well under a second a round, the CLI's warm rounds several
         // seconds and its cold ones about five (Python's start and the model's load).
@@ -91,17 +98,21 @@ extension Figures {
         defer { pulse.kill() }
         let recorder = try pulse.record()
         var figures = PiperHeardFigures()
-        try speakThroughAnnounced(files: files, threads: threads, pulse: pulse, recorder: recorder, rounds: rounds, into: &figures)
-        figures.cache = try speakFromCache(files: files, threads: threads, pulse: pulse, recorder: recorder, rounds: rounds)
+        try speakThroughAnnounced(
+            files: files, threads: threads, pulse: pulse, recorder: recorder, rounds: rounds, into: &figures)
+        figures.cache = try speakFromCache(
+            files: files, threads: threads, pulse: pulse, recorder: recorder, rounds: rounds)
         if let cli = files.cli {
             let pipeline = PiperPipeline(cli: cli, voice: files.voice, environment: pulse.clientEnvironment)
-            figures.rows += try pipeline.measure(recorder: recorder, rounds: max(10, samples / 10), coldRounds: max(5, samples / 20))
+            figures.rows += try pipeline.measure(
+                recorder: recorder, rounds: max(10, samples / 10), coldRounds: max(5, samples / 20))
         }
         return figures
     }
 
     private func speakThroughAnnounced(
-        files: PiperBenchFiles, threads: Int?, pulse: HeadlessPulseAudio, recorder: MonitorRecorder, rounds: Int, into figures: inout PiperHeardFigures
+        files: PiperBenchFiles, threads: Int?, pulse: HeadlessPulseAudio, recorder: MonitorRecorder, rounds: Int,
+        into figures: inout PiperHeardFigures
     ) throws {
         let directory = "/tmp/announced-bench-piper-\(getpid())"
         let voices = directory + "/data/announced/voices"
@@ -109,7 +120,9 @@ extension Figures {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for suffix in ["", ".json"] {
             let target = voices + "/en_US-joe-medium.onnx" + suffix
-            if link(files.voice + suffix, target) != 0 { try FileManager.default.copyItem(atPath: files.voice + suffix, toPath: target) }
+            if link(files.voice + suffix, target) != 0 {
+                try FileManager.default.copyItem(atPath: files.voice + suffix, toPath: target)
+            }
         }
         let config = directory + "/announced.json"
         let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
@@ -120,7 +133,8 @@ extension Figures {
         var environment = pulse.clientEnvironment
         environment["XDG_DATA_HOME"] = directory + "/data"
         environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = files.libraryDirectory
-        let daemon = try BenchDaemon(executable: executable, audio: "pulse", extra: ["--config", config], environment: environment)
+        let daemon = try BenchDaemon(
+            executable: executable, audio: "pulse", extra: ["--config", config], environment: environment)
         defer { daemon.stop() }
         // The null sink renders 2 s blocks until the recorder (a low-latency client) has settled it.
         usleep(3_000_000)
@@ -128,7 +142,9 @@ extension Figures {
         var id = 0
         // espeak-ng's helper starts with the daemon; one post warms it.
         try speak(client, id: &id, #""voice":"en-us","text":"Ready.""#)
-        try heardRows(client, recorder, engine: "espeak-ng", voiceField: #""voice":"en-us","#, id: &id, rounds: rounds, into: &figures)
+        try heardRows(
+            client, recorder, engine: "espeak-ng", voiceField: #""voice":"en-us","#, id: &id, rounds: rounds,
+            into: &figures)
         usleep(1_000_000)
         figures.daemonBefore = MemoryRollup(pid: daemon.process.processIdentifier)
 
@@ -139,12 +155,16 @@ extension Figures {
         try measureInterruptions(client, recorder, id: &id, rounds: rounds, into: &figures)
         let lastPost = now()
         usleep(1_000_000)
-        guard let helper = piperHelper(of: daemon) else { throw BenchError("the daemon has no announced-piper helper after its Piper posts") }
+        guard let helper = piperHelper(of: daemon) else {
+            throw BenchError("the daemon has no announced-piper helper after its Piper posts")
+        }
         figures.helperLoaded = MemoryRollup(pid: helper)
         figures.daemonLoaded = MemoryRollup(pid: daemon.process.processIdentifier)
         let deadline = now() + UInt64(Self.piperIdleUnload + 30) * 1_000_000_000
         while piperHelper(of: daemon) != nil {
-            guard now() < deadline else { throw BenchError("the Piper helper was still running 30 s after engine_idle_unload") }
+            guard now() < deadline else {
+                throw BenchError("the Piper helper was still running 30 s after engine_idle_unload")
+            }
             usleep(50_000)
         }
         figures.unloadSeconds = Double(now() - lastPost) / 1e9
@@ -157,13 +177,16 @@ extension Figures {
     private func speak(_ client: BenchClient, id: inout Int, _ fields: String) throws {
         id += 1
         client.send(#"{"op":"announce","id":\#(id),\#(fields)}"#)
-        guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+        guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
+            throw BenchError("lost the connection")
+        }
     }
 
     /// Write → first audible sample, and write → `started`, for each text, `rounds` times (each
     /// post stopped once heard, then 300 ms of silence).
     private func heardRows(
-        _ client: BenchClient, _ recorder: MonitorRecorder, engine: String, voiceField: String, id: inout Int, rounds: Int,
+        _ client: BenchClient, _ recorder: MonitorRecorder, engine: String, voiceField: String, id: inout Int,
+        rounds: Int,
         into figures: inout PiperHeardFigures
     ) throws {
         for text in PiperBenchTexts.all {
@@ -186,9 +209,11 @@ extension Figures {
     /// the write audible) → the last audible sample rendered after the write, once the new post's
     /// `started` line has arrived and 50 ms more have been recorded.
     private func measureInterruptions(
-        _ client: BenchClient, _ recorder: MonitorRecorder, id: inout Int, rounds: Int, into figures: inout PiperHeardFigures
+        _ client: BenchClient, _ recorder: MonitorRecorder, id: inout Int, rounds: Int,
+        into figures: inout PiperHeardFigures
     ) throws {
-        let text = "A long sentence that keeps speaking while it is interrupted, again and again, until the very end of it."
+        let text =
+            "A long sentence that keeps speaking while it is interrupted, again and again, until the very end of it."
         // The interrupting post is spoken at volume 0, so every audible sample after its write is
         // the old post's, however soon the new post's audio comes (its first chunk starts 5 ms
         // before it is audible, sooner than its `started` line may reach the client). Each round
@@ -196,7 +221,9 @@ extension Figures {
         func speakAudibly() throws {
             id += 1
             client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
-            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else {
+                throw BenchError("lost the connection")
+            }
         }
         try speakAudibly()
         for round in 0..<rounds {
@@ -206,11 +233,14 @@ extension Figures {
             id += 1
             let sent = now()
             client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)","volume":0}"#)
-            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+            guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else {
+                throw BenchError("lost the connection")
+            }
             usleep(50_000)
             let recorded = recorder.samples(from: from, to: recorder.sampleCount)
             let times = recorded.indices.compactMap { index in
-                abs(Int(recorded[index])) > MonitorRecorder.audibleThreshold ? recorder.renderedNanoseconds(ofSample: from + index) : nil
+                abs(Int(recorded[index])) > MonitorRecorder.audibleThreshold
+                    ? recorder.renderedNanoseconds(ofSample: from + index) : nil
             }
             if times.contains(where: { $0 < sent && $0 + 20_000_000 >= sent }) {
                 let last = times.last ?? sent
@@ -221,7 +251,9 @@ extension Figures {
             try speakAudibly()
         }
         client.send(#"{"op":"stop","id":"s\#(id)"}"#)
-        guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+        guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
+            throw BenchError("lost the connection")
+        }
     }
 
     /// The daemon's `announced-piper` child, if one runs.
@@ -229,7 +261,9 @@ extension Figures {
         childProcesses(of: daemon.process.processIdentifier).first { pid in
             var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let length = readlink("/proc/\(pid)/exe", &path, Int(PATH_MAX))
-            return length > 0 && String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasSuffix("/announced-piper")
+            return length > 0
+                && String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self).hasSuffix(
+                    "/announced-piper")
         }
     }
 }

@@ -16,7 +16,11 @@ struct PiperHelperFigure {
     let runs: Int
 
     /// A text of 5,000 characters whose first sentence is "Download complete.".
-    static let longText = "Download complete. " + String(repeating: "The next sentence of a long text waits until the first has been sent, clause by clause. ", count: 57)
+    static let longText =
+        "Download complete. "
+        + String(
+            repeating: "The next sentence of a long text waits until the first has been sent, clause by clause. ",
+            count: 57)
 
     /// The figures: first samples (short text, 1 and 2 threads; long text, 1 thread), and abort →
     /// done; with the voice's load time for the helper each came from.
@@ -27,7 +31,9 @@ struct PiperHelperFigure {
         return [(one.first, one.load), (two.first, two.load), (long.first, long.load), (one.abort, one.load)]
     }
 
-    private func measure(threads: Int, text: String, name: String? = nil) throws -> (first: Figure, abort: Figure, load: Double) {
+    private func measure(threads: Int, text: String, name: String? = nil) throws -> (
+        first: Figure, abort: Figure, load: Double
+    ) {
         var environment = ProcessInfo.processInfo.environment
         environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = libraryDirectory
         environment["ANNOUNCED_PIPER_VOICE_DIRS"] = URL(fileURLWithPath: voice).deletingLastPathComponent().path
@@ -47,21 +53,29 @@ struct PiperHelperFigure {
         let requests = FrameChannel(fd: toHelper.fileHandleForWriting.fileDescriptor)
         let messages = FrameChannel(fd: fromHelper.fileHandleForReading.fileDescriptor)
         func next() throws -> EngineMessage {
-            guard let frame = messages.readFrame(timeout: 120_000) else { throw BenchError("announced-piper stopped answering") }
+            guard let frame = messages.readFrame(timeout: 120_000) else {
+                throw BenchError("announced-piper stopped answering")
+            }
             return try EngineMessage(tag: frame.tag, payload: frame.payload)
         }
-        guard case .ready = try next() else { throw BenchError("announced-piper did not start: is the engine at \(libraryDirectory)?") }
+        guard case .ready = try next() else {
+            throw BenchError("announced-piper did not start: is the engine at \(libraryDirectory)?")
+        }
         let loadStart = ContinuousClock.now
         requests.write(EngineRequest.prepare(voice: voice).frame)
         guard case .voicePrepared(0, _) = try next() else { throw BenchError("announced-piper cannot load \(voice)") }
         let load = ContinuousClock.now - loadStart
         let request = EngineRequest.synthesize(
-            SynthesisRequest(voice: voice, rate: 175, pitch: 50, volume: 100, punctuation: .none, punctuationList: "", ssml: false, text: text)
+            SynthesisRequest(
+                voice: voice, rate: 175, pitch: 50, volume: 100, punctuation: .none, punctuationList: "", ssml: false,
+                text: text)
         ).frame
-        var figure = Figure(name: "Piper helper: \(name ?? "\"\(text)\"") → first samples, \(threads) thread\(threads == 1 ? "" : "s")")
+        var figure = Figure(
+            name: "Piper helper: \(name ?? "\"\(text)\"") → first samples, \(threads) thread\(threads == 1 ? "" : "s")")
         var abortFigure = Figure(name: "Piper helper: abort after the first samples → done")
         func nanoseconds(_ duration: Duration) -> UInt64 {
-            UInt64(duration.components.seconds) * 1_000_000_000 + UInt64(duration.components.attoseconds / 1_000_000_000)
+            UInt64(duration.components.seconds) * 1_000_000_000
+                + UInt64(duration.components.attoseconds / 1_000_000_000)
         }
         for run in 0...runs {
             let start = ContinuousClock.now

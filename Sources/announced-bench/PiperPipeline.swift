@@ -35,12 +35,16 @@ struct PiperPipeline {
             for _ in 0..<coldRounds {
                 let startSample = recorder.sampleCount
                 let start = now()
-                let pipeline = try RunningPipeline(command: "\"$0\" -m \"$1\" --output-raw | " + Self.paplay, cli: cli, voice: voice, environment: environment)
+                let pipeline = try RunningPipeline(
+                    command: "\"$0\" -m \"$1\" --output-raw | " + Self.paplay, cli: cli, voice: voice,
+                    environment: environment)
                 pipeline.write(text.text + "\n")
                 pipeline.closeInput()
                 let first = recorder.firstAudible(after: startSample, timeout: 60)
                 pipeline.kill()
-                guard let first, let heard = recorder.renderedNanoseconds(ofSample: first) else { throw BenchError("the piper pipeline was not heard at the sink within 60 s") }
+                guard let first, let heard = recorder.renderedNanoseconds(ofSample: first) else {
+                    throw BenchError("the piper pipeline was not heard at the sink within 60 s")
+                }
                 figure.add(nanoseconds: heard > start ? heard - start : 0)
                 usleep(300_000)
             }
@@ -56,7 +60,8 @@ struct PiperPipeline {
                 let startSample = recorder.sampleCount
                 let start = now()
                 running.write(text.text + "\n")
-                guard let first = recorder.firstAudible(after: startSample, timeout: 60), let heard = recorder.renderedNanoseconds(ofSample: first)
+                guard let first = recorder.firstAudible(after: startSample, timeout: 60),
+                    let heard = recorder.renderedNanoseconds(ofSample: first)
                 else { throw BenchError("the piper pipeline was not heard at the sink within 60 s") }
                 figure.add(nanoseconds: heard > start ? heard - start : 0)
                 if long {
@@ -75,7 +80,9 @@ struct PiperPipeline {
 
     /// A running low-latency pipeline whose model is loaded: one line spoken and heard to its end.
     private func warmPipeline(_ recorder: MonitorRecorder) throws -> RunningPipeline {
-        let pipeline = try RunningPipeline(command: "\"$0\" -m \"$1\" --output-raw | " + Self.paplayLowLatency, cli: cli, voice: voice, environment: environment)
+        let pipeline = try RunningPipeline(
+            command: "\"$0\" -m \"$1\" --output-raw | " + Self.paplayLowLatency, cli: cli, voice: voice,
+            environment: environment)
         let startSample = recorder.sampleCount
         pipeline.write("Ready.\n")
         guard recorder.waitForSilence(after: startSample, timeout: 60) != nil else {
@@ -109,7 +116,9 @@ final class RunningPipeline {
         let bytes = Array(line.utf8)
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(input.fileHandleForWriting.fileDescriptor, $0.baseAddress, $0.count) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.write(input.fileHandleForWriting.fileDescriptor, $0.baseAddress, $0.count)
+            }
             if written <= 0 { return }
             offset += written
         }
@@ -133,11 +142,15 @@ extension MonitorRecorder {
         let startSample = sampleCount
         let start = now()
         client.send(request)
-        guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else { throw BenchError("lost the connection") }
+        guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#) else {
+            throw BenchError("lost the connection")
+        }
         guard let first = firstAudible(after: startSample), let heard = renderedNanoseconds(ofSample: first)
         else { throw BenchError("nothing was heard at the sink") }
         client.send(#"{"op":"stop","id":"s\#(id)"}"#)
-        guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else { throw BenchError("lost the connection") }
+        guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
+            throw BenchError("lost the connection")
+        }
         usleep(300_000)
         return (started - start, heard > start ? heard - start : 0)
     }
@@ -148,7 +161,9 @@ extension MonitorRecorder {
         let deadline = now() + UInt64(timeout * 1e9)
         while now() < deadline {
             let end = sampleCount
-            if let index = samples(from: scanned, to: end).firstIndex(where: { abs(Int($0)) > MonitorRecorder.audibleThreshold }) {
+            if let index = samples(from: scanned, to: end).firstIndex(where: {
+                abs(Int($0)) > MonitorRecorder.audibleThreshold
+            }) {
                 return scanned + index
             }
             scanned = end

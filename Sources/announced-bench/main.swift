@@ -25,8 +25,10 @@ let samples = Int(option("--samples") ?? "") ?? (quick ? 50 : 200)
 let millionPosts = Int(option("--posts") ?? "") ?? (quick ? 100_000 : 1_000_000)
 /// Posts spoken before the daemon-and-helper memory figure (5b).
 let memoryPosts = Int(option("--memory-posts") ?? "") ?? (quick ? 20 : 100)
-let executable = option("--daemon")
-    ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("announced").path
+let executable =
+    option("--daemon")
+    ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    .appendingPathComponent("announced").path
 
 /// The Piper engine and test voice (scripts/fetch-piper-engine.sh; `ANNOUNCED_PIPER_LIBRARY_DIR`
 /// and `ANNOUNCED_PIPER_TEST_VOICE` override where), and PyPI's piper CLI (scripts/fetch-piper-cli.sh;
@@ -36,20 +38,23 @@ let piperFiles = PiperBenchFiles(
     libraryDirectory: ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_LIBRARY_DIR"]
         ?? FileManager.default.currentDirectoryPath + "/.build/piper-engine/lib",
     voice: ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_TEST_VOICE"]
-        ?? (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache") + "/announced/voices/en_US-joe-medium.onnx",
+        ?? (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache")
+            + "/announced/voices/en_US-joe-medium.onnx",
     cli: FileManager.default.isExecutableFile(atPath: piperCLI) ? piperCLI : nil
 )
 
 func machine() -> String {
-    let cpu = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
+    let cpu =
+        (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8))?
         .split(separator: "\n").first { $0.hasPrefix("model name") }?
         .split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "unknown CPU"
     #if DEBUG
-    let configuration = "debug"
+        let configuration = "debug"
     #else
-    let configuration = "release"
+        let configuration = "release"
     #endif
-    return "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu); bench built \(configuration); daemon \(executable)"
+    return
+        "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu); bench built \(configuration); daemon \(executable)"
 }
 
 if let only = option("--only") {
@@ -70,13 +75,17 @@ if let only = option("--only") {
             case "pause":
                 let (paused, resumed) = try figures.pauseAndResume()
                 for figure in [paused, resumed] {
-                    print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
+                    print(
+                        pad(figure.name, 62)
+                            + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
                 }
                 continue
             case "heard":
                 let heard = try figures.heardPause()
                 for figure in [heard.paused, heard.resumed, heard.cancelled] {
-                    print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
+                    print(
+                        pad(figure.name, 62)
+                            + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
                 }
                 print("    (\(heard.inSilence) requests fell between words and measured nothing)")
                 continue
@@ -85,7 +94,9 @@ if let only = option("--only") {
                 print(memory.described(posts: millionPosts))
                 continue
             case "pair":
-                for audio in ["null", "pulse"] { print(try figures.pairMemory(audio: audio, posts: memoryPosts).described) }
+                for audio in ["null", "pulse"] {
+                    print(try figures.pairMemory(audio: audio, posts: memoryPosts).described)
+                }
                 continue
             case "longtext":
                 print(try figures.longTexts().described)
@@ -95,30 +106,43 @@ if let only = option("--only") {
                 one.daemon?.stop()
                 let hundred = try figures.throughput(posts: 100_000, connections: 100)
                 hundred.daemon?.stop()
-                print("4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)); 100 connections \(format(hundred.postsPerSecond, 0))")
+                print(
+                    "4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)); 100 connections \(format(hundred.postsPerSecond, 0))"
+                )
                 continue
             case "piper":
                 let piper = PiperHelperFigure(
-                    helper: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("announced-piper").path,
+                    helper: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(
+                        "announced-piper"
+                    ).path,
                     libraryDirectory: piperFiles.libraryDirectory, voice: piperFiles.voice, runs: samples
                 )
                 for (figure, load) in try piper.measure() {
-                    print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  (voice loaded in \(format(load, 2)) s)")
+                    print(
+                        pad(figure.name, 62)
+                            + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  (voice loaded in \(format(load, 2)) s)"
+                    )
                 }
                 continue
             case "piper-heard":
                 if piperFiles.cli == nil {
-                    print("(the piper CLI is not at \(piperCLI): its rows are left out; scripts/fetch-piper-cli.sh installs it)")
+                    print(
+                        "(the piper CLI is not at \(piperCLI): its rows are left out; scripts/fetch-piper-cli.sh installs it)"
+                    )
                 }
                 let threads = option("--piper-threads").flatMap { Int($0) }
                 print("(the daemon's piper_threads: \(threads.map(String.init) ?? "its default"))")
                 print(try figures.piperHeard(files: piperFiles, threads: threads).described)
                 continue
             default:
-                print("unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, throughput, piper or piper-heard")
+                print(
+                    "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, throughput, piper or piper-heard"
+                )
                 exit(2)
             }
-            print(pad(figure.name, 62) + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")
+            print(
+                pad(figure.name, 62)
+                    + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")
         }
         exit(0)
     } catch {
@@ -177,15 +201,22 @@ do {
 
     print(pad("figure", 62) + pad("p50", 10) + pad("p99", 10) + pad("max", 10) + pad("p50 − floor", 13) + "target (ms)")
     for (figure, target) in rows {
-        let distance = figure.name.hasPrefix("7.") || figure.name.hasPrefix("9.") || figure.name.hasPrefix("10.") || figure.name.hasPrefix("11.") ? "" : format(figure.p50 - floor.p50)
-        print(pad(figure.name, 62) + pad(format(figure.p50), 10) + pad(format(figure.p99), 10) + pad(format(figure.max), 10) + pad(distance, 13) + target + (figure.note.isEmpty ? "" : "  (\(figure.note))"))
+        let distance =
+            figure.name.hasPrefix("7.") || figure.name.hasPrefix("9.") || figure.name.hasPrefix("10.")
+                || figure.name.hasPrefix("11.") ? "" : format(figure.p50 - floor.p50)
+        print(
+            pad(figure.name, 62) + pad(format(figure.p50), 10) + pad(format(figure.p99), 10)
+                + pad(format(figure.max), 10) + pad(distance, 13) + target
+                + (figure.note.isEmpty ? "" : "  (\(figure.note))"))
     }
 
     let one = try figures.throughput(posts: max(10_000, millionPosts / 10), connections: 1)
     one.daemon?.stop()
     let hundred = try figures.throughput(posts: 100_000, connections: 100)
     hundred.daemon?.stop()
-    print("\n4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)) (target ≥ 50000); 100 connections \(format(hundred.postsPerSecond, 0))")
+    print(
+        "\n4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)) (target ≥ 50000); 100 connections \(format(hundred.postsPerSecond, 0))"
+    )
     let memory = try figures.memory()
     print("5. " + memory.described(posts: millionPosts) + " (target: idle ≤ 20, flat within 5%)")
     var pairs: [PairMemory] = []
@@ -197,7 +228,9 @@ do {
     print("    target with --audio pulse: daemon + helper RSS ≤ 20, PSS ≤ 12, anonymous ≤ 5")
     print("\n" + (try figures.longTexts()).described)
 
-    print("\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, daemon + helper with pulse RSS \(format(pairs[1].sum.rss, 1)) / PSS \(format(pairs[1].sum.pss, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms, pause → paused p50 \(format(paused.p50)) ms / p99 \(format(paused.p99)) ms, pause → silent at the sink p50 \(format(heard.paused.p50)) ms / p99 \(format(heard.paused.p99)) ms")
+    print(
+        "\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, daemon + helper with pulse RSS \(format(pairs[1].sum.rss, 1)) / PSS \(format(pairs[1].sum.pss, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms, pause → paused p50 \(format(paused.p50)) ms / p99 \(format(paused.p99)) ms, pause → silent at the sink p50 \(format(heard.paused.p50)) ms / p99 \(format(heard.paused.p99)) ms"
+    )
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

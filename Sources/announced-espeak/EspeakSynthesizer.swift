@@ -99,14 +99,19 @@ final class EspeakSynthesizer: HelperEngine {
 
     /// espeak-ng's callback: sends the events and samples, or returns 1 to stop once the daemon
     /// asked to.
-    private func received(_ samples: UnsafeMutablePointer<Int16>?, count: Int, events: UnsafeMutablePointer<espeak_EVENT>) -> Int32 {
+    private func received(
+        _ samples: UnsafeMutablePointer<Int16>?, count: Int, events: UnsafeMutablePointer<espeak_EVENT>
+    ) -> Int32 {
         if runtime.shouldStop() { return 1 }
         var event = events
         while event.pointee.type != espeakEVENT_LIST_TERMINATED {
             let current = event.pointee
             switch current.type {
             case espeakEVENT_WORD:
-                runtime.send(.word(sample: UInt32(clamping: current.sample), textPosition: current.text_position, length: current.length))
+                runtime.send(
+                    .word(
+                        sample: UInt32(clamping: current.sample), textPosition: current.text_position,
+                        length: current.length))
             case espeakEVENT_MARK:
                 if let name = current.id.name {
                     runtime.send(.mark(sample: UInt32(clamping: current.sample), name: String(cString: name)))

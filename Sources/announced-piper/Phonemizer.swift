@@ -61,7 +61,8 @@ final class ClauseReader {
             if phonemes.isEmpty { continue }
             if let punctuation { phonemes.append(punctuation) }
             if !endsSentence { phonemes.append(" ") }
-            return PhonemizedClause(phonemes: phonemes, start: firstScalar, end: firstScalar + scalars.count, endsSentence: endsSentence)
+            return PhonemizedClause(
+                phonemes: phonemes, start: firstScalar, end: firstScalar + scalars.count, endsSentence: endsSentence)
         }
         return nil
     }

@@ -52,14 +52,16 @@ final class PiperSynthesizer: HelperEngine {
         _ = espeak_Info(&espeakData)
         // From here on the helper reads only the engine, espeak-ng's data and the voice directories.
         runtime.enterSandbox(
-            reading: [library.directory] + (espeakData.map { [String(cString: $0)] } ?? []) + PiperSandboxPaths.voiceDirectories()
+            reading: [library.directory] + (espeakData.map { [String(cString: $0)] } ?? [])
+                + PiperSandboxPaths.voiceDirectories()
                 + PiperSandboxPaths.processorDescription,
             allowances: [.threads, .memoryFiles, .runtimeQueries],
             switchedOffBy: "ANNOUNCED_PIPER_UNSANDBOXED"
         )
         // Only the phonemizer: espeak_Initialize would also set up audio output (libpulse's configuration).
         guard espeak_ng_Initialize(nil) == ENS_OK else {
-            runtime.say("espeak-ng, which phonemizes for Piper voices, cannot be initialized (is espeak-ng-data installed?)")
+            runtime.say(
+                "espeak-ng, which phonemizes for Piper voices, cannot be initialized (is espeak-ng-data installed?)")
             runtime.failInitialization(code: 2)
         }
     }
@@ -75,14 +77,16 @@ final class PiperSynthesizer: HelperEngine {
     /// Loads the voice `path` unless it is the current one.
     private func load(_ path: String) -> VoiceSelection {
         if let currentVoice, currentVoice.path == path { return .selected }
-        currentVoice = nil  // one model in memory at a time
+        currentVoice = nil // one model in memory at a time
         do {
             let loaded = try LoadedVoice(path: path, engine: library, threads: threads, noiseless: noiseless)
             guard espeak_SetVoiceByName(loaded.file.espeakVoice) == EE_OK else {
                 return .failed("espeak-ng has no voice \(loaded.file.espeakVoice), which \(path) is phonemized with")
             }
             // ONNX Runtime's first run allocates its buffers: done here, the first post is warm.
-            _ = loaded.synthesize(phonemes: "həlˈoʊ.".unicodeScalars.map { Int32(bitPattern: $0.value) }, speed: 1) { true }
+            _ = loaded.synthesize(phonemes: "həlˈoʊ.".unicodeScalars.map { Int32(bitPattern: $0.value) }, speed: 1) {
+                true
+            }
             currentVoice = loaded
             return .selected
         } catch {
@@ -92,7 +96,8 @@ final class PiperSynthesizer: HelperEngine {
 
     func speak(_ utterance: SynthesisRequest) -> Int32 {
         guard let voice = currentVoice else { return 1 }
-        var synthesis = UtteranceSynthesis(voice: voice, runtime: runtime, rate: utterance.rate, volume: utterance.volume)
+        var synthesis = UtteranceSynthesis(
+            voice: voice, runtime: runtime, rate: utterance.rate, volume: utterance.volume)
         return synthesis.speak(SpeechText(utterance.text, ssml: utterance.ssml)) ? 0 : 1
     }
 }

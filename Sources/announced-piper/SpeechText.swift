@@ -71,7 +71,9 @@ struct SpeechText {
     /// `strength` (none 0, x-weak 0.1, weak 0.2, medium 0.4, strong 0.6, x-strong 1), else medium.
     static func breakSeconds(_ tag: String) -> Double {
         if let time = attribute("time", in: tag) {
-            let value = time.hasSuffix("ms") ? Double(time.dropLast(2)).map { $0 / 1000 } : time.hasSuffix("s") ? Double(time.dropLast()) : nil
+            let value =
+                time.hasSuffix("ms")
+                ? Double(time.dropLast(2)).map { $0 / 1000 } : time.hasSuffix("s") ? Double(time.dropLast()) : nil
             if let value, value.isFinite { return min(max(value, 0), 10) }
         }
         switch attribute("strength", in: tag) {
@@ -85,7 +87,9 @@ struct SpeechText {
     }
 
     /// Tags whose ends separate words.
-    static let blockTags: Set<String> = ["speak", "p", "s", "break", "paragraph", "sentence", "audio", "voice", "prosody"]
+    static let blockTags: Set<String> = [
+        "speak", "p", "s", "break", "paragraph", "sentence", "audio", "voice", "prosody",
+    ]
 
     /// `mark` for `mark name="x"/`, `p` for `/p`.
     static func tagName(_ tag: String) -> String {
@@ -128,7 +132,8 @@ struct SpeechText {
         default:
             guard name.hasPrefix("#") else { return nil }
             let digits = name.dropFirst()
-            let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
+            let value =
+                digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits)
             return value.flatMap(Unicode.Scalar.init)
         }
     }

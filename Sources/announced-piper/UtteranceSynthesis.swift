@@ -91,7 +91,8 @@ struct UtteranceSynthesis {
         if runtime.shouldStop() { return true }
         let phonemes = clauses.flatMap(\.phonemes).map { Int32(bitPattern: $0.value) }
         let runtime = runtime
-        guard let audio = voice.synthesize(phonemes: phonemes, speed: speed, keepGoing: { !runtime.shouldStop() }) else {
+        guard let audio = voice.synthesize(phonemes: phonemes, speed: speed, keepGoing: { !runtime.shouldStop() })
+        else {
             return runtime.shouldStop()
         }
         var samples = resampler.resample(audio)
@@ -106,7 +107,9 @@ struct UtteranceSynthesis {
         }
         // Sent before the next chunk or mark, never after the utterance's last sentence.
         pausePending = clauses.last?.endsSentence ?? false
-        guard sendWords(in: clauses, of: segment, from: samplesSent + lead, sampleCount: samples.count - lead) else { return false }
+        guard sendWords(in: clauses, of: segment, from: samplesSent + lead, sampleCount: samples.count - lead) else {
+            return false
+        }
         var start = 0
         var pcm = [Int16](repeating: 0, count: Self.frameSamples)
         while start < samples.count {
@@ -114,7 +117,9 @@ struct UtteranceSynthesis {
             for index in 0..<count {
                 pcm[index] = HelperAudio.pcm(samples[start + index], gain: gain)
             }
-            let sent = pcm.withUnsafeBufferPointer { runtime.send(samples: UnsafeBufferPointer(rebasing: $0[..<count])) }
+            let sent = pcm.withUnsafeBufferPointer {
+                runtime.send(samples: UnsafeBufferPointer(rebasing: $0[..<count]))
+            }
             guard sent else { return false }
             start += count
         }
@@ -132,7 +137,9 @@ struct UtteranceSynthesis {
         let zeros = [Int16](repeating: 0, count: Self.frameSamples)
         while left > 0 {
             let count = min(left, Self.frameSamples)
-            let sent = zeros.withUnsafeBufferPointer { runtime.send(samples: UnsafeBufferPointer(rebasing: $0[..<count])) }
+            let sent = zeros.withUnsafeBufferPointer {
+                runtime.send(samples: UnsafeBufferPointer(rebasing: $0[..<count]))
+            }
             guard sent else { return false }
             samplesSent += count
             left -= count
@@ -142,7 +149,9 @@ struct UtteranceSynthesis {
 
     /// One `word` per word of the clauses, at its share of their audio (`sampleCount` samples from
     /// `firstSample`) by letters.
-    private func sendWords(in clauses: [PhonemizedClause], of segment: SpeechText.Segment, from firstSample: Int, sampleCount: Int) -> Bool {
+    private func sendWords(
+        in clauses: [PhonemizedClause], of segment: SpeechText.Segment, from firstSample: Int, sampleCount: Int
+    ) -> Bool {
         guard let first = clauses.first, let last = clauses.last else { return true }
         let text = segment.text
         var words: [(start: Int, end: Int)] = []
@@ -165,7 +174,8 @@ struct UtteranceSynthesis {
             let position = segment.positions[word.start]
             let length = segment.positions[word.end - 1] + 1 - position
             let word = EngineMessage.word(
-                sample: UInt32(clamping: sample), textPosition: Int32(clamping: position + 1), length: Int32(clamping: length)
+                sample: UInt32(clamping: sample), textPosition: Int32(clamping: position + 1),
+                length: Int32(clamping: length)
             )
             guard runtime.send(word) else { return false }
         }

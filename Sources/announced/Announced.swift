@@ -134,7 +134,8 @@ struct Announced: AsyncParsableCommand {
 
     func validate() throws {
         if spawnOptions.anyGiven, !spawnOptions.spawn {
-            throw ValidationError("--communication-method, --socket-path and --port go with --spawn (speech-dispatcher's autospawn)")
+            throw ValidationError(
+                "--communication-method, --socket-path and --port go with --spawn (speech-dispatcher's autospawn)")
         }
     }
 
@@ -165,7 +166,8 @@ struct Announced: AsyncParsableCommand {
             // The daemon started runs in `/`: its paths are made absolute.
             let spawn = SSIPSpawn(
                 options: spawnOptions, commandLine: commandLine,
-                daemonArguments: commandLine.arguments(makingPathsAbsolute: SSIPSpawn.absolute), environment: environment
+                daemonArguments: commandLine.arguments(makingPathsAbsolute: SSIPSpawn.absolute),
+                environment: environment
             )
             let status = spawn.run()
             if status != 0 { throw ExitCode(status) }
@@ -186,11 +188,15 @@ struct Announced: AsyncParsableCommand {
         if let file = loaded.file {
             logger.info("configuration read", metadata: ["file": "\(file)"])
         } else {
-            logger.debug("no configuration file", metadata: ["looked at": "\(loader.candidates.map(\.path).joined(separator: ", "))"])
+            logger.debug(
+                "no configuration file",
+                metadata: ["looked at": "\(loader.candidates.map(\.path).joined(separator: ", "))"])
         }
         do {
             let speech = speech ?? SpeechThread.start()
-            try await Daemon(options: self, speech: speech, loader: loader, loaded: loaded, environment: environment, logger: logger).run()
+            try await Daemon(
+                options: self, speech: speech, loader: loader, loaded: loaded, environment: environment, logger: logger
+            ).run()
         } catch let error as StartupError {
             printToStandardError("announced: \(error.description)")
             throw ExitCode(1)

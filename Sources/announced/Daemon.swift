@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import AnnounceProtocol
-import AnnounceServer
 import AnnounceSSIP
+import AnnounceServer
 import DaemonConfiguration
 import Glibc
 import Logging
@@ -60,21 +60,24 @@ struct Daemon {
         serverConfiguration.allowUIDs = settings.allowUIDs
         serverConfiguration.limits = DecodingLimits(maxTextChars: settings.maxTextChars)
 
-        let output = try AudioOutputFactory(logger: logger).makeOutput(settings.audioOutput, device: settings.audioDevice)
+        let output = try AudioOutputFactory(logger: logger).makeOutput(
+            settings.audioOutput, device: settings.audioDevice)
         let dispatcher = await MainActor.run {
             Dispatcher(configuration: dispatcherConfiguration, logger: Logger(label: "announced.dispatcher"))
         }
         // The engine waits for the espeak-ng helper to load espeak-ng; meanwhile the event loop
         // threads start.
         AnnounceServer.prepareEventLoops()
-        let ducker = DuckingStart(logger: Logger(label: "announced.duck")).makeDucker(settings.duck, output: output, socketPath: socketPath)
+        let ducker = DuckingStart(logger: Logger(label: "announced.duck")).makeDucker(
+            settings.duck, output: output, socketPath: socketPath)
         // The speech service turns other applications back up on shutdown; this covers a start
         // that fails (a crash leaves it to the next start).
         defer { ducker?.restoreBeforeExit() }
-        speech.configureEngines(EngineSettings(
-            idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads,
-            speechCacheBytes: settings.speechCache << 20
-        ))
+        speech.configureEngines(
+            EngineSettings(
+                idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads,
+                speechCacheBytes: settings.speechCache << 20
+            ))
         let installedVoices = SpeechEngines.installedVoiceCatalog(
             environment: environment, logger: Logger(label: "announced.voices"), thread: speech
         )
@@ -95,14 +98,18 @@ struct Daemon {
         // The first turn: the backend attached, the trimmer told of every turn, the voice checked,
         // and the reloader that SIGHUP runs in later turns.
         let environment = self.environment
-        let startingReloader = await dispatcher.inTurn { [voice = dispatcherConfiguration.voice] dispatcher -> Reloader? in
+        let startingReloader = await dispatcher.inTurn {
+            [voice = dispatcherConfiguration.voice] dispatcher -> Reloader? in
             dispatcher.attach(engine)
             trimmer.watch(dispatcher)
             guard dispatcher.knowsVoice(voice) else { return nil }
             dispatcher.warnAboutMissingPreferredVoices(settings.voiceForLanguage, logger: logger)
-            return Reloader(loader: loader, current: loaded, dispatcher: dispatcher, environment: environment, logger: logger)
+            return Reloader(
+                loader: loader, current: loaded, dispatcher: dispatcher, environment: environment, logger: logger)
         }
-        guard let reloader = startingReloader else { throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice)) }
+        guard let reloader = startingReloader else {
+            throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice))
+        }
         // SIGHUP's handler is installed here, before READY=1, so a reload right after it is
         // handled: its default action (ending the process) is ignored, and the signal source is
         // registered before the sequence is returned.
@@ -119,8 +126,10 @@ struct Daemon {
         )
         installedVoices.onChange { _ in ssip.voicesChanged() }
         installedVoices.startWatching()
-        let server = AnnounceServer(configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip)
-        let frontEnds = server.frontEndServices { [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
+        let server = AnnounceServer(
+            configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip)
+        let frontEnds = server.frontEndServices {
+            [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
             logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
             Systemd.notify("READY=1", environment: environment)
         }
@@ -129,7 +138,8 @@ struct Daemon {
                 services: Self.services(
                     speech: SpeechService(thread: speech, ducker: ducker, logger: logger),
                     voices: VoiceCatalogService(catalog: installedVoices), trimmer: trimmer,
-                    reload: ReloadService(signals: hangups, reloader: reloader, dispatcher: dispatcher), frontEnds: frontEnds,
+                    reload: ReloadService(signals: hangups, reloader: reloader, dispatcher: dispatcher),
+                    frontEnds: frontEnds,
                     dispatcher: DispatcherService(dispatcher: dispatcher, logger: logger)
                 ),
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -161,7 +171,9 @@ extension Daemon {
         let inOrder: [(service: any Service, name: String)] =
             [(speech, "speech"), (voices, "voice catalog"), (trimmer, "memory trimmer"), (reload, "reload")]
             + frontEnds.map { ($0, "front end \($0.protocolName)") } + [(dispatcher, "dispatcher")]
-        return inOrder.map { .init(service: $0.service, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: $0.name) }
+        return inOrder.map {
+            .init(service: $0.service, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: $0.name)
+        }
     }
 
     /// Why the voice setting `name` is refused, and what to give instead.
@@ -204,7 +216,10 @@ final class Reloader {
     let environment: [String: String]
     let logger: Logger
 
-    init(loader: SettingsLoader, current: LoadedSettings, dispatcher: Dispatcher, environment: [String: String], logger: Logger) {
+    init(
+        loader: SettingsLoader, current: LoadedSettings, dispatcher: Dispatcher, environment: [String: String],
+        logger: Logger
+    ) {
         self.loader = loader
         self.current = current
         self.dispatcher = dispatcher
@@ -216,7 +231,9 @@ final class Reloader {
     func reload() {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        Systemd.notify("RELOADING=1\nMONOTONIC_USEC=\(Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1000)", environment: environment)
+        Systemd.notify(
+            "RELOADING=1\nMONOTONIC_USEC=\(Int(now.tv_sec) * 1_000_000 + Int(now.tv_nsec) / 1000)",
+            environment: environment)
         let outcome = apply()
         Systemd.notify("READY=1\nSTATUS=\(outcome)", environment: environment)
     }
@@ -249,7 +266,8 @@ final class Reloader {
         logger.info(
             "SIGHUP: settings reloaded",
             metadata: [
-                "file": "\(loaded.file ?? "none")", "voice": "\(new.voice)", "rate": "\(new.rate)", "pitch": "\(new.pitch)",
+                "file": "\(loaded.file ?? "none")", "voice": "\(new.voice)", "rate": "\(new.rate)",
+                "pitch": "\(new.pitch)",
                 "volume": "\(new.volume)", "punctuation": "\(new.punctuation.rawValue)", "earcons": "\(new.earcons)",
             ]
         )

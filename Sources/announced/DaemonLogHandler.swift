@@ -34,13 +34,17 @@ struct DaemonLogHandler: LogHandler {
     func log(event: LogEvent) {
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { $1 } }
-        printToStandardError(Self.line(
-            level: event.level, message: "\(event.message)", metadata: merged, component: component, toJournal: toJournal
-        ))
+        printToStandardError(
+            Self.line(
+                level: event.level, message: "\(event.message)", metadata: merged, component: component,
+                toJournal: toJournal
+            ))
     }
 
     /// One log line, without its newline.
-    static func line(level: Logger.Level, message: String, metadata: Logger.Metadata, component: String?, toJournal: Bool) -> String {
+    static func line(
+        level: Logger.Level, message: String, metadata: Logger.Metadata, component: String?, toJournal: Bool
+    ) -> String {
         var line = toJournal ? "<\(syslogPriority(level))>" : "\(timestamp()) \(level.rawValue): "
         if let component { line += "\(component): " }
         line += message

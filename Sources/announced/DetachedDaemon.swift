@@ -40,7 +40,9 @@ final class DetachedDaemon {
     /// The environment the daemon starts with: `environment` narrowed to ``keptVariables``,
     /// with `NOTIFY_SOCKET` set to `notifySocket`.
     static func environment(from environment: [String: String], notifySocket: String) -> [String: String] {
-        var kept = environment.filter { name, _ in keptVariables.contains(name) || keptPrefixes.contains { name.hasPrefix($0) } }
+        var kept = environment.filter { name, _ in
+            keptVariables.contains(name) || keptPrefixes.contains { name.hasPrefix($0) }
+        }
         kept["NOTIFY_SOCKET"] = notifySocket
         return kept
     }
@@ -58,7 +60,8 @@ final class DetachedDaemon {
         if status == 0 { status = CAnnounceLinux_spawn_file_actions_addchdir(&actions, "/") }
 
         var attributes = posix_spawnattr_t()
-        let attributesStatus = CAnnounceLinux_spawnattr_init_new_process(&attributes, CAnnounceLinux_spawn_setsid_flag())
+        let attributesStatus = CAnnounceLinux_spawnattr_init_new_process(
+            &attributes, CAnnounceLinux_spawn_setsid_flag())
         defer { if attributesStatus == 0 { posix_spawnattr_destroy(&attributes) } }
         if status == 0 { status = attributesStatus }
 
@@ -76,7 +79,10 @@ final class DetachedDaemon {
         processDescriptor = CAnnounceLinux_pidfd_open(child)
         guard processDescriptor >= 0 else {
             kill(child, SIGTERM)
-            throw Failure(description: "cannot watch the daemon it started (pidfd_open: \(String(cString: strerror(errno)))); this needs Linux 5.3 or newer")
+            throw Failure(
+                description:
+                    "cannot watch the daemon it started (pidfd_open: \(String(cString: strerror(errno)))); this needs Linux 5.3 or newer"
+            )
         }
     }
 
@@ -147,7 +153,8 @@ private final class ReadinessSocket {
     init() throws(DetachedDaemon.Failure) {
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else {
-            throw DetachedDaemon.Failure(description: "cannot create a socket to hear from the daemon: \(String(cString: strerror(errno)))")
+            throw DetachedDaemon.Failure(
+                description: "cannot create a socket to hear from the daemon: \(String(cString: strerror(errno)))")
         }
         let abstract = "announced-spawn-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
         name = "@" + abstract
@@ -164,7 +171,8 @@ private final class ReadinessSocket {
         guard bound == 0 else {
             let code = errno
             close(descriptor)
-            throw DetachedDaemon.Failure(description: "cannot create a socket to hear from the daemon: \(String(cString: strerror(code)))")
+            throw DetachedDaemon.Failure(
+                description: "cannot create a socket to hear from the daemon: \(String(cString: strerror(code)))")
         }
     }
 

@@ -20,8 +20,11 @@ struct DuckingStart {
         }
         let stateFile = Self.stateFile(socketPath: socketPath)
         do {
-            let ducker = try PulseAudioDucker(decibels: decibels, server: pulse.server, stateFile: stateFile, logger: logger)
-            logger.info("ducking: other applications are lowered while announced speaks", metadata: ["dB": "\(decibels)", "state": "\(stateFile)"])
+            let ducker = try PulseAudioDucker(
+                decibels: decibels, server: pulse.server, stateFile: stateFile, logger: logger)
+            logger.info(
+                "ducking: other applications are lowered while announced speaks",
+                metadata: ["dB": "\(decibels)", "state": "\(stateFile)"])
             return ducker
         } catch {
             logger.error("\(error.message); other applications are not lowered while announced speaks")

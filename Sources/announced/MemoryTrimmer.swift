@@ -81,7 +81,8 @@ final class MemoryTrimmer: Service {
             trimmedAfter = seen
             let start = ContinuousClock.now
             let released = CAnnounceLinux_malloc_trim(0) != 0
-            logger.debug("heap trimmed", metadata: ["released": "\(released)", "took": "\(ContinuousClock.now - start)"])
+            logger.debug(
+                "heap trimmed", metadata: ["released": "\(released)", "took": "\(ContinuousClock.now - start)"])
         }
     }
 }

@@ -64,7 +64,9 @@ struct SSIPSpawn {
         }
         let main = SocketLocation.resolve(flag: nil, config: loaded.settings.socket, environment: environment)
         if SocketPreparation.isLive(main.path) {
-            throw Failure(description: notServingSSIP(main: main.path, target: target, file: loaded.file ?? loader.candidates[0].path))
+            throw Failure(
+                description: notServingSSIP(
+                    main: main.path, target: target, file: loaded.file ?? loader.candidates[0].path))
         }
 
         let log = try SpawnLog.open(environment: environment)
@@ -95,12 +97,15 @@ struct SSIPSpawn {
             let reason = SpawnLog.lastLine(of: log.path)
             let ending = Self.describe(status)
             throw Failure(
-                description: reason.map { "the daemon it started \(ending) before serving \(target.path): \($0) (its log: \(log.path))" }
+                description: reason.map {
+                    "the daemon it started \(ending) before serving \(target.path): \($0) (its log: \(log.path))"
+                }
                     ?? "the daemon it started \(ending) before serving \(target.path); its log: \(log.path)"
             )
         case .timedOut:
             throw Failure(
-                description: "the daemon it started (pid \(daemon.pid)) does not serve \(target.path) after \(Self.readinessTimeout); "
+                description:
+                    "the daemon it started (pid \(daemon.pid)) does not serve \(target.path) after \(Self.readinessTimeout); "
                     + "it is left running, and its log (\(log.path)) says what it is doing"
             )
         }
@@ -131,7 +136,8 @@ struct SSIPSpawn {
     /// What to do when an announced serves `main` but not SSIP at `target`.
     func notServingSSIP(main: String, target: SocketLocation, file: String) -> String {
         let value = target.isDefault ? "default" : target.path
-        return "announced already serves \(main) but not SSIP at \(target.path), and a second daemon cannot share its socket; "
+        return
+            "announced already serves \(main) but not SSIP at \(target.path), and a second daemon cannot share its socket; "
             + "turn SSIP on in it (\"ssip_socket\": \"\(value)\" in \(file), or `systemctl --user enable --now announced-ssip.socket`) "
             + "and restart it (`systemctl --user restart announced`)"
     }

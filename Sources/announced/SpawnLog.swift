@@ -19,19 +19,26 @@ enum SpawnLog {
     /// are made 0700 as needed).
     static func open(environment: [String: String]) throws(SSIPSpawn.Failure) -> (path: String, descriptor: Int32) {
         guard let path = path(environment: environment) else {
-            throw SSIPSpawn.Failure(description: "there is nowhere to write the daemon's log: set HOME or XDG_STATE_HOME")
+            throw SSIPSpawn.Failure(
+                description: "there is nowhere to write the daemon's log: set HOME or XDG_STATE_HOME")
         }
         var directory = ""
         for component in path.split(separator: "/").dropLast() {
             directory += "/" + component
             if mkdir(directory, 0o700) != 0, errno != EEXIST {
-                throw SSIPSpawn.Failure(description: "cannot create \(directory) for the daemon's log: \(String(cString: strerror(errno))); set XDG_STATE_HOME to a folder you can write to")
+                throw SSIPSpawn.Failure(
+                    description:
+                        "cannot create \(directory) for the daemon's log: \(String(cString: strerror(errno))); set XDG_STATE_HOME to a folder you can write to"
+                )
             }
         }
         rename(path, path + ".1")
         let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw SSIPSpawn.Failure(description: "cannot write the daemon's log \(path): \(String(cString: strerror(errno))); set XDG_STATE_HOME to a folder you can write to")
+            throw SSIPSpawn.Failure(
+                description:
+                    "cannot write the daemon's log \(path): \(String(cString: strerror(errno))); set XDG_STATE_HOME to a folder you can write to"
+            )
         }
         return (path, descriptor)
     }
@@ -41,7 +48,9 @@ enum SpawnLog {
     static func lastLine(of path: String) -> String? {
         // Only the end matters: the last 64 KiB of a long log.
         let tail: Int64 = 1 << 16
-        guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else { return nil }
+        guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: .closeOnExec) else {
+            return nil
+        }
         defer { try? descriptor.close() }
         guard let size = try? descriptor.seek(offset: 0, from: .end),
             (try? descriptor.seek(offset: max(0, size - tail), from: .start)) != nil,

@@ -5,26 +5,33 @@ import ArgumentParser
 /// they cannot connect: `--spawn --communication-method unix_socket --socket-path PATH` (or
 /// `inet_socket --port N`). With `SPEECHD_CMD` naming announced, those clients start announced.
 struct SpawnOptions: ParsableArguments {
-    @Flag(help: ArgumentHelp(
-        """
-        Make sure a daemon serves SSIP at --socket-path, then exit: 0 at once when something \
-        accepts connections there, else start announced in the background serving it and exit 0 \
-        once it does; 1 with the reason otherwise. speech-dispatcher's clients run this as \
-        $SPEECHD_CMD (set SPEECHD_CMD to announced's path).
-        """
-    ))
+    @Flag(
+        help: ArgumentHelp(
+            """
+            Make sure a daemon serves SSIP at --socket-path, then exit: 0 at once when something \
+            accepts connections there, else start announced in the background serving it and exit 0 \
+            once it does; 1 with the reason otherwise. speech-dispatcher's clients run this as \
+            $SPEECHD_CMD (set SPEECHD_CMD to announced's path).
+            """
+        ))
     var spawn = false
 
-    @Option(help: ArgumentHelp("With --spawn: unix_socket (the default); inet_socket is refused, announced serves SSIP on a Unix socket only.", valueName: "method"))
+    @Option(
+        help: ArgumentHelp(
+            "With --spawn: unix_socket (the default); inet_socket is refused, announced serves SSIP on a Unix socket only.",
+            valueName: "method"))
     var communicationMethod: CommunicationMethod?
 
-    @Option(help: ArgumentHelp(
-        "With --spawn: the SSIP socket, default $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock (speech-dispatcher's).",
-        valueName: "path"
-    ))
+    @Option(
+        help: ArgumentHelp(
+            "With --spawn: the SSIP socket, default $XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock (speech-dispatcher's).",
+            valueName: "path"
+        ))
     var socketPath: String?
 
-    @Option(help: ArgumentHelp("With --spawn --communication-method inet_socket: the TCP port asked for (refused).", valueName: "port"))
+    @Option(
+        help: ArgumentHelp(
+            "With --spawn --communication-method inet_socket: the TCP port asked for (refused).", valueName: "port"))
     var port: Int?
 
     /// Whether any of the options was given.

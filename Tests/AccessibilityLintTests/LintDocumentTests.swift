@@ -5,7 +5,9 @@ import Testing
 
 @Suite("Lint: the documents announcectl lint reads")
 struct LintDocumentTests {
-    func document(_ text: String) throws(LintDocumentError) -> LintDocument { try LintDocument(bytes: Array(text.utf8)) }
+    func document(_ text: String) throws(LintDocumentError) -> LintDocument {
+        try LintDocument(bytes: Array(text.utf8))
+    }
 
     @Test("an element, an array, a screen-changed request (its element once), pretty-printed or not")
     func shapes() throws {
@@ -22,20 +24,29 @@ struct LintDocumentTests {
         let element = #"{"id":"a","label":"Speichern button","traits":["button"]}"#
         #expect(try document(#"{"op":"screen-changed","lang":"de","elements":[\#(element)]}"#).findings.isEmpty)
         #expect(try document(#"{"op":"screen-changed","voice":"de","elements":[\#(element)]}"#).findings.isEmpty)
-        #expect(try document(#"{"op":"screen-changed","lang":"en-US","voice":"de","elements":[\#(element)]}"#).findings.map(\.rule) == [.labelHasType])
+        #expect(
+            try document(#"{"op":"screen-changed","lang":"en-US","voice":"de","elements":[\#(element)]}"#).findings.map(
+                \.rule) == [.labelHasType])
         #expect(try document(element).findings.map(\.rule) == [.labelHasType], "a bare element is English")
     }
 
-    @Test("bad documents say what is wrong and what to give", arguments: [
-        ("", "not valid JSON"), ("{\"id\":", "not valid JSON"), ("42", "a JSON number"), ("[{\"id\":\"a\"}, 3]", "`[1]` must be an object"),
-        ("{\"label\":\"A\"}", "`element.id` is required"), ("{\"op\":\"status\"}", "`op` \"status\""), ("{\"op\":\"screen-changed\",\"rate\":1}", "`rate`"),
-    ])
+    @Test(
+        "bad documents say what is wrong and what to give",
+        arguments: [
+            ("", "not valid JSON"), ("{\"id\":", "not valid JSON"), ("42", "a JSON number"),
+            ("[{\"id\":\"a\"}, 3]", "`[1]` must be an object"),
+            ("{\"label\":\"A\"}", "`element.id` is required"), ("{\"op\":\"status\"}", "`op` \"status\""),
+            ("{\"op\":\"screen-changed\",\"rate\":1}", "`rate`"),
+        ])
     func badDocuments(text: String, problem: String) {
         #expect {
             _ = try document(text)
         } throws: { error in
             let description = "\(error)"
-            return description.contains(problem) && description.hasSuffix("give a JSON element object, an array of element objects, or a `screen-changed` request with `elements`")
+            return description.contains(problem)
+                && description.hasSuffix(
+                    "give a JSON element object, an array of element objects, or a `screen-changed` request with `elements`"
+                )
         }
     }
 }

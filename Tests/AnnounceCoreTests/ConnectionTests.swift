@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 @MainActor
 @Suite("Connections as inbox entries")
@@ -11,7 +12,8 @@ struct ConnectionTests {
         let h = Harness()
         let sink = RecordingSink()
         h.dispatcher.open(ClientRegistration(id: 9, pid: 900, sink: sink))
-        h.dispatcher.submit([ClientInput(decoded: RequestLine.decode(line: Array(#"{"op":"status","id":1}"#.utf8)))], from: 9)
+        h.dispatcher.submit(
+            [ClientInput(decoded: RequestLine.decode(line: Array(#"{"op":"status","id":1}"#.utf8)))], from: 9)
         #expect(h.turns.scheduled == 1, "both entries wait for one turn")
         h.turns.run()
         #expect(sink.received.first?.requestID == 1)
@@ -35,7 +37,8 @@ struct ConnectionTests {
     @Test("a client that finished sending with nothing pending is closed after its answers")
     func finishedSendingWithNothingPending() {
         let h = Harness()
-        h.dispatcher.submit([ClientInput(decoded: RequestLine.decode(line: Array(#"{"op":"status","id":1}"#.utf8)))], from: 2)
+        h.dispatcher.submit(
+            [ClientInput(decoded: RequestLine.decode(line: Array(#"{"op":"status","id":1}"#.utf8)))], from: 2)
         h.dispatcher.finishedSending(2)
         h.turns.run()
         #expect(h.sink(2).received.count == 1)

@@ -1,6 +1,7 @@
+import Testing
+
 // SPDX-License-Identifier: GPL-3.0-or-later
 @testable import AnnounceCore
-import Testing
 
 /// The rest of a message set aside while paused: plain text from a word, SSML after a mark with
 /// the elements around that mark opened again, offsets mapped back to the whole text.
@@ -19,10 +20,14 @@ struct ContinuationTests {
 
     @Test("SSML continues after the n-th mark, inside the elements that enclose it, and not inside closed ones")
     func ssmlAfterMark() throws {
-        let ssml = #"<speak><s>One <mark name="a"/>two.</s><prosody rate="fast"> Three <mark name='b'/>four"#
+        let ssml =
+            #"<speak><s>One <mark name="a"/>two.</s><prosody rate="fast"> Three <mark name='b'/>four"#
             + #" <emphasis>five</emphasis><mark name="c"/> six.</prosody></speak>"#
         let afterB = try #require(Continuation.ssml(ssml, afterMark: 2))
-        #expect(afterB.text == #"<speak><prosody rate="fast">four <emphasis>five</emphasis><mark name="c"/> six.</prosody></speak>"#)
+        #expect(
+            afterB.text
+                == #"<speak><prosody rate="fast">four <emphasis>five</emphasis><mark name="c"/> six.</prosody></speak>"#
+        )
         let prefix = #"<speak><prosody rate="fast">"#.unicodeScalars.count
         #expect(afterB.prefixLength == prefix)
         let whole = Array(ssml.unicodeScalars)

@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 /// A front-end's controls (SSIP's STOP, CANCEL, PAUSE, RESUME) are answered before any line they
 /// cause (shared/ssip.md §7: 213 before 703, 211 before 704), and a pause is owned by the
@@ -24,7 +25,9 @@ struct ControlAnswerTests {
             case .reply(let reply): return (reply as? TestReply)?.text ?? "\(reply)"
             case .control(.done(let control)): return "\(control) done"
             case .control(.unknownClient(let control)): return "\(control) unknown client"
-            case .event(let event): return "\(event.json.objectValue?["event"]?.stringValue ?? "?") \(event.postSeq.map(String.init) ?? "-")"
+            case .event(let event):
+                return
+                    "\(event.json.objectValue?["event"]?.stringValue ?? "?") \(event.postSeq.map(String.init) ?? "-")"
             }
         }
     }
@@ -34,13 +37,16 @@ struct ControlAnswerTests {
         harness.turns.run()
     }
 
-    @Test("cancel of the speaking post: the answer, the waiting post's end, the next reply; the speaking post's end once stopped")
+    @Test(
+        "cancel of the speaking post: the answer, the waiting post's end, the next reply; the speaking post's end once stopped"
+    )
     func cancelIsAnsweredFirst() {
         let harness = Harness()
         submit(harness, message(1, "Speaking"), message(2, "Waiting"))
         harness.engineStarts()
         submit(harness, control(.cancel), .answered(TestReply("RATE SET")))
-        #expect(transcript(harness, 1) == ["queued 1", "queued 2", "started 1", "cancel done", "finished 2", "RATE SET"])
+        #expect(
+            transcript(harness, 1) == ["queued 1", "queued 2", "started 1", "cancel done", "finished 2", "RATE SET"])
         harness.engineAborts()
         #expect(transcript(harness, 1).last == "finished 1")
     }
@@ -67,7 +73,9 @@ struct ControlAnswerTests {
         #expect(Array(transcript(harness, 1).suffix(2)) == ["resume done", "resumed 1"])
     }
 
-    @Test("PAUSE self holds the client's own messages only: another client's speaking message plays on, and its waiting ones go first")
+    @Test(
+        "PAUSE self holds the client's own messages only: another client's speaking message plays on, and its waiting ones go first"
+    )
     func pauseSelfHoldsOwnMessages() {
         let harness = Harness()
         submit(harness, message(1, "Other speaking"), from: 2)

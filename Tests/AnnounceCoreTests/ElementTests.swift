@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 typealias ElementTrait = AnnounceProtocol.Trait
 
@@ -14,20 +15,28 @@ struct ElementSpeechTests {
         let slider = Element(id: "v", label: "Volume", value: "45 percent", traits: [.adjustable, .staticText])
         #expect(slider.spokenText(language: nil) == "Volume, 45 percent, adjustable")
         #expect(Element(id: "h", hint: "Opens the menu.").spokenText(language: "en") == "Opens the menu.")
-        #expect(Element(id: "e", label: "  ", traits: [.summaryElement, .playsSound, .updatesFrequently]).spokenText(language: "en") == "")
-        #expect(Element(id: "d", label: "Send", traits: [.button, .notEnabled, .button]).spokenText(language: "en") == "Send, button, dimmed")
+        #expect(
+            Element(id: "e", label: "  ", traits: [.summaryElement, .playsSound, .updatesFrequently]).spokenText(
+                language: "en") == "")
+        #expect(
+            Element(id: "d", label: "Send", traits: [.button, .notEnabled, .button]).spokenText(language: "en")
+                == "Send, button, dimmed")
     }
 
-    @Test("every English trait name the protocol lists", arguments: [
-        (ElementTrait.button, "button"), (.link, "link"), (.header, "heading"), (.searchField, "search field"),
-        (.image, "image"), (.selected, "selected"), (.notEnabled, "dimmed"), (.adjustable, "adjustable"),
-        (.keyboardKey, "key"), (.toggle, "switch button"), (.tabBar, "tab"),
-    ])
+    @Test(
+        "every English trait name the protocol lists",
+        arguments: [
+            (ElementTrait.button, "button"), (.link, "link"), (.header, "heading"), (.searchField, "search field"),
+            (.image, "image"), (.selected, "selected"), (.notEnabled, "dimmed"), (.adjustable, "adjustable"),
+            (.keyboardKey, "key"), (.toggle, "switch button"), (.tabBar, "tab"),
+        ])
     func englishNames(trait: ElementTrait, name: String) {
         #expect(TraitNames.spokenName(of: trait, language: "en-US") == name)
     }
 
-    @Test("silent traits add nothing", arguments: [ElementTrait.staticText, .summaryElement, .playsSound, .updatesFrequently])
+    @Test(
+        "silent traits add nothing",
+        arguments: [ElementTrait.staticText, .summaryElement, .playsSound, .updatesFrequently])
     func silentTraits(trait: ElementTrait) {
         for language in ["en", "de", "fr", "es", "zh"] {
             #expect(TraitNames.spokenName(of: trait, language: language) == nil)
@@ -39,13 +48,22 @@ struct ElementSpeechTests {
         let element = Element(id: "s", label: "Teilen", traits: [.button, .selected], hint: "Öffnet das Menü.")
         #expect(element.spokenText(language: "de-AT") == "Teilen, Taste, ausgewählt. Öffnet das Menü.")
         #expect(Element(id: "l", label: "Accueil", traits: [.link]).spokenText(language: "fr") == "Accueil, lien")
-        #expect(Element(id: "t", label: "Buscar", traits: [.searchField]).spokenText(language: "es-MX") == "Buscar, campo de búsqueda")
+        #expect(
+            Element(id: "t", label: "Buscar", traits: [.searchField]).spokenText(language: "es-MX")
+                == "Buscar, campo de búsqueda")
         #expect(Element(id: "z", label: "分享", traits: [.button]).spokenText(language: "cmn") == "分享, 按钮")
         #expect(Element(id: "z", label: "标题", traits: [.header]).spokenText(language: "zh-Hans") == "标题, 标题")
-        #expect(Element(id: "x", label: "OK", traits: [.button]).spokenText(language: "sv") == "OK, button", "unknown languages use English")
+        #expect(
+            Element(id: "x", label: "OK", traits: [.button]).spokenText(language: "sv") == "OK, button",
+            "unknown languages use English")
         for language in TraitNames.languages {
-            for trait in [ElementTrait.button, .link, .header, .searchField, .image, .selected, .notEnabled, .adjustable, .keyboardKey, .toggle, .tabBar] {
-                #expect(TraitNames.spokenName(of: trait, language: language)?.isEmpty == false, "\(language) lacks \(trait)")
+            for trait in [
+                ElementTrait.button, .link, .header, .searchField, .image, .selected, .notEnabled, .adjustable,
+                .keyboardKey, .toggle, .tabBar,
+            ] {
+                #expect(
+                    TraitNames.spokenName(of: trait, language: language)?.isEmpty == false, "\(language) lacks \(trait)"
+                )
             }
         }
     }
@@ -67,14 +85,19 @@ struct FocusTests {
     func focus() {
         let h = Harness()
         h.send(#"{"op":"subscribe","id":1,"events":["focus"]}"#, from: 3)
-        h.send(#"{"op":"focus","id":1,"element":{"id":"a","label":"Save","traits":["button"],"hint":"Saves the document."}}"#, from: 1)
+        h.send(
+            #"{"op":"focus","id":1,"element":{"id":"a","label":"Save","traits":["button"],"hint":"Saves the document."}}"#,
+            from: 1)
         #expect(h.backend.spokenTexts == ["Save, button. Saves the document."])
         #expect(h.sink(1).received.contains(.focused(element: "a")))
         h.send(#"{"op":"focus","id":2,"element":{"id":"b","label":"Cancel"}}"#, from: 2)
         #expect(h.sink(1).received.contains(.unfocused(element: "a")))
         #expect(h.sink(2).received.contains(.focused(element: "b")))
         let changes = h.sink(3).received.filter { if case .focusChanged = $0 { true } else { false } }
-        #expect(changes == [.focusChanged(from: nil, to: "a", owner: false), .focusChanged(from: "a", to: "b", owner: false)])
+        #expect(
+            changes == [
+                .focusChanged(from: nil, to: "a", owner: false), .focusChanged(from: "a", to: "b", owner: false),
+            ])
         h.send(#"{"op":"status","id":9}"#, from: 3)
         #expect(h.sink(3).lines.last?.contains(#""focus":"b""#) == true)
     }
@@ -98,7 +121,9 @@ struct FocusTests {
     @Test("screen-changed with null and elements speaks and focuses the first in sort order")
     func screenChangedElements() {
         let h = Harness()
-        h.send(#"{"op":"screen-changed","id":1,"element":null,"elements":[{"id":"x","label":"Body"},{"id":"t","label":"Inbox","traits":["header"],"sort_priority":10}]}"#)
+        h.send(
+            #"{"op":"screen-changed","id":1,"element":null,"elements":[{"id":"x","label":"Body"},{"id":"t","label":"Inbox","traits":["header"],"sort_priority":10}]}"#
+        )
         #expect(h.backend.spokenTexts == ["Inbox, heading"])
         #expect(h.dispatcher.focus?.element == "t")
     }
@@ -106,7 +131,8 @@ struct FocusTests {
     @Test("an element given by id only is completed from the current screen")
     func completion() {
         let h = Harness()
-        h.send(#"{"op":"layout-changed","id":1,"element":null,"elements":[{"id":"ok","label":"OK","traits":["button"]}]}"#)
+        h.send(
+            #"{"op":"layout-changed","id":1,"element":null,"elements":[{"id":"ok","label":"OK","traits":["button"]}]}"#)
         h.send(#"{"op":"focus","id":2,"element":{"id":"ok"}}"#)
         #expect(h.backend.spokenTexts == ["OK, button"])
     }
@@ -132,7 +158,10 @@ struct FocusTests {
     func composedTooLong() {
         let h = Harness { $0.maxTextChars = 10 }
         h.send(#"{"op":"focus","id":1,"element":{"id":"a","label":"Save","hint":"Saves the document."}}"#)
-        if case .error(1, .textTooLong, _) = h.sink(1).received.last {} else { Issue.record("expected text-too-long, got \(h.sink(1).lines)") }
+        if case .error(1, .textTooLong, _) = h.sink(1).received.last {
+        } else {
+            Issue.record("expected text-too-long, got \(h.sink(1).lines)")
+        }
         #expect(h.dispatcher.focus == nil, "a rejected post changes nothing")
     }
 

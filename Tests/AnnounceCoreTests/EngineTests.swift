@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
 import Testing
+
 @testable import AnnounceCore
 
 /// What the dispatcher asks of a backend with more than one engine: which engine speaks a post

@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 @MainActor
 @Suite("Lint lines for connections that ask for them")
@@ -19,7 +20,10 @@ struct LintLineTests {
         let harness = Harness()
         harness.send(#"{"op":"hello","id":1,"client":"app","lint":true}"#, from: 1)
         let answer = try #require(harness.sink(1).received.first)
-        guard case .ok(_, let fields) = answer else { Issue.record("not ok: \(answer)"); return }
+        guard case .ok(_, let fields) = answer else {
+            Issue.record("not ok: \(answer)")
+            return
+        }
         #expect(fields["features"]?.arrayValue?.contains(.string("lint")) == true)
 
         let post = #"{"op":"focus","element":{"id":"save","label":"save.","traits":["button"],"hint":"Saves it"}}"#
@@ -37,24 +41,31 @@ struct LintLineTests {
     func everyPost() {
         let harness = Harness()
         harness.send(#"{"op":"hello","lint":true}"#)
-        harness.send(#"{"op":"screen-changed","id":2,"elements":[{"id":"bar","children":[{"id":"play","traits":["button"]}]},{"id":"vol","label":"Volume","traits":["adjustable"]}]}"#)
+        harness.send(
+            #"{"op":"screen-changed","id":2,"elements":[{"id":"bar","children":[{"id":"play","traits":["button"]}]},{"id":"vol","label":"Volume","traits":["adjustable"]}]}"#
+        )
         #expect(lintLines(harness.sink(1)) == ["play missing-label", "vol adjustable-no-value"])
         harness.sink(1).clear()
-        harness.send(#"{"op":"layout-changed","element":{"id":"vol","label":"Volume","value":"5","traits":["adjustable"],"hint":"Swipe to adjust."}}"#)
+        harness.send(
+            #"{"op":"layout-changed","element":{"id":"vol","label":"Volume","value":"5","traits":["adjustable"],"hint":"Swipe to adjust."}}"#
+        )
         #expect(lintLines(harness.sink(1)) == ["vol hint-imperative", "vol hint-gesture"])
         // The screen-changed speaks its first stop ("play": "button"); the layout-changed
         // interrupts it.
         harness.engineAborts()
         // Speech is unaffected: the element is spoken as without lint.
         #expect(harness.speakingText == "Volume, 5, adjustable. Swipe to adjust.")
-        #expect(harness.sink(1).received.allSatisfy { $0.requestID == nil || $0.requestID == 2 }, "lint lines carry no id")
+        #expect(
+            harness.sink(1).received.allSatisfy { $0.requestID == nil || $0.requestID == 2 }, "lint lines carry no id")
     }
 
     @Test("English-only rules follow the post's language")
     func language() {
         let harness = Harness()
         harness.send(#"{"op":"hello","lint":true}"#)
-        harness.send(#"{"op":"focus","lang":"de","element":{"id":"x","label":"Speichern button","traits":["button"],"hint":"Tippe hier"}}"#)
+        harness.send(
+            #"{"op":"focus","lang":"de","element":{"id":"x","label":"Speichern button","traits":["button"],"hint":"Tippe hier"}}"#
+        )
         #expect(lintLines(harness.sink(1)) == ["x hint-period"])
         harness.sink(1).clear()
         harness.send(#"{"op":"focus","lang":"en-GB","element":{"id":"x","label":"Save button","traits":["button"]}}"#)

@@ -1,13 +1,17 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 /// What a post is, for these tests: one of SSIP's five priorities (a front-end message) or a
 /// native post of the JSON protocol.
 enum PostKind: String, CustomStringConvertible, CaseIterable {
     case important, message, text, notification, progress
-    case nativeHigh = "native high", nativeDefault = "native default", nativeQueued = "native queued default", nativeLow = "native low"
+    case nativeHigh = "native high"
+    case nativeDefault = "native default"
+    case nativeQueued = "native queued default"
+    case nativeLow = "native low"
 
     var description: String { rawValue }
 
@@ -29,9 +33,13 @@ extension Harness {
     func post(_ posts: [(id: Int, kind: PostKind)], from client: ClientID = 1) {
         let inputs = posts.map { id, kind -> ClientInput in
             if let priority = kind.priority {
-                return .message(MessagePost(id: .integer(Int64(id)), text: "\(kind) \(id)", priority: priority) { _ in SpeechOptions() })
+                return .message(
+                    MessagePost(id: .integer(Int64(id)), text: "\(kind) \(id)", priority: priority) { _ in
+                        SpeechOptions()
+                    })
             }
-            return ClientInput(decoded: RequestLine.decode(line: Array(announce(id, "\(kind) \(id)", kind.nativeFields).utf8)))
+            return ClientInput(
+                decoded: RequestLine.decode(line: Array(announce(id, "\(kind) \(id)", kind.nativeFields).utf8)))
         }
         dispatcher.transaction { $0.receive(inputs, from: client) }
         turns.run()
@@ -86,7 +94,9 @@ extension Harness {
 
     /// `client` got the control's answer (`done`) once; when the control ended the speaking post
     /// `ended` (client 1's), before that post's terminal line (SSIP: 213 before 703, shared/ssip.md §7).
-    func expectAnswered(_ client: ClientID, beforeTerminalOf ended: Int?, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectAnswered(
+        _ client: ClientID, beforeTerminalOf ended: Int?, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let lines = sink(client).all
         let answers = lines.indices.filter { if case .control(.done) = lines[$0] { true } else { false } }
         #expect(answers.count == 1, "client \(client): \(lines)", sourceLocation: sourceLocation)
@@ -95,14 +105,18 @@ extension Harness {
             guard case .event(let event) = line else { return false }
             return event.isTerminal && event.requestID == .integer(Int64(ended))
         }
-        #expect(answer < (terminal ?? .min), "the answer before post \(ended)'s terminal line: \(lines)", sourceLocation: sourceLocation)
+        #expect(
+            answer < (terminal ?? .min), "the answer before post \(ended)'s terminal line: \(lines)",
+            sourceLocation: sourceLocation)
     }
 
     /// Every post of `client` in `ids` has exactly one terminal line.
-    func expectOneTerminalEach(_ ids: [Int], of client: ClientID = 1, sourceLocation: SourceLocation = #_sourceLocation) {
+    func expectOneTerminalEach(_ ids: [Int], of client: ClientID = 1, sourceLocation: SourceLocation = #_sourceLocation)
+    {
         for id in ids {
             let terminals = sink(client).lines(for: .integer(Int64(id))).filter(\.isTerminal)
-            #expect(terminals.count == 1, "post \(id) of client \(client): \(terminals)", sourceLocation: sourceLocation)
+            #expect(
+                terminals.count == 1, "post \(id) of client \(client): \(terminals)", sourceLocation: sourceLocation)
         }
     }
 }
@@ -112,9 +126,11 @@ extension Harness {
 struct MessagePriorityTests {
     // MARK: important
 
-    @Test("important interrupts whatever non-important speaks", arguments: [
-        PostKind.message, .text, .notification, .progress, .nativeDefault, .nativeQueued, .nativeLow,
-    ])
+    @Test(
+        "important interrupts whatever non-important speaks",
+        arguments: [
+            PostKind.message, .text, .notification, .progress, .nativeDefault, .nativeQueued, .nativeLow,
+        ])
     func importantInterrupts(speaking: PostKind) {
         let h = Harness()
         h.speak(1, speaking)
@@ -126,7 +142,9 @@ struct MessagePriorityTests {
         h.expectOneTerminalEach([1, 2])
     }
 
-    @Test("important never interrupts an important or a native high post; they speak first come first served", arguments: [PostKind.important, .nativeHigh])
+    @Test(
+        "important never interrupts an important or a native high post; they speak first come first served",
+        arguments: [PostKind.important, .nativeHigh])
     func importantWaitsForHigh(speaking: PostKind) {
         let h = Harness()
         h.speak(1, speaking)
@@ -141,7 +159,7 @@ struct MessagePriorityTests {
     func importantPostpones() {
         let h = Harness()
         h.speak(1, .progress)
-        h.post(2, .progress)  // waits behind the speaking progress
+        h.post(2, .progress) // waits behind the speaking progress
         h.post(3, .important)
         #expect(h.outcome(2) == "interrupted")
         #expect(!h.began(2))
@@ -155,7 +173,9 @@ struct MessagePriorityTests {
 
     // MARK: message
 
-    @Test("message ends the speaking text, notification or progress", arguments: [PostKind.text, .notification, .progress])
+    @Test(
+        "message ends the speaking text, notification or progress",
+        arguments: [PostKind.text, .notification, .progress])
     func messageEndsSpeaking(speaking: PostKind) {
         let h = Harness()
         h.speak(1, speaking)
@@ -165,7 +185,9 @@ struct MessagePriorityTests {
         h.expectOneTerminalEach([1, 2])
     }
 
-    @Test("message ends waiting text and progress, never interrupts a message, and messages speak first come first served")
+    @Test(
+        "message ends waiting text and progress, never interrupts a message, and messages speak first come first served"
+    )
     func messageFIFO() {
         let h = Harness()
         h.speak(1, .message)
@@ -211,7 +233,9 @@ struct MessagePriorityTests {
         h.expectOneTerminalEach([1, 2, 3])
     }
 
-    @Test("text waits for a waiting important or message, and never interrupts a speaking one", arguments: [PostKind.important, .message])
+    @Test(
+        "text waits for a waiting important or message, and never interrupts a speaking one",
+        arguments: [PostKind.important, .message])
     func textWaits(other: PostKind) {
         let h = Harness()
         h.speak(1, other)
@@ -232,7 +256,7 @@ struct MessagePriorityTests {
     func textEndsDroppables(speaking: PostKind) {
         let h = Harness()
         h.speak(1, speaking)
-        h.post(2, .progress)  // waits behind the speaking notification or progress
+        h.post(2, .progress) // waits behind the speaking notification or progress
         h.post(3, .text)
         #expect(h.outcome(2) == "interrupted")
         #expect(h.playToTheEnd() == ["\(speaking) 1", "text 3"])
@@ -242,9 +266,11 @@ struct MessagePriorityTests {
 
     // MARK: notification
 
-    @Test("a notification is dropped at once, never begun, while anything else speaks", arguments: [
-        PostKind.important, .message, .text, .progress, .nativeHigh, .nativeDefault, .nativeQueued, .nativeLow,
-    ])
+    @Test(
+        "a notification is dropped at once, never begun, while anything else speaks",
+        arguments: [
+            PostKind.important, .message, .text, .progress, .nativeHigh, .nativeDefault, .nativeQueued, .nativeLow,
+        ])
     func notificationDroppedWhileSpeaking(speaking: PostKind) {
         let h = Harness()
         h.speak(1, speaking)
@@ -256,9 +282,11 @@ struct MessagePriorityTests {
         h.expectOneTerminalEach([1, 2])
     }
 
-    @Test("a notification is dropped at once while anything else waits", arguments: [
-        PostKind.important, .message, .text, .nativeDefault, .nativeQueued, .nativeLow,
-    ])
+    @Test(
+        "a notification is dropped at once while anything else waits",
+        arguments: [
+            PostKind.important, .message, .text, .nativeDefault, .nativeQueued, .nativeLow,
+        ])
     func notificationDroppedWhileWaiting(waiting: PostKind) {
         let h = Harness()
         h.speak(1, .notification)
@@ -272,11 +300,12 @@ struct MessagePriorityTests {
         h.expectOneTerminalEach([1, 2, 3])
     }
 
-    @Test("a notification is dropped at once while a progress waits, and the speaking notification is not replaced by it")
+    @Test(
+        "a notification is dropped at once while a progress waits, and the speaking notification is not replaced by it")
     func notificationDroppedWhileProgressWaits() {
         let h = Harness()
         h.speak(1, .notification)
-        h.post(2, .progress)  // waits behind the speaking notification
+        h.post(2, .progress) // waits behind the speaking notification
         h.post(3, .notification)
         #expect(h.outcome(3) == "interrupted")
         #expect(h.backend.aborted.isEmpty, "the speaking notification goes on")
@@ -316,9 +345,11 @@ struct MessagePriorityTests {
         h.expectOneTerminalEach([1, 2, 3])
     }
 
-    @Test("progress is dropped at once while anything but a notification or progress speaks", arguments: [
-        PostKind.important, .message, .text, .nativeHigh, .nativeDefault, .nativeQueued, .nativeLow,
-    ])
+    @Test(
+        "progress is dropped at once while anything but a notification or progress speaks",
+        arguments: [
+            PostKind.important, .message, .text, .nativeHigh, .nativeDefault, .nativeQueued, .nativeLow,
+        ])
     func progressDropped(speaking: PostKind) {
         let h = Harness()
         h.speak(1, speaking)
@@ -339,7 +370,9 @@ struct MessagePriorityTests {
 
     // MARK: pause
 
-    @Test("while paused, notification and progress are dropped at once, even with nothing speaking; other posts wait", arguments: [PostKind.notification, .progress])
+    @Test(
+        "while paused, notification and progress are dropped at once, even with nothing speaking; other posts wait",
+        arguments: [PostKind.notification, .progress])
     func pausedDropsDroppables(kind: PostKind) {
         let h = Harness()
         h.control(.pause, .own)
@@ -355,19 +388,30 @@ struct MessagePriorityTests {
 
     // MARK: native posts
 
-    @Test("every kind that can wait, in one line: high and important first come first served, then an interrupting default, then queued default and message, then text, then low")
+    @Test(
+        "every kind that can wait, in one line: high and important first come first served, then an interrupting default, then queued default and message, then text, then low"
+    )
     func fullOrder() {
         let h = Harness()
         h.speak(1, .nativeHigh)
-        h.post([(2, .nativeLow), (3, .message), (4, .nativeQueued), (5, .message), (6, .text), (7, .nativeDefault), (8, .nativeHigh), (9, .important)])
+        h.post([
+            (2, .nativeLow), (3, .message), (4, .nativeQueued), (5, .message), (6, .text), (7, .nativeDefault),
+            (8, .nativeHigh), (9, .important),
+        ])
         #expect(h.backend.aborted.isEmpty)
-        #expect(h.playToTheEnd().map { $0.split(separator: " ").last.map(String.init) ?? "" } == ["1", "8", "9", "7", "3", "4", "5", "6", "2"])
+        #expect(
+            h.playToTheEnd().map { $0.split(separator: " ").last.map(String.init) ?? "" } == [
+                "1", "8", "9", "7", "3", "4", "5", "6", "2",
+            ])
         h.expectOneTerminalEach(Array(1...9))
     }
 
-    @Test("native posts that interrupt end a speaking message or text; a native low post waits and ends nothing", arguments: [
-        (PostKind.nativeDefault, PostKind.message), (.nativeDefault, .text), (.nativeHigh, .message), (.nativeHigh, .text),
-    ])
+    @Test(
+        "native posts that interrupt end a speaking message or text; a native low post waits and ends nothing",
+        arguments: [
+            (PostKind.nativeDefault, PostKind.message), (.nativeDefault, .text), (.nativeHigh, .message),
+            (.nativeHigh, .text),
+        ])
     func nativeInterrupts(arriving: PostKind, speaking: PostKind) {
         let h = Harness()
         h.speak(1, speaking)
@@ -400,9 +444,12 @@ struct MessagePriorityTests {
         return h
     }
 
-    @Test("stop ends the speaking message of its scope; waiting ones continue", arguments: [
-        (ClientScope.own, ClientID(1), true), (.own, 2, false), (.all, 2, true), (.client(1), 2, true), (.client(2), 1, false),
-    ])
+    @Test(
+        "stop ends the speaking message of its scope; waiting ones continue",
+        arguments: [
+            (ClientScope.own, ClientID(1), true), (.own, 2, false), (.all, 2, true), (.client(1), 2, true),
+            (.client(2), 1, false),
+        ])
     func stop(scope: ClientScope, from asker: ClientID, stopsSpeaking: Bool) {
         let h = threeMessages()
         h.control(.stop, scope, from: asker)
@@ -417,13 +464,15 @@ struct MessagePriorityTests {
         h.expectOneTerminalEach([3], of: 2)
     }
 
-    @Test("cancel ends the speaking and waiting messages of its scope, an important one too", arguments: [
-        (ClientScope.own, ClientID(1), ["cancelled", "cancelled", "spoken"]),
-        (.own, 2, ["spoken", "spoken", "cancelled"]),
-        (.all, 2, ["cancelled", "cancelled", "cancelled"]),
-        (.client(2), 1, ["spoken", "spoken", "cancelled"]),
-        (.client(1), 2, ["cancelled", "cancelled", "spoken"]),
-    ])
+    @Test(
+        "cancel ends the speaking and waiting messages of its scope, an important one too",
+        arguments: [
+            (ClientScope.own, ClientID(1), ["cancelled", "cancelled", "spoken"]),
+            (.own, 2, ["spoken", "spoken", "cancelled"]),
+            (.all, 2, ["cancelled", "cancelled", "cancelled"]),
+            (.client(2), 1, ["spoken", "spoken", "cancelled"]),
+            (.client(1), 2, ["cancelled", "cancelled", "spoken"]),
+        ])
     func cancel(scope: ClientScope, from asker: ClientID, outcomes: [String]) {
         let h = Harness()
         h.speak(1, .important)
@@ -439,7 +488,9 @@ struct MessagePriorityTests {
         h.expectOneTerminalEach([3], of: 2)
     }
 
-    @Test("a control naming a connection that does not exist answers unknownClient and changes nothing", arguments: SpeechControl.allCases)
+    @Test(
+        "a control naming a connection that does not exist answers unknownClient and changes nothing",
+        arguments: SpeechControl.allCases)
     func unknownClient(control: SpeechControl) {
         let h = threeMessages()
         h.control(control, .client(99))

@@ -1,6 +1,7 @@
+import AnnounceProtocol
+
 // SPDX-License-Identifier: GPL-3.0-or-later
 @testable import AnnounceCore
-import AnnounceProtocol
 
 /// A task timer's screen: a heading, an adjustable duration, two buttons (one with custom
 /// actions), a link, and a custom rotor "Controls" listing reset before the duration.
@@ -62,6 +63,8 @@ func okLine(focus: String?, rotor: String? = nil, id: Int = 500) -> String {
 
 /// The code of an `error` line.
 func errorCode(_ line: String?) -> String? {
-    guard let line, let object = try? JSONParser.parse(line).objectValue, object["event"]?.stringValue == "error" else { return nil }
+    guard let line, let object = try? JSONParser.parse(line).objectValue, object["event"]?.stringValue == "error" else {
+        return nil
+    }
     return object["code"]?.stringValue
 }

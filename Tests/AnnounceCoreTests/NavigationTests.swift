@@ -1,15 +1,20 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 @MainActor
 @Suite("navigate: moving the focus")
 struct NavigationMoveTests {
-    @Test("next without a focus starts at the first stop, speaks it, tells the owner and subscribers, and answers the focus")
+    @Test(
+        "next without a focus starts at the first stop, speaks it, tells the owner and subscribers, and answers the focus"
+    )
     func nextFromNothing() {
         let h = Harness()
-        h.send(#"{"op":"screen-changed","id":1,"element":"Documents","elements":[{"id":"a","label":"Save","traits":["button"],"hint":"Saves the document."},{"id":"b","label":"Open"}]}"#)
+        h.send(
+            #"{"op":"screen-changed","id":1,"element":"Documents","elements":[{"id":"a","label":"Save","traits":["button"],"hint":"Saves the document."},{"id":"b","label":"Open"}]}"#
+        )
         h.send(#"{"op":"subscribe","id":1,"events":["focus","speech"]}"#, from: 2)
         #expect(h.dispatcher.focus == nil, "a screen-changed with a string focuses nothing")
         h.sink(1).clear()
@@ -19,10 +24,20 @@ struct NavigationMoveTests {
         #expect(h.sink(1).received.filter { if case .focused = $0 { true } else { false } } == [.focused(element: "a")])
         #expect(h.sink(2).received.contains(.focusChanged(from: nil, to: "a", owner: false)))
         h.engineStarts()
-        #expect(h.sink(2).received.contains(.speech(.started(seq: h.dispatcher.speaking?.seq ?? 0, client: "navigation", text: "Save, button. Saves the document."))))
+        #expect(
+            h.sink(2).received.contains(
+                .speech(
+                    .started(
+                        seq: h.dispatcher.speaking?.seq ?? 0, client: "navigation",
+                        text: "Save, button. Saves the document."))))
         #expect(h.navigate("next") == okLine(focus: "b"))
-        #expect(h.sink(1).received.filter { if case .finished = $0 { false } else { true } } == [.focused(element: "a"), .unfocused(element: "a"), .focused(element: "b")])
-        #expect(h.sink(3).received.allSatisfy { if case .focused = $0 { false } else { true } }, "the navigator is not the owner")
+        #expect(
+            h.sink(1).received.filter { if case .finished = $0 { false } else { true } } == [
+                .focused(element: "a"), .unfocused(element: "a"), .focused(element: "b"),
+            ])
+        #expect(
+            h.sink(3).received.allSatisfy { if case .focused = $0 { false } else { true } },
+            "the navigator is not the owner")
     }
 
     @Test("next at the last stop is end-of-screen: the focus stays and the boundary earcon plays")
@@ -116,8 +131,12 @@ struct NavigationMoveTests {
         h.navigate("next", id: 501)
         #expect(h.backend.aborted.contains(lowSeq))
         h.engineHonoursAborts()
-        #expect(h.speakingText == "Start, button. Starts the timer.", "the first move's speech was replaced before it started")
-        #expect(h.sink(2).terminal(2) == .finished(id: 2, seq: lowSeq, termination: .failure(reason: .interrupted, spokenChars: 0)))
+        #expect(
+            h.speakingText == "Start, button. Starts the timer.",
+            "the first move's speech was replaced before it started")
+        #expect(
+            h.sink(2).terminal(2)
+                == .finished(id: 2, seq: lowSeq, termination: .failure(reason: .interrupted, spokenChars: 0)))
     }
 
     @Test("navigation speech interrupts a default post but never a high one")
@@ -181,9 +200,11 @@ struct NavigationActionTests {
         h.navigate("next")
         #expect(h.navigate("increment") == okLine(focus: "time"))
         #expect(h.navigate("decrement") == okLine(focus: "time"))
-        #expect(h.actions(of: 1) == [
-            .action(element: "time", action: .increment, name: nil), .action(element: "time", action: .decrement, name: nil),
-        ])
+        #expect(
+            h.actions(of: 1) == [
+                .action(element: "time", action: .increment, name: nil),
+                .action(element: "time", action: .decrement, name: nil),
+            ])
     }
 
     @Test("custom sends a named action of the focused element; another name is not-found")
@@ -214,7 +235,9 @@ struct NavigationActionTests {
 @MainActor
 @Suite("navigate: rotors")
 struct RotorTests {
-    @Test("rotor-select without a name visits the available rotors in order, then the custom ones, wrapping, and speaks each name")
+    @Test(
+        "rotor-select without a name visits the available rotors in order, then the custom ones, wrapping, and speaks each name"
+    )
     func selectCycle() {
         let h = Harness()
         h.send(timerScreen)
@@ -254,7 +277,8 @@ struct RotorTests {
     @Test("each built-in rotor moves between its stops in reading order and ends with end-of-screen")
     func builtIn() {
         let h = Harness()
-        h.send(#"""
+        h.send(
+            #"""
             {"op":"screen-changed","id":1,"elements":[
             {"id":"h1","label":"One","traits":["header"]},{"id":"l1","label":"Docs","traits":["link"]},
             {"id":"b1","label":"Save","traits":["button"]},{"id":"s1","label":"Find","traits":["search-field"]},
@@ -262,7 +286,10 @@ struct RotorTests {
             {"id":"b2","label":"Quit","traits":["button"]},{"id":"a1","label":"Volume","value":"3","traits":["adjustable"]},
             {"id":"l2","label":"More","traits":["link"]}]}
             """#.split(separator: "\n").joined())
-        let expected = ["headings": ["h1", "h2"], "links": ["l1", "l2"], "buttons": ["b1", "b2"], "form-controls": ["s1", "t1", "a1"]]
+        let expected = [
+            "headings": ["h1", "h2"], "links": ["l1", "l2"], "buttons": ["b1", "b2"],
+            "form-controls": ["s1", "t1", "a1"],
+        ]
         for (rotor, ids) in expected {
             h.unfocus()
             h.navigate("rotor-select", #","rotor":"\#(rotor)""#)
@@ -293,7 +320,8 @@ struct RotorTests {
         #expect(h.navigate("rotor-previous") == okLine(focus: "reset", rotor: "Controls"))
     }
 
-    @Test("the actions rotor cycles through the focused element's actions, speaking each, and activate then performs it")
+    @Test(
+        "the actions rotor cycles through the focused element's actions, speaking each, and activate then performs it")
     func actionsRotor() {
         let h = Harness()
         h.send(timerScreen)
@@ -313,7 +341,9 @@ struct RotorTests {
         #expect(h.sink(1).lines.last == #"{"event":"action","element":"reset","action":"custom","name":"Undo"}"#)
         h.navigate("first")
         h.navigate("activate")
-        #expect(h.sink(1).lines.last == #"{"event":"action","element":"title","action":"activate"}"#, "a new focus has no chosen action")
+        #expect(
+            h.sink(1).lines.last == #"{"event":"action","element":"title","action":"activate"}"#,
+            "a new focus has no chosen action")
         #expect(errorCode(h.navigate("rotor-next")) == "no-actions")
     }
 }
@@ -321,13 +351,17 @@ struct RotorTests {
 @MainActor
 @Suite("Screens: the owner stack, update and layout changes")
 struct ScreenOwnerTests {
-    @Test("the latest screen is current; when its owner disconnects, the previous still-connected owner's screen is current again")
+    @Test(
+        "the latest screen is current; when its owner disconnects, the previous still-connected owner's screen is current again"
+    )
     func ownerStack() {
         let h = Harness()
         h.send(#"{"op":"hello","id":1,"client":"mail"}"#, from: 1)
         h.send(#"{"op":"hello","id":1,"client":"music"}"#, from: 2)
         h.send(#"{"op":"screen-changed","id":1,"elements":[{"id":"m","label":"Inbox"}]}"#, from: 1)
-        h.send(#"{"op":"screen-changed","id":1,"elements":[{"id":"p","label":"Play"},{"id":"q","label":"Next song"}]}"#, from: 2)
+        h.send(
+            #"{"op":"screen-changed","id":1,"elements":[{"id":"p","label":"Play"},{"id":"q","label":"Next song"}]}"#,
+            from: 2)
         h.send(#"{"op":"status","id":2}"#, from: 3)
         #expect(h.sink(3).lines.last?.contains(#""screen":"music","stops":2"#) == true)
         #expect(h.navigate("first") == okLine(focus: "p"))
@@ -377,10 +411,12 @@ struct ScreenOwnerTests {
         h.send(timerScreen)
         h.sink(1).clear()
         h.send(#"{"op":"update","id":7,"element":{"id":"start","label":"Start button"}}"#)
-        #expect(h.sink(1).received.contains { if case .lint("start", "label-has-type", _) = $0 { true } else { false } })
+        #expect(
+            h.sink(1).received.contains { if case .lint("start", "label-has-type", _) = $0 { true } else { false } })
     }
 
-    @Test("update by anyone but the current owner is forbidden; an unknown id is not-found; the connection keeps working")
+    @Test(
+        "update by anyone but the current owner is forbidden; an unknown id is not-found; the connection keeps working")
     func updateErrors() {
         let h = Harness()
         h.send(timerScreen)
@@ -399,7 +435,9 @@ struct ScreenOwnerTests {
         h.navigate("next")
         h.speakEverything()
         h.sink(1).clear()
-        h.send(#"{"op":"layout-changed","id":9,"element":null,"elements":[{"id":"time","label":"Duration","value":"7 minutes","traits":["adjustable"]},{"id":"start","label":"Start","traits":["button"]}]}"#)
+        h.send(
+            #"{"op":"layout-changed","id":9,"element":null,"elements":[{"id":"time","label":"Duration","value":"7 minutes","traits":["adjustable"]},{"id":"start","label":"Start","traits":["button"]}]}"#
+        )
         h.engineHonoursAborts()
         #expect(h.lastSpoken == "7 minutes")
         #expect(h.dispatcher.focus?.element == "time")
@@ -427,9 +465,10 @@ struct ReadAllTests {
             focusAtStart.append(h.dispatcher.focus?.element ?? "")
             h.engineFinishes()
         }
-        #expect(h.backend.spokenTexts.dropFirst(before).map { $0 } == [
-            "Duration, 5 minutes, adjustable", "Start, button. Starts the timer.", "Help, link", "Reset, button",
-        ])
+        #expect(
+            h.backend.spokenTexts.dropFirst(before).map { $0 } == [
+                "Duration, 5 minutes, adjustable", "Start, button. Starts the timer.", "Help, link", "Reset, button",
+            ])
         #expect(focusAtStart == ["time", "start", "help", "reset"])
     }
 
@@ -474,8 +513,10 @@ struct ReadAllTests {
         h.engineStarts()
         h.send(announce(5, "Mail", #","priority":"low""#), from: 2)
         h.speakEverything()
-        #expect(h.backend.spokenTexts.suffix(6) == [
-            "Timer, heading", "Duration, 5 minutes, adjustable", "Start, button. Starts the timer.", "Help, link", "Reset, button", "Mail",
-        ])
+        #expect(
+            h.backend.spokenTexts.suffix(6) == [
+                "Timer, heading", "Duration, 5 minutes, adjustable", "Start, button. Starts the timer.", "Help, link",
+                "Reset, button", "Mail",
+            ])
     }
 }

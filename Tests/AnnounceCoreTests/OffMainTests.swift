@@ -1,8 +1,9 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Dispatch
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 @MainActor
 @Suite("UIKit's main-thread rule")
@@ -40,7 +41,8 @@ struct OffMainTests {
         let dispatcher = h.dispatcher
         let admission = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: DispatchQueue.main.sync { dispatcher.post(.announce("On main"), id: 5, from: 1) })
+                continuation.resume(
+                    returning: DispatchQueue.main.sync { dispatcher.post(.announce("On main"), id: 5, from: 1) })
             }
         }
         #expect(admission == .queued(seq: 1))

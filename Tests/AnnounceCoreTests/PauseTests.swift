@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 @MainActor
 @Suite("Pause and resume")
@@ -28,13 +29,14 @@ struct PauseTests {
         h.engineFinishes()
         #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .success))
         let order = h.sink(1).lines(for: 1).map(\.json.jsonText)
-        #expect(order == [
-            #"{"event":"queued","id":1,"seq":1}"#,
-            #"{"event":"started","id":1,"seq":1,"text":"A long sentence"}"#,
-            #"{"event":"paused","id":1,"seq":1}"#,
-            #"{"event":"resumed","id":1,"seq":1}"#,
-            #"{"event":"finished","id":1,"seq":1,"success":true}"#,
-        ])
+        #expect(
+            order == [
+                #"{"event":"queued","id":1,"seq":1}"#,
+                #"{"event":"started","id":1,"seq":1,"text":"A long sentence"}"#,
+                #"{"event":"paused","id":1,"seq":1}"#,
+                #"{"event":"resumed","id":1,"seq":1}"#,
+                #"{"event":"finished","id":1,"seq":1,"success":true}"#,
+            ])
     }
 
     @Test("posts made while paused are queued but none starts until resume")
@@ -44,7 +46,8 @@ struct PauseTests {
         h.send(announce(1, "Waiting", #","priority":"high""#), announce(2, "Also waiting", #","priority":"high""#))
         #expect(h.backend.spokenTexts.isEmpty)
         // A later turn (here another connection's `status`) starts nothing either.
-        h.dispatcher.submit([ClientInput(decoded: RequestLine.decode(line: Array(#"{"op":"status","id":7}"#.utf8)))], from: 2)
+        h.dispatcher.submit(
+            [ClientInput(decoded: RequestLine.decode(line: Array(#"{"op":"status","id":7}"#.utf8)))], from: 2)
         #expect(h.turns.scheduled == 1)
         h.turns.run()
         #expect(h.backend.spokenTexts.isEmpty)
@@ -69,7 +72,8 @@ struct PauseTests {
         #expect(h.dispatcher.speaking == nil)
         h.send(resume)
         #expect(h.backend.spokenTexts == ["First", "Second"])
-        #expect(!h.sink(1).received.contains(.resumed(id: 2, seq: 2)), "the post that starts on resume was never paused")
+        #expect(
+            !h.sink(1).received.contains(.resumed(id: 2, seq: 2)), "the post that starts on resume was never paused")
     }
 
     @Test("pause while paused and resume while not paused answer ok and change nothing")
@@ -86,10 +90,14 @@ struct PauseTests {
         #expect(h.backend.holds.withLock { $0 } == [true])
         #expect(h.sink(1).received.filter { $0 == .paused(id: 1, seq: 1) }.count == 1)
         #expect(h.sink(1).received.filter { $0 == .ok(id: 90, fields: JSONObject()) }.count == 2)
-        let changes = h.sink(2).received.compactMap { if case .statusChanged(let report) = $0 { report.paused } else { nil } }
+        let changes = h.sink(2).received.compactMap {
+            if case .statusChanged(let report) = $0 { report.paused } else { nil }
+        }
         #expect(changes == [true], "status-changed once, for the one change")
         h.send(resume)
-        let after = h.sink(2).received.compactMap { if case .statusChanged(let report) = $0 { report.paused } else { nil } }
+        let after = h.sink(2).received.compactMap {
+            if case .statusChanged(let report) = $0 { report.paused } else { nil }
+        }
         #expect(after == [true, false])
     }
 
@@ -102,7 +110,9 @@ struct PauseTests {
         h.send(#"{"op":"cancel","id":3,"target":1}"#)
         #expect(h.backend.aborted == [1])
         h.engineAborts(spokenChars: 6)
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 6)))
+        #expect(
+            h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 6))
+        )
         #expect(h.backend.spokenTexts == ["Being spoken"], "nothing starts while paused")
         h.send(resume)
         #expect(h.backend.spokenTexts == ["Being spoken", "Next"])
@@ -115,9 +125,13 @@ struct PauseTests {
         h.engineStarts()
         h.send(pause)
         h.send(#"{"op":"stop","id":3}"#)
-        #expect(h.sink(1).terminal(2) == .finished(id: 2, seq: 2, termination: .failure(reason: .cancelled, spokenChars: 0)))
+        #expect(
+            h.sink(1).terminal(2) == .finished(id: 2, seq: 2, termination: .failure(reason: .cancelled, spokenChars: 0))
+        )
         h.engineAborts(spokenChars: 5)
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 5)))
+        #expect(
+            h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 5))
+        )
         #expect(h.dispatcher.statusReport.paused, "stop does not resume")
     }
 
@@ -130,7 +144,9 @@ struct PauseTests {
         h.send(#"{"op":"set","id":3,"muted":true}"#)
         #expect(h.backend.aborted == [1])
         h.engineAborts(spokenChars: 4)
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 4)))
+        #expect(
+            h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 4))
+        )
         h.send(#"{"op":"set","id":4,"muted":false}"#, announce(5, "After", #","priority":"high""#))
         #expect(h.dispatcher.statusReport.paused)
         #expect(h.backend.spokenTexts == ["Being spoken"])
@@ -145,7 +161,9 @@ struct PauseTests {
         h.send(announce(2, "Newer"))
         #expect(h.backend.aborted == [1])
         h.engineAborts(spokenChars: 3)
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 3)))
+        #expect(
+            h.sink(1).terminal(1)
+                == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 3)))
         #expect(h.backend.spokenTexts == ["Being spoken"])
         h.send(resume)
         #expect(h.backend.spokenTexts == ["Being spoken", "Newer"])
@@ -156,7 +174,8 @@ struct PauseTests {
     func helloListsPause() {
         let h = Harness()
         h.send(#"{"op":"hello","id":1}"#)
-        guard case .ok(_, let fields)? = h.sink(1).received.first, case .array(let features)? = fields["features"] else {
+        guard case .ok(_, let fields)? = h.sink(1).received.first, case .array(let features)? = fields["features"]
+        else {
             Issue.record("no ok with features: \(h.sink(1).lines)")
             return
         }

@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 @Suite("Reloading the defaults (SIGHUP)")
 @MainActor
@@ -32,10 +33,12 @@ struct ReloadDefaultsTests {
         let h = Harness()
         h.send(#"{"op":"subscribe","id":1,"events":["status"]}"#, from: 2)
         h.sink(2).clear()
-        h.dispatcher.updateDefaults(voice: "en-us", rate: 175, pitch: 50, volume: 100, punctuation: .none, earcons: true)
+        h.dispatcher.updateDefaults(
+            voice: "en-us", rate: 175, pitch: 50, volume: 100, punctuation: .none, earcons: true)
         h.turns.run()
         #expect(!h.sink(2).received.contains { if case .statusChanged = $0 { true } else { false } })
-        h.dispatcher.updateDefaults(voice: "en-us", rate: 175, pitch: 50, volume: 100, punctuation: .none, earcons: false)
+        h.dispatcher.updateDefaults(
+            voice: "en-us", rate: 175, pitch: 50, volume: 100, punctuation: .none, earcons: false)
         h.turns.run()
         #expect(h.sink(2).received.contains { if case .statusChanged = $0 { true } else { false } })
     }

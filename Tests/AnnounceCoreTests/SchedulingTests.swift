@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 @MainActor
 @Suite("Scheduling rules")
@@ -13,11 +14,12 @@ struct SchedulingTests {
         #expect(h.backend.spokenTexts == ["Download complete"])
         h.engineStarts()
         h.engineFinishes()
-        #expect(h.sink(1).lines == [
-            #"{"event":"queued","id":1,"seq":1}"#,
-            #"{"event":"started","id":1,"seq":1,"text":"Download complete"}"#,
-            #"{"event":"finished","id":1,"seq":1,"success":true}"#,
-        ])
+        #expect(
+            h.sink(1).lines == [
+                #"{"event":"queued","id":1,"seq":1}"#,
+                #"{"event":"started","id":1,"seq":1,"text":"Download complete"}"#,
+                #"{"event":"finished","id":1,"seq":1,"success":true}"#,
+            ])
     }
 
     @Test("three lines of one read speak Third only")
@@ -29,8 +31,11 @@ struct SchedulingTests {
         for id: RequestID in [1, 2] {
             let lines = h.sink(1).lines(for: id)
             #expect(lines.count == 2)
-            #expect(lines.last == .finished(id: id, seq: lines.first.flatMap { if case .queued(_, let s, _) = $0 { s } else { nil } } ?? 0,
-                                            termination: .failure(reason: .interrupted, spokenChars: 0)))
+            #expect(
+                lines.last
+                    == .finished(
+                        id: id, seq: lines.first.flatMap { if case .queued(_, let s, _) = $0 { s } else { nil } } ?? 0,
+                        termination: .failure(reason: .interrupted, spokenChars: 0)))
             #expect(!lines.contains { if case .started = $0 { true } else { false } })
         }
     }
@@ -39,11 +44,14 @@ struct SchedulingTests {
     func readsArrivingTogetherShareOneTurn() {
         let h = Harness()
         h.dispatcher.submit([ClientInput(decoded: RequestLine.decode(line: Array(announce(1, "First").utf8)))], from: 1)
-        h.dispatcher.submit([ClientInput(decoded: RequestLine.decode(line: Array(announce(1, "Second").utf8)))], from: 2)
+        h.dispatcher.submit(
+            [ClientInput(decoded: RequestLine.decode(line: Array(announce(1, "Second").utf8)))], from: 2)
         #expect(h.turns.scheduled == 1, "one turn for everything that arrived before it")
         h.turns.runOne()
         #expect(h.backend.spokenTexts == ["Second"], "started at the end of the same turn")
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 0)))
+        #expect(
+            h.sink(1).terminal(1)
+                == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 0)))
         #expect(h.turns.scheduled == 0)
     }
 
@@ -57,8 +65,12 @@ struct SchedulingTests {
         h.dispatcher.backendEventHandler(.finished(seq: 1, outcome: .aborted(spokenChars: 2)))
         #expect(h.turns.scheduled == 1)
         h.turns.runOne()
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 2)))
-        #expect(h.backend.spokenTexts == ["A long sentence that is being spoken", "Now"], "no second trip through the main queue")
+        #expect(
+            h.sink(1).terminal(1)
+                == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 2)))
+        #expect(
+            h.backend.spokenTexts == ["A long sentence that is being spoken", "Now"],
+            "no second trip through the main queue")
         #expect(h.turns.scheduled == 0)
     }
 
@@ -69,9 +81,12 @@ struct SchedulingTests {
         h.engineStarts()
         h.send(announce(2, "Now"))
         #expect(h.backend.aborted == [1])
-        #expect(h.backend.spokenTexts == ["A long sentence that is being spoken"], "the next waits for the old one to stop")
+        #expect(
+            h.backend.spokenTexts == ["A long sentence that is being spoken"], "the next waits for the old one to stop")
         h.engineAborts(spokenChars: 7)
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 7)))
+        #expect(
+            h.sink(1).terminal(1)
+                == .finished(id: 1, seq: 1, termination: .failure(reason: .interrupted, spokenChars: 7)))
         #expect(h.backend.spokenTexts.last == "Now")
     }
 
@@ -128,7 +143,10 @@ struct SchedulingTests {
             h.engineStarts()
             h.engineFinishes()
         }
-        #expect(h.backend.spokenTexts == ["Speaking", "high two", "interrupting", "queued one", "queued two", "low one", "low two"])
+        #expect(
+            h.backend.spokenTexts == [
+                "Speaking", "high two", "interrupting", "queued one", "queued two", "low one", "low two",
+            ])
         #expect(h.dispatcher.pending.isEmpty)
     }
 
@@ -155,7 +173,9 @@ struct SchedulingTests {
         h.engineStarts()
         h.send(announce(2, "Old"), from: 1)
         h.send(announce(3, "New"), from: 2)
-        #expect(h.sink(1).terminal(2) == .finished(id: 2, seq: 2, termination: .failure(reason: .interrupted, spokenChars: 0)))
+        #expect(
+            h.sink(1).terminal(2)
+                == .finished(id: 2, seq: 2, termination: .failure(reason: .interrupted, spokenChars: 0)))
         h.engineFinishes()
         #expect(h.backend.spokenTexts == ["High", "New"])
     }
@@ -172,7 +192,8 @@ struct SchedulingTests {
         h.send(#"{"op":"screen-changed","id":5,"element":"Settings"}"#)
         #expect(h.backend.aborted == [1])
         for id: RequestID in [2, 3] {
-            if case .finished(_, _, .failure(.interrupted, 0, nil)) = h.sink(1).terminal(id) {} else {
+            if case .finished(_, _, .failure(.interrupted, 0, nil)) = h.sink(1).terminal(id) {
+            } else {
                 Issue.record("post \(id) was not discarded: \(String(describing: h.sink(1).terminal(id)))")
             }
         }
@@ -198,10 +219,11 @@ struct SchedulingTests {
     func nothingToSpeak() {
         let h = Harness()
         h.send(#"{"op":"layout-changed","id":1,"element":null}"#, #"{"op":"screen-changed","id":2}"#)
-        #expect(h.sink(1).lines == [
-            #"{"event":"queued","id":1,"seq":1}"#, #"{"event":"finished","id":1,"seq":1,"success":true}"#,
-            #"{"event":"queued","id":2,"seq":2}"#, #"{"event":"finished","id":2,"seq":2,"success":true}"#,
-        ])
+        #expect(
+            h.sink(1).lines == [
+                #"{"event":"queued","id":1,"seq":1}"#, #"{"event":"finished","id":1,"seq":1,"success":true}"#,
+                #"{"event":"queued","id":2,"seq":2}"#, #"{"event":"finished","id":2,"seq":2,"success":true}"#,
+            ])
         #expect(h.backend.spoken.isEmpty)
     }
 
@@ -212,11 +234,15 @@ struct SchedulingTests {
         h.engineStarts()
         h.send(announce(2, "Two", #","queue":true"#))
         h.send(#"{"op":"stop","id":3}"#, from: 2)
-        #expect(h.sink(1).terminal(2) == .finished(id: 2, seq: 2, termination: .failure(reason: .cancelled, spokenChars: 0)))
+        #expect(
+            h.sink(1).terminal(2) == .finished(id: 2, seq: 2, termination: .failure(reason: .cancelled, spokenChars: 0))
+        )
         #expect(h.sink(2).lines == [#"{"event":"ok","id":3}"#])
         #expect(h.backend.aborted == [1], "stop ends even a high post")
         h.engineAborts(spokenChars: 2)
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 2)))
+        #expect(
+            h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 2))
+        )
         #expect(h.dispatcher.speaking == nil)
     }
 
@@ -229,13 +255,20 @@ struct SchedulingTests {
         h.send(#"{"op":"cancel","id":2,"target":7}"#, from: 2)
         #expect(h.sink(2).lines.first?.contains(#""code":"not-found""#) == true)
         h.send(#"{"op":"cancel","id":3,"target":7}"#, from: 1)
-        #expect(h.sink(1).terminal(7) == .finished(id: 7, seq: 2, termination: .failure(reason: .cancelled, spokenChars: 0)))
+        #expect(
+            h.sink(1).terminal(7) == .finished(id: 7, seq: 2, termination: .failure(reason: .cancelled, spokenChars: 0))
+        )
         h.send(#"{"op":"cancel","id":4,"target":1}"#, from: 1)
         #expect(h.backend.aborted == [1])
         h.engineAborts()
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 0)))
+        #expect(
+            h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 0))
+        )
         h.send(#"{"op":"cancel","id":5,"target":1}"#, from: 1)
-        #expect(h.sink(1).received.last == .error(id: 5, code: .notFound, message: "no post with id 1 of this connection is pending or speaking"))
+        #expect(
+            h.sink(1).received.last
+                == .error(
+                    id: 5, code: .notFound, message: "no post with id 1 of this connection is pending or speaking"))
     }
 
     @Test("muting cancels speech; posts while muted finish muted; unmuting speaks again")
@@ -246,25 +279,33 @@ struct SchedulingTests {
         h.engineStarts()
         h.send(#"{"op":"set","id":2,"muted":true}"#, from: 2)
         h.engineAborts()
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 0)))
+        #expect(
+            h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .cancelled, spokenChars: 0))
+        )
         h.send(announce(3, "Quiet"))
-        #expect(h.sink(1).lines(for: 3).map(\.json.jsonText) == [
-            #"{"event":"queued","id":3,"seq":2}"#,
-            #"{"event":"finished","id":3,"seq":2,"success":false,"reason":"muted","spoken_chars":0}"#,
-        ])
+        #expect(
+            h.sink(1).lines(for: 3).map(\.json.jsonText) == [
+                #"{"event":"queued","id":3,"seq":2}"#,
+                #"{"event":"finished","id":3,"seq":2,"success":false,"reason":"muted","spoken_chars":0}"#,
+            ])
         #expect(h.backend.spoken.count == 1)
         let statusEvents = h.sink(2).received.compactMap { if case .statusChanged(let s) = $0 { s } else { nil } }
         #expect(statusEvents.map(\.muted) == [true])
         h.send(#"{"op":"set","muted":false}"#, from: 2)
         h.send(announce(4, "Loud"))
         #expect(h.backend.spokenTexts.last == "Loud")
-        #expect(h.sink(2).received.compactMap { if case .statusChanged(let s) = $0 { s.running } else { nil } } == [false, true])
+        #expect(
+            h.sink(2).received.compactMap { if case .statusChanged(let s) = $0 { s.running } else { nil } } == [
+                false, true,
+            ])
     }
 
     @Test("max_pending_per_client drops the excess with queue-full, per connection")
     func queueFull() {
         let h = Harness { $0.maxPendingPerClient = 2 }
-        h.send(announce(1, "a", #","queue":true"#), announce(2, "b", #","queue":true"#), announce(3, "c", #","queue":true"#))
+        h.send(
+            announce(1, "a", #","queue":true"#), announce(2, "b", #","queue":true"#),
+            announce(3, "c", #","queue":true"#))
         #expect(h.sink(1).terminal(3) == .dropped(id: 3, reason: .queueFull))
         h.send(announce(4, "d", #","queue":true"#), from: 2)
         #expect(h.sink(2).lines(for: 4).first == .queued(id: 4, seq: 3))
@@ -281,7 +322,10 @@ struct SchedulingTests {
         h.engineStarts()
         h.engineFinishes()
         #expect(h.sink(1).received.count == 1)
-        if case .error(nil, .invalid, _) = h.sink(1).received.first {} else { Issue.record("expected an invalid error without id") }
+        if case .error(nil, .invalid, _) = h.sink(1).received.first {
+        } else {
+            Issue.record("expected an invalid error without id")
+        }
         #expect(h.backend.spokenTexts == ["Quiet please"])
     }
 
@@ -294,12 +338,13 @@ struct SchedulingTests {
         h.engineStarts()
         h.engineFinishes()
         let lines = h.sink(3).lines
-        #expect(lines == [
-            #"{"event":"ok","id":1}"#,
-            #"{"event":"speech","state":"dropped","client":"pid:101","reason":"off-main"}"#,
-            #"{"event":"speech","state":"started","seq":1,"client":"mail","text":"3 new messages"}"#,
-            #"{"event":"speech","state":"finished","seq":1,"client":"mail","success":true}"#,
-        ])
+        #expect(
+            lines == [
+                #"{"event":"ok","id":1}"#,
+                #"{"event":"speech","state":"dropped","client":"pid:101","reason":"off-main"}"#,
+                #"{"event":"speech","state":"started","seq":1,"client":"mail","text":"3 new messages"}"#,
+                #"{"event":"speech","state":"finished","seq":1,"client":"mail","success":true}"#,
+            ])
     }
 
     @Test("a subscription ends with its connection: a later connection under the same number hears nothing")
@@ -339,7 +384,10 @@ struct SchedulingTests {
         h.send(announce(1, "Broken"), announce(2, "Fine", #","queue":true"#))
         h.engineStarts()
         h.engineFinishes(.failed(message: "audio device lost", spokenChars: 3))
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .error, spokenChars: 3, message: "audio device lost")))
+        #expect(
+            h.sink(1).terminal(1)
+                == .finished(
+                    id: 1, seq: 1, termination: .failure(reason: .error, spokenChars: 3, message: "audio device lost")))
         #expect(h.backend.spokenTexts == ["Broken", "Fine"])
     }
 
@@ -353,12 +401,15 @@ struct SchedulingTests {
             h.turns.run()
             await Task.yield()
         }
-        #expect(h.sink(1).terminal(2) == .finished(id: 2, seq: 2, termination: .failure(reason: .shutdown, spokenChars: 0)))
+        #expect(
+            h.sink(1).terminal(2) == .finished(id: 2, seq: 2, termination: .failure(reason: .shutdown, spokenChars: 0)))
         h.engineAborts(spokenChars: 1)
         await task.value
-        #expect(h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .shutdown, spokenChars: 1)))
+        #expect(
+            h.sink(1).terminal(1) == .finished(id: 1, seq: 1, termination: .failure(reason: .shutdown, spokenChars: 1)))
         h.send(announce(3, "Late"))
-        #expect(h.sink(1).terminal(3) == .finished(id: 3, seq: 3, termination: .failure(reason: .shutdown, spokenChars: 0)))
+        #expect(
+            h.sink(1).terminal(3) == .finished(id: 3, seq: 3, termination: .failure(reason: .shutdown, spokenChars: 0)))
     }
 
     @Test("status and hello answer with the protocol's fields")
@@ -366,9 +417,15 @@ struct SchedulingTests {
         let h = Harness()
         h.send(#"{"op":"hello","id":"h","client":"tests"}"#, #"{"op":"status","id":"s"}"#)
         let lines = h.sink(1).lines
-        #expect(lines.first == #"{"event":"ok","id":"h","daemon":"announced","version":"0.1.0","protocol":1,"features":["navigation","lint","voices","short-posts","client-cancel","pause"]}"#)
+        #expect(
+            lines.first
+                == #"{"event":"ok","id":"h","daemon":"announced","version":"0.1.0","protocol":1,"features":["navigation","lint","voices","short-posts","client-cancel","pause"]}"#
+        )
         let status = lines.last ?? ""
-        for field in ["running", "muted", "speaking", "pending", "voice", "rate", "pitch", "volume", "audio", "clients", "focus", "uptime_s", "version", "screen", "stops", "paused"] {
+        for field in [
+            "running", "muted", "speaking", "pending", "voice", "rate", "pitch", "volume", "audio", "clients", "focus",
+            "uptime_s", "version", "screen", "stops", "paused",
+        ] {
             #expect(status.contains("\"\(field)\":"), "status lacks \(field)")
         }
         #expect(status.contains(#""clients":3"#))
@@ -388,7 +445,9 @@ struct SchedulingTests {
         h.send(#"{"op":"set","id":3,"voice":"klingon"}"#)
         if case .error(3, .invalid, let message) = h.sink(1).received.last {
             #expect(message.contains("klingon"))
-        } else { Issue.record("expected invalid") }
+        } else {
+            Issue.record("expected invalid")
+        }
         h.send(announce(4, "x", #","voice":"klingon""#))
         #expect(h.sink(1).terminal(4).map { if case .error(4, .invalid, _) = $0 { true } else { false } } == true)
     }

@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 /// The navigator on its own, without a dispatcher: what it hands back is all it does.
 @Suite("ScreenNavigator: effects and answers")
@@ -23,10 +24,11 @@ struct ScreenNavigatorTests {
     func next() {
         var navigator = navigator()
         let outcome = navigator.navigate(NavigateRequest(.next), language: "en", earcons: true)
-        #expect(outcome.effects == [
-            .focusMoved(from: nil, to: FocusCursor(client: 1, element: "title")),
-            .speak(NavigationSpeech(text: "Timer, heading")),
-        ])
+        #expect(
+            outcome.effects == [
+                .focusMoved(from: nil, to: FocusCursor(client: 1, element: "title")),
+                .speak(NavigationSpeech(text: "Timer, heading")),
+            ])
         #expect(outcome.answer == .success(["focus": .string("title"), "rotor": .null]))
         #expect(navigator.focus == FocusCursor(client: 1, element: "title"))
     }
@@ -52,13 +54,17 @@ struct ScreenNavigatorTests {
             return
         }
         #expect(stop.element == "title")
-        #expect(navigator.readAllStopStarted(stop) == [.focusMoved(from: nil, to: FocusCursor(client: 1, element: "title"))])
+        #expect(
+            navigator.readAllStopStarted(stop) == [.focusMoved(from: nil, to: FocusCursor(client: 1, element: "title"))]
+        )
         let next = navigator.readAllStopEnded(stop, completed: true, language: "en")
         #expect(next.count == 1)
         guard case .speak(let second)? = next.first else { return }
         #expect(second.readAllStop?.element == "time")
         #expect(second.readAllStop?.run == stop.run)
-        #expect(navigator.readAllStopEnded(stop, completed: true, language: "en").isEmpty, "a stop already ended is not read on")
+        #expect(
+            navigator.readAllStopEnded(stop, completed: true, language: "en").isEmpty,
+            "a stop already ended is not read on")
     }
 
     @Test("the owner disconnecting mid read-all: the focus leaves, the read-all's speech stops, the screen is gone")
@@ -66,10 +72,11 @@ struct ScreenNavigatorTests {
         var navigator = navigator()
         _ = navigator.navigate(NavigateRequest(.first), language: "en", earcons: true)
         _ = navigator.navigate(NavigateRequest(.readAll), language: "en", earcons: true)
-        #expect(navigator.remove(owner: 1) == [
-            .focusMoved(from: FocusCursor(client: 1, element: "title"), to: nil),
-            .stopReadAll,
-        ])
+        #expect(
+            navigator.remove(owner: 1) == [
+                .focusMoved(from: FocusCursor(client: 1, element: "title"), to: nil),
+                .stopReadAll,
+            ])
         #expect(navigator.current == nil)
         #expect(navigator.readAll == nil)
     }

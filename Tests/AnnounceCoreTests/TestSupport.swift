@@ -1,8 +1,9 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Synchronization
 import TestSupport
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 /// A speech backend that only records what it is asked; the test plays the engine's part.
 final class FakeBackend: SpeechBackend {
@@ -15,7 +16,9 @@ final class FakeBackend: SpeechBackend {
         VoiceDescription(name: "es", languages: ["es"]),
         VoiceDescription(name: "cmn", languages: ["cmn", "zh"]),
         // As espeak-ng lists British English: its language name is not its file name.
-        VoiceDescription(name: "en", identifier: "gmw/en", languages: ["en-gb", "en"], gender: "male", title: "English (Great Britain)"),
+        VoiceDescription(
+            name: "en", identifier: "gmw/en", languages: ["en-gb", "en"], gender: "male",
+            title: "English (Great Britain)"),
     ]
 
     /// Voices "installed" later: ``rescanVoices()`` adds them, ``voices`` does not.

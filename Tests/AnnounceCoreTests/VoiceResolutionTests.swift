@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
 
 @Suite("Voice names: one resolution for set, posts and start")
 @MainActor
@@ -9,7 +10,8 @@ struct VoiceResolutionTests {
     @Test(
         "a language name, a file name, a title or a name with a variant selects the voice; the synthesizer gets its file name",
         arguments: [
-            ("en-gb", "gmw/en", "en"), ("en_GB", "gmw/en", "en"), ("gmw/en", "gmw/en", "en"), ("GMW/EN", "gmw/en", "en"),
+            ("en-gb", "gmw/en", "en"), ("en_GB", "gmw/en", "en"), ("gmw/en", "gmw/en", "en"),
+            ("GMW/EN", "gmw/en", "en"),
             ("en", "gmw/en", "en"), ("english_(great_britain)", "gmw/en", "en"), ("en-gb+f3", "gmw/en+f3", "en+f3"),
             ("fr", "fr-fr", "fr-fr"), ("en-us", "en-us", "en-us"),
         ])
@@ -31,7 +33,8 @@ struct VoiceResolutionTests {
         let h = Harness()
         h.send(#"{"op":"set","id":1,"voice":"gmw/xx"}"#, announce(2, "Hi", #","voice":"+f3""#))
         for id in [1, 2] {
-            guard case .error(_, .invalid, let message)? = h.sink(1).lines(for: RequestID.integer(Int64(id))).first else {
+            guard case .error(_, .invalid, let message)? = h.sink(1).lines(for: RequestID.integer(Int64(id))).first
+            else {
                 Issue.record("request \(id): \(h.sink(1).lines(for: RequestID.integer(Int64(id))))")
                 continue
             }

@@ -10,7 +10,9 @@ struct ByteScanTests {
     /// What the scans must agree with: the first `"`, `\` or control byte, one byte at a time.
     static func slowRun(_ bytes: [UInt8], from start: Int) -> (end: Int, isASCII: Bool) {
         var index = start
-        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"), bytes[index] >= 0x20 {
+        while index < bytes.count, bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\"),
+            bytes[index] >= 0x20
+        {
             index += 1
         }
         return (index, bytes[start..<index].allSatisfy { $0 < 0x80 })
@@ -22,7 +24,8 @@ struct ByteScanTests {
 
     static let specials: [UInt8] = [UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x00, 0x01, 0x09, 0x0A, 0x0D, 0x1F]
 
-    @Test("a special byte at each position of the first three words and in the tail is found there", arguments: specials)
+    @Test(
+        "a special byte at each position of the first three words and in the tail is found there", arguments: specials)
     func specialAtEveryPosition(_ special: UInt8) {
         for length in [1, 7, 8, 9, 16, 23, 24, 25] {
             for position in 0..<length {
@@ -131,8 +134,12 @@ struct JSONStringScanTests {
                 let before = [UInt8](repeating: UInt8(ascii: "a"), count: length)
                 let quote = [UInt8(ascii: "\"")]
                 #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(quote + before + invalid + quote) }
-                #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(quote + Array("\\n".utf8) + before + invalid + quote) }
-                #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(quote + before + invalid + Array("\\n".utf8) + quote) }
+                #expect(throws: JSONSyntaxError.self) {
+                    try JSONParser.parse(quote + Array("\\n".utf8) + before + invalid + quote)
+                }
+                #expect(throws: JSONSyntaxError.self) {
+                    try JSONParser.parse(quote + before + invalid + Array("\\n".utf8) + quote)
+                }
             }
         }
     }

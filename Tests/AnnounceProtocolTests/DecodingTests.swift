@@ -15,9 +15,14 @@ private func error(_ line: String, limits: DecodingLimits = DecodingLimits()) ->
 struct DecodingTests {
     @Test("an announce with every option")
     func fullAnnounce() throws {
-        let line = try decode(#"{"op":"announce","id":7,"text":"Saved","priority":"high","queue":true,"voice":"de","lang":"de-DE","rate":200,"pitch":40,"volume":150,"punctuation":"some","spell":true,"ssml":false,"words":true,"thread":"main","future_field":[1,2]}"#).get()
+        let line = try decode(
+            #"{"op":"announce","id":7,"text":"Saved","priority":"high","queue":true,"voice":"de","lang":"de-DE","rate":200,"pitch":40,"volume":150,"punctuation":"some","spell":true,"ssml":false,"words":true,"thread":"main","future_field":[1,2]}"#
+        ).get()
         #expect(line.id == .integer(7))
-        guard case .speech(let post) = line.request else { Issue.record("not a post"); return }
+        guard case .speech(let post) = line.request else {
+            Issue.record("not a post")
+            return
+        }
         #expect(post.kind == .announce)
         #expect(post.subject == .text("Saved"))
         let o = post.options
@@ -33,14 +38,25 @@ struct DecodingTests {
         #expect(line.request == .status)
     }
 
-    @Test("element objects, strings and null", arguments: [
-        (#"{"op":"focus","element":{"id":"a","label":"Save","value":"v","traits":["button","not-enabled"],"hint":"h","sort_priority":2.5}}"#, PostSubject.element(Element(id: "a", label: "Save", value: "v", traits: [.button, .notEnabled], hint: "h", sortPriority: 2.5))),
-        (#"{"op":"screen-changed","element":"Settings"}"#, .text("Settings")),
-        (#"{"op":"layout-changed","element":null}"#, .none),
-        (#"{"op":"layout-changed"}"#, .none),
-    ])
+    @Test(
+        "element objects, strings and null",
+        arguments: [
+            (
+                #"{"op":"focus","element":{"id":"a","label":"Save","value":"v","traits":["button","not-enabled"],"hint":"h","sort_priority":2.5}}"#,
+                PostSubject.element(
+                    Element(
+                        id: "a", label: "Save", value: "v", traits: [.button, .notEnabled], hint: "h", sortPriority: 2.5
+                    ))
+            ),
+            (#"{"op":"screen-changed","element":"Settings"}"#, .text("Settings")),
+            (#"{"op":"layout-changed","element":null}"#, .none),
+            (#"{"op":"layout-changed"}"#, .none),
+        ])
     func subjects(line: String, subject: PostSubject) throws {
-        guard case .speech(let post) = try decode(line).get().request else { Issue.record("not a post"); return }
+        guard case .speech(let post) = try decode(line).get().request else {
+            Issue.record("not a post")
+            return
+        }
         #expect(post.subject == subject)
     }
 
@@ -52,43 +68,49 @@ struct DecodingTests {
         #expect(try decode(#"{"op":"pause","id":1,"until":"resume"}"#).get().request == .pause(untilResume: true))
         #expect(try decode(#"{"op":"resume","id":2}"#).get().request == .resume)
         #expect(try decode(#"{"op":"cancel","target":"x"}"#).get().request == .cancel(target: "x"))
-        #expect(try decode(#"{"op":"set","muted":true,"rate":90}"#).get().request == .set(SettingsChange(muted: true, rate: 90)))
-        #expect(try decode(#"{"op":"subscribe","events":["status","speech"]}"#).get().request == .subscribe([.status, .speech]))
+        #expect(
+            try decode(#"{"op":"set","muted":true,"rate":90}"#).get().request
+                == .set(SettingsChange(muted: true, rate: 90)))
+        #expect(
+            try decode(#"{"op":"subscribe","events":["status","speech"]}"#).get().request
+                == .subscribe([.status, .speech]))
     }
 
-    @Test("each error code the decoder gives", arguments: [
-        ("{not json", ErrorCode.badJSON),
-        (#"{"op":"announce","text":"a"} trailing"#, .badJSON),
-        ("[1,2]", .notObject),
-        (#""announce""#, .notObject),
-        (#"{"id":1}"#, .missingOp),
-        (#"{"op":"shout","id":1}"#, .unknownOp),
-        (#"{"op":5}"#, .invalid),
-        (#"{"op":"announce"}"#, .invalid),
-        (#"{"op":"announce","text":"   "}"#, .invalid),
-        (#"{"op":"announce","text":5}"#, .invalid),
-        (#"{"op":"announce","text":"a","priority":"urgent"}"#, .invalid),
-        (#"{"op":"announce","text":"a","rate":79}"#, .invalid),
-        (#"{"op":"announce","text":"a","rate":451}"#, .invalid),
-        (#"{"op":"announce","text":"a","pitch":101}"#, .invalid),
-        (#"{"op":"announce","text":"a","volume":-1}"#, .invalid),
-        (#"{"op":"announce","text":"a","rate":1.5}"#, .invalid),
-        (#"{"op":"announce","text":"a","queue":"yes"}"#, .invalid),
-        (#"{"op":"announce","text":"a","punctuation":"most"}"#, .invalid),
-        (#"{"op":"announce","text":"a","lang":"not a tag"}"#, .invalid),
-        (#"{"op":"announce","text":"a","id":[1]}"#, .invalid),
-        (#"{"op":"focus","element":{"label":"no id"}}"#, .invalid),
-        (#"{"op":"focus","element":{"id":"a","traits":["sparkly"]}}"#, .invalid),
-        (#"{"op":"focus","element":{"id":"a","traits":"button"}}"#, .invalid),
-        (#"{"op":"focus","element":{"id":"a","sort_priority":"high"}}"#, .invalid),
-        (#"{"op":"focus","element":7}"#, .invalid),
-        (#"{"op":"screen-changed","elements":{"id":"a"}}"#, .invalid),
-        (#"{"op":"cancel"}"#, .invalid),
-        (#"{"op":"set","muted":"yes"}"#, .invalid),
-        (#"{"op":"subscribe","events":["weather"]}"#, .invalid),
-        (#"{"op":"subscribe"}"#, .invalid),
-        ("{\"op\":\"announce\",\"text\":\"\u{7F}\\ud800\"}", .badJSON),
-    ])
+    @Test(
+        "each error code the decoder gives",
+        arguments: [
+            ("{not json", ErrorCode.badJSON),
+            (#"{"op":"announce","text":"a"} trailing"#, .badJSON),
+            ("[1,2]", .notObject),
+            (#""announce""#, .notObject),
+            (#"{"id":1}"#, .missingOp),
+            (#"{"op":"shout","id":1}"#, .unknownOp),
+            (#"{"op":5}"#, .invalid),
+            (#"{"op":"announce"}"#, .invalid),
+            (#"{"op":"announce","text":"   "}"#, .invalid),
+            (#"{"op":"announce","text":5}"#, .invalid),
+            (#"{"op":"announce","text":"a","priority":"urgent"}"#, .invalid),
+            (#"{"op":"announce","text":"a","rate":79}"#, .invalid),
+            (#"{"op":"announce","text":"a","rate":451}"#, .invalid),
+            (#"{"op":"announce","text":"a","pitch":101}"#, .invalid),
+            (#"{"op":"announce","text":"a","volume":-1}"#, .invalid),
+            (#"{"op":"announce","text":"a","rate":1.5}"#, .invalid),
+            (#"{"op":"announce","text":"a","queue":"yes"}"#, .invalid),
+            (#"{"op":"announce","text":"a","punctuation":"most"}"#, .invalid),
+            (#"{"op":"announce","text":"a","lang":"not a tag"}"#, .invalid),
+            (#"{"op":"announce","text":"a","id":[1]}"#, .invalid),
+            (#"{"op":"focus","element":{"label":"no id"}}"#, .invalid),
+            (#"{"op":"focus","element":{"id":"a","traits":["sparkly"]}}"#, .invalid),
+            (#"{"op":"focus","element":{"id":"a","traits":"button"}}"#, .invalid),
+            (#"{"op":"focus","element":{"id":"a","sort_priority":"high"}}"#, .invalid),
+            (#"{"op":"focus","element":7}"#, .invalid),
+            (#"{"op":"screen-changed","elements":{"id":"a"}}"#, .invalid),
+            (#"{"op":"cancel"}"#, .invalid),
+            (#"{"op":"set","muted":"yes"}"#, .invalid),
+            (#"{"op":"subscribe","events":["weather"]}"#, .invalid),
+            (#"{"op":"subscribe"}"#, .invalid),
+            ("{\"op\":\"announce\",\"text\":\"\u{7F}\\ud800\"}", .badJSON),
+        ])
     func errorCodes(line: String, code: ErrorCode) {
         #expect(error(line)?.code == code, "\(line)")
     }
@@ -96,8 +118,11 @@ struct DecodingTests {
     @Test("invalid errors name the field")
     func invalidNamesField() {
         #expect(error(#"{"op":"announce","text":"a","rate":1000}"#)?.message.contains("rate") == true)
-        #expect(error(#"{"op":"focus","element":{"id":"a","traits":["x"]}}"#)?.message.contains("element.traits") == true)
-        #expect(error(#"{"op":"screen-changed","elements":[{"id":"a"},{"label":"b"}]}"#)?.message.contains("elements[1].id") == true)
+        #expect(
+            error(#"{"op":"focus","element":{"id":"a","traits":["x"]}}"#)?.message.contains("element.traits") == true)
+        #expect(
+            error(#"{"op":"screen-changed","elements":[{"id":"a"},{"label":"b"}]}"#)?.message.contains("elements[1].id")
+                == true)
     }
 
     @Test("errors carry the request's id when it had a valid one")
@@ -120,7 +145,8 @@ struct DecodingTests {
 
     @Test("text-too-long says how long the text is, the limit, and what to do instead")
     func textLimitMessage() {
-        let message = error(#"{"op":"announce","text":"abcdef"}"#, limits: DecodingLimits(maxTextChars: 5))?.message ?? ""
+        let message =
+            error(#"{"op":"announce","text":"abcdef"}"#, limits: DecodingLimits(maxTextChars: 5))?.message ?? ""
         #expect(message.contains("6 characters"), "\(message)")
         #expect(message.contains("the limit is 5 (`max_text_chars`)"), "\(message)")
         #expect(message.contains("several posts with `queue: true`"), "\(message)")
@@ -138,7 +164,11 @@ struct JSONTests {
         #expect(value.jsonText == #"{"a":[1,-2,3.5,true,false,null],"b":"é\n\"\\\u0001","c":{}}"#)
     }
 
-    @Test("rejects what RFC 8259 rejects", arguments: ["", "{", "{\"a\":}", "[1,]", "01", "1.", "\"\\x\"", "{\"a\" 1}", "tru", "\"\u{01}\"", "nan", "[1] [2]"])
+    @Test(
+        "rejects what RFC 8259 rejects",
+        arguments: [
+            "", "{", "{\"a\":}", "[1,]", "01", "1.", "\"\\x\"", "{\"a\" 1}", "tru", "\"\u{01}\"", "nan", "[1] [2]",
+        ])
     func rejects(text: String) {
         #expect(throws: (any Error).self) { try JSONParser.parse(Array(text.utf8)) }
     }
@@ -149,17 +179,21 @@ struct JSONTests {
         #expect(throws: (any Error).self) { try JSONParser.parse(Array(deep.utf8)) }
     }
 
-    @Test("invalid UTF-8 is refused, in a plain string and after an escape", arguments: [
-        [0xC3, 0x28],  // a lead byte without its continuation
-        [0x80],  // a continuation byte alone
-        [0xE2, 0x82],  // a sequence cut short
-        [0xC0, 0xAF],  // an overlong "/"
-        [0xED, 0xA0, 0x80],  // a UTF-16 surrogate
-        [0xF4, 0x90, 0x80, 0x80],  // past U+10FFFF
-        [0xFF],
-    ] as [[UInt8]])
+    @Test(
+        "invalid UTF-8 is refused, in a plain string and after an escape",
+        arguments: [
+            [0xC3, 0x28], // a lead byte without its continuation
+            [0x80], // a continuation byte alone
+            [0xE2, 0x82], // a sequence cut short
+            [0xC0, 0xAF], // an overlong "/"
+            [0xED, 0xA0, 0x80], // a UTF-16 surrogate
+            [0xF4, 0x90, 0x80, 0x80], // past U+10FFFF
+            [0xFF],
+        ] as [[UInt8]])
     func invalidUTF8(bytes: [UInt8]) {
-        let quote = UInt8(ascii: "\""), backslash = UInt8(ascii: "\\"), n = UInt8(ascii: "n")
+        let quote = UInt8(ascii: "\"")
+        let backslash = UInt8(ascii: "\\")
+        let n = UInt8(ascii: "n")
         #expect(throws: (any Error).self) { try JSONParser.parse([quote] + bytes + [quote]) }
         #expect(throws: (any Error).self) { try JSONParser.parse([quote, backslash, n] + bytes + [quote]) }
         #expect(throws: (any Error).self) { try JSONParser.parse([quote] + bytes + [backslash, n, quote]) }
@@ -181,25 +215,52 @@ struct JSONTests {
 
 @Suite("Event encoding")
 struct EventEncodingTests {
-    @Test("lines match the protocol's examples", arguments: [
-        (Event.queued(id: 7, seq: 41), #"{"event":"queued","id":7,"seq":41}"#),
-        (.started(id: 7, seq: 41, text: "Save, button. Saves the document."), #"{"event":"started","id":7,"seq":41,"text":"Save, button. Saves the document."}"#),
-        (.finished(id: 7, seq: 41, termination: .success), #"{"event":"finished","id":7,"seq":41,"success":true}"#),
-        (.finished(id: 7, seq: 41, termination: .failure(reason: .interrupted, spokenChars: 12)), #"{"event":"finished","id":7,"seq":41,"success":false,"reason":"interrupted","spoken_chars":12}"#),
-        (.finished(id: 7, seq: 41, termination: .failure(reason: .error, spokenChars: 0, message: "boom")), #"{"event":"finished","id":7,"seq":41,"success":false,"reason":"error","spoken_chars":0,"message":"boom"}"#),
-        (.dropped(id: 7, reason: .offMain), #"{"event":"dropped","id":7,"reason":"off-main"}"#),
-        (.error(id: nil, code: .lineTooLong, message: "m"), #"{"event":"error","code":"line-too-long","message":"m"}"#),
-        (.word(id: 7, seq: 41, offset: 5, length: 6), #"{"event":"word","id":7,"seq":41,"offset":5,"length":6}"#),
-        (.mark(id: 7, seq: 41, name: "m1"), #"{"event":"mark","id":7,"seq":41,"name":"m1"}"#),
-        (.paused(id: 7, seq: 41), #"{"event":"paused","id":7,"seq":41}"#),
-        (.resumed(id: 7, seq: 41), #"{"event":"resumed","id":7,"seq":41}"#),
-        (.focusChanged(from: "a", to: "b", owner: true), #"{"event":"focus-changed","from":"a","to":"b","owner":true}"#),
-        (.speech(.started(seq: 41, client: "mail", text: "3 new messages")), #"{"event":"speech","state":"started","seq":41,"client":"mail","text":"3 new messages"}"#),
-        (.speech(.started(seq: 41, client: "mail", text: "3 new messages", engine: "piper")), #"{"event":"speech","state":"started","seq":41,"client":"mail","text":"3 new messages","engine":"piper"}"#),
-        (.speech(.finished(seq: 41, client: "mail", termination: .failure(reason: .interrupted, spokenChars: 0))), #"{"event":"speech","state":"finished","seq":41,"client":"mail","success":false,"reason":"interrupted","spoken_chars":0}"#),
-        (.focused(element: "b"), #"{"event":"focused","element":"b"}"#),
-        (.unfocused(element: "a"), #"{"event":"unfocused","element":"a"}"#),
-    ])
+    @Test(
+        "lines match the protocol's examples",
+        arguments: [
+            (Event.queued(id: 7, seq: 41), #"{"event":"queued","id":7,"seq":41}"#),
+            (
+                .started(id: 7, seq: 41, text: "Save, button. Saves the document."),
+                #"{"event":"started","id":7,"seq":41,"text":"Save, button. Saves the document."}"#
+            ),
+            (.finished(id: 7, seq: 41, termination: .success), #"{"event":"finished","id":7,"seq":41,"success":true}"#),
+            (
+                .finished(id: 7, seq: 41, termination: .failure(reason: .interrupted, spokenChars: 12)),
+                #"{"event":"finished","id":7,"seq":41,"success":false,"reason":"interrupted","spoken_chars":12}"#
+            ),
+            (
+                .finished(id: 7, seq: 41, termination: .failure(reason: .error, spokenChars: 0, message: "boom")),
+                #"{"event":"finished","id":7,"seq":41,"success":false,"reason":"error","spoken_chars":0,"message":"boom"}"#
+            ),
+            (.dropped(id: 7, reason: .offMain), #"{"event":"dropped","id":7,"reason":"off-main"}"#),
+            (
+                .error(id: nil, code: .lineTooLong, message: "m"),
+                #"{"event":"error","code":"line-too-long","message":"m"}"#
+            ),
+            (.word(id: 7, seq: 41, offset: 5, length: 6), #"{"event":"word","id":7,"seq":41,"offset":5,"length":6}"#),
+            (.mark(id: 7, seq: 41, name: "m1"), #"{"event":"mark","id":7,"seq":41,"name":"m1"}"#),
+            (.paused(id: 7, seq: 41), #"{"event":"paused","id":7,"seq":41}"#),
+            (.resumed(id: 7, seq: 41), #"{"event":"resumed","id":7,"seq":41}"#),
+            (
+                .focusChanged(from: "a", to: "b", owner: true),
+                #"{"event":"focus-changed","from":"a","to":"b","owner":true}"#
+            ),
+            (
+                .speech(.started(seq: 41, client: "mail", text: "3 new messages")),
+                #"{"event":"speech","state":"started","seq":41,"client":"mail","text":"3 new messages"}"#
+            ),
+            (
+                .speech(.started(seq: 41, client: "mail", text: "3 new messages", engine: "piper")),
+                #"{"event":"speech","state":"started","seq":41,"client":"mail","text":"3 new messages","engine":"piper"}"#
+            ),
+            (
+                .speech(
+                    .finished(seq: 41, client: "mail", termination: .failure(reason: .interrupted, spokenChars: 0))),
+                #"{"event":"speech","state":"finished","seq":41,"client":"mail","success":false,"reason":"interrupted","spoken_chars":0}"#
+            ),
+            (.focused(element: "b"), #"{"event":"focused","element":"b"}"#),
+            (.unfocused(element: "a"), #"{"event":"unfocused","element":"a"}"#),
+        ])
     func lines(event: Event, line: String) {
         #expect(event.json.jsonText == line)
         #expect(event.line == Array((line + "\n").utf8))
@@ -208,21 +269,25 @@ struct EventEncodingTests {
 
 @Suite("Decoding the additions for spd-say users (voices, cancel scope, char, key, sound)")
 struct AdditionDecodingTests {
-    @Test("cancel's scope and the voices request: what is valid, and invalid naming the field", arguments: [
-        (#"{"op":"cancel","id":1,"scope":"client"}"#, nil),
-        (#"{"op":"cancel","id":1,"scope":"client","target":"x"}"#, nil),
-        (#"{"op":"cancel","id":1,"scope":"connection"}"#, "`target`"),
-        (#"{"op":"cancel","id":1,"scope":"everyone","target":1}"#, "`scope`"),
-        (#"{"op":"voices","id":1}"#, nil),
-        (#"{"op":"voices","id":1,"lang":"1"}"#, "`lang`"),
-        (#"{"op":"set","id":1,"punctuation":"most"}"#, "`punctuation`"),
-    ] as [(String, String?)])
+    @Test(
+        "cancel's scope and the voices request: what is valid, and invalid naming the field",
+        arguments: [
+            (#"{"op":"cancel","id":1,"scope":"client"}"#, nil),
+            (#"{"op":"cancel","id":1,"scope":"client","target":"x"}"#, nil),
+            (#"{"op":"cancel","id":1,"scope":"connection"}"#, "`target`"),
+            (#"{"op":"cancel","id":1,"scope":"everyone","target":1}"#, "`scope`"),
+            (#"{"op":"voices","id":1}"#, nil),
+            (#"{"op":"voices","id":1,"lang":"1"}"#, "`lang`"),
+            (#"{"op":"set","id":1,"punctuation":"most"}"#, "`punctuation`"),
+        ] as [(String, String?)])
     func additions(line: String, invalidField: String?) {
         switch RequestLine.decode(line: Array(line.utf8)) {
         case .success:
             #expect(invalidField == nil, "\(line) decoded")
         case .failure(let error):
-            #expect(error.code == .invalid && invalidField.map { error.message.contains($0) } == true, "\(line): \(error.message)")
+            #expect(
+                error.code == .invalid && invalidField.map { error.message.contains($0) } == true,
+                "\(line): \(error.message)")
         }
     }
 }

@@ -20,9 +20,13 @@ struct LongTextCodingTests {
         #expect(tail.unicodeScalarCount == tail.unicodeScalars.count)
     }
 
-    @Test("a string with every kind of escape, at its start, middle and end, and long runs between, is written exactly and read back unchanged")
+    @Test(
+        "a string with every kind of escape, at its start, middle and end, and long runs between, is written exactly and read back unchanged"
+    )
     func escapedRuns() throws {
-        let text = "\"start\\" + String(repeating: "plain é 😀 ", count: 3_000) + "\n\r\t\u{01}\u{1F}mid\"dle" + String(repeating: "x", count: 70_000) + "end\\\""
+        let text =
+            "\"start\\" + String(repeating: "plain é 😀 ", count: 3_000) + "\n\r\t\u{01}\u{1F}mid\"dle"
+            + String(repeating: "x", count: 70_000) + "end\\\""
         let written = JSONValue.string(text).jsonText
         #expect(written.hasPrefix(#""\"start\\plain é"#))
         #expect(written.contains(#"\n\r\t\u0001\u001fmid\"dle"#))
@@ -37,6 +41,8 @@ struct LongTextCodingTests {
         let invalid = [UInt8(ascii: "\"")] + run + [0xED, 0xA0, 0x80] + run + [UInt8(ascii: "\"")]
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(invalid) }
         let valid = [UInt8(ascii: "\"")] + run + Array("é".utf8) + run + [UInt8(ascii: "\"")]
-        #expect((try? JSONParser.parse(valid)) == .string(String(repeating: "a", count: 100_000) + "é" + String(repeating: "a", count: 100_000)))
+        #expect(
+            (try? JSONParser.parse(valid))
+                == .string(String(repeating: "a", count: 100_000) + "é" + String(repeating: "a", count: 100_000)))
     }
 }

@@ -18,7 +18,8 @@ private var speakingStatus: StatusReport {
 }
 
 private let saveButton = Element(
-    id: "save", label: "Save", value: "draft", traits: [.button, .notEnabled], hint: "Saves the document.", sortPriority: 2.5)
+    id: "save", label: "Save", value: "draft", traits: [.button, .notEnabled], hint: "Saves the document.",
+    sortPriority: 2.5)
 
 /// One of each event kind, with both id types and every termination.
 private let events: [Event] = [
@@ -81,10 +82,12 @@ private let requests: [RequestLine] = [
     RequestLine(id: nil, .speech(.announce("fire and forget"))),
     RequestLine(id: 2, .speech(SpeechPost(kind: .focus, subject: .element(saveButton)))),
     RequestLine(id: 3, .speech(SpeechPost(kind: .focus, subject: .text("Settings")))),
-    RequestLine(id: 4, .speech(SpeechPost(kind: .screenChanged, subject: .none, elements: [saveButton, Element(id: "b")]))),
+    RequestLine(
+        id: 4, .speech(SpeechPost(kind: .screenChanged, subject: .none, elements: [saveButton, Element(id: "b")]))),
     RequestLine(id: 5, .speech(SpeechPost(kind: .screenChanged, subject: .text("Inbox")))),
     RequestLine(id: 6, .speech(SpeechPost(kind: .layoutChanged, subject: .none))),
-    RequestLine(id: 7, .speech(SpeechPost(kind: .layoutChanged, subject: .element(Element(id: "c", traits: [.header]))))),
+    RequestLine(
+        id: 7, .speech(SpeechPost(kind: .layoutChanged, subject: .element(Element(id: "c", traits: [.header]))))),
     RequestLine(id: 8, .hello(client: "mail")),
     RequestLine(id: nil, .hello(client: nil)),
     RequestLine(id: 9, .status),
@@ -100,14 +103,24 @@ private let requests: [RequestLine] = [
     RequestLine(id: 16, .navigate(NavigateRequest(.next))),
     RequestLine(id: 17, .navigate(NavigateRequest(.rotorSelect, rotor: "headings"))),
     RequestLine(id: 18, .navigate(NavigateRequest(.custom, name: "Delete"))),
-    RequestLine(id: 19, .update(ElementUpdate(id: "slider", label: .some(nil), value: "50 percent", traits: [.adjustable], hidden: false, actions: ["Reset"]))),
-    RequestLine(id: 20, .speech(SpeechPost(
-        kind: .screenChanged, subject: .none,
-        elements: [
-            Element(id: "row", label: "Inbox", children: [Element(id: "flag", label: "Flagged", traits: [.image])], childrenMode: .combine, actions: ["Delete", "Flag"]),
-            Element(id: "gone", hidden: true),
-        ],
-        rotors: [CustomRotor(name: "Unread", elements: ["row", "flag"])]))),
+    RequestLine(
+        id: 19,
+        .update(
+            ElementUpdate(
+                id: "slider", label: .some(nil), value: "50 percent", traits: [.adjustable], hidden: false,
+                actions: ["Reset"]))),
+    RequestLine(
+        id: 20,
+        .speech(
+            SpeechPost(
+                kind: .screenChanged, subject: .none,
+                elements: [
+                    Element(
+                        id: "row", label: "Inbox", children: [Element(id: "flag", label: "Flagged", traits: [.image])],
+                        childrenMode: .combine, actions: ["Delete", "Flag"]),
+                    Element(id: "gone", hidden: true),
+                ],
+                rotors: [CustomRotor(name: "Unread", elements: ["row", "flag"])]))),
     // Additions to protocol 1.
     RequestLine(id: 31, .set(SettingsChange(punctuation: .some))),
     RequestLine(id: 32, .cancelOwn(target: "build")),
@@ -153,13 +166,15 @@ struct RoundTripTests {
         #expect(event == .queued(id: 3, seq: 9))
     }
 
-    @Test("bad event lines name what is wrong", arguments: [
-        (#"{"event":"queued","id":3}"#, "seq"),
-        (#"{"event":"teleported"}"#, "event"),
-        (#"[1]"#, "line"),
-        (#"{"event":"finished","id":1,"seq":2,"success":false,"reason":"bored"}"#, "reason"),
-        ("not json", "line"),
-    ])
+    @Test(
+        "bad event lines name what is wrong",
+        arguments: [
+            (#"{"event":"queued","id":3}"#, "seq"),
+            (#"{"event":"teleported"}"#, "event"),
+            (#"[1]"#, "line"),
+            (#"{"event":"finished","id":1,"seq":2,"success":false,"reason":"bored"}"#, "reason"),
+            ("not json", "line"),
+        ])
     func badLines(line: String, field: String) {
         #expect(throws: FieldError.self) { try Event(line: Array(line.utf8)) }
         do {

@@ -1,14 +1,15 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
-@testable import AnnounceSSIP
-@testable import AnnounceServer
 import Glibc
 import NIOCore
 import NIOEmbedded
-import TestSupport
 import SSIPProtocol
+import TestSupport
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
+@testable import AnnounceSSIP
+@testable import AnnounceServer
 
 @MainActor
 @Suite("An SSIP connection through the server and the dispatcher (EmbeddedChannel)")
@@ -21,13 +22,18 @@ struct SSIPConnectionTests {
         h.settle(channel)
     }
 
-    @Test("225 goes out at once; the message's first event waits for the hold in a write of its own, later replies do not wait")
+    @Test(
+        "225 goes out at once; the message's first event waits for the hold in a write of its own, later replies do not wait"
+    )
     func firstEventHeldAfter225() throws {
         let h = SSIPHarness()
         let channel = try h.connect()
         try channel.receive("SET self NOTIFICATION all on\r\nSPEAK\r\nHello\r\n.\r\n")
         h.settle(channel)
-        #expect(try channel.writtenLines() == ["220 OK NOTIFICATION SET", "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED"])
+        #expect(
+            try channel.writtenLines() == [
+                "220 OK NOTIFICATION SET", "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED",
+            ])
         #expect(h.backend.spoken.map(\.text) == ["Hello"])
 
         h.engineStarts()
@@ -45,10 +51,14 @@ struct SSIPConnectionTests {
 
         h.engineFinishes()
         h.settle(channel)
-        #expect(try channel.writes() == ["702-1\r\n702-1\r\n702 END\r\n"], "once the hold is over, events are written at once")
+        #expect(
+            try channel.writes() == ["702-1\r\n702-1\r\n702 END\r\n"],
+            "once the hold is over, events are written at once")
     }
 
-    @Test("exactly one of 702 and 703 per message: spoken, stopped while speaking, cancelled before it began, CHAR, dropped by priority")
+    @Test(
+        "exactly one of 702 and 703 per message: spoken, stopped while speaking, cancelled before it began, CHAR, dropped by priority"
+    )
     func oneTerminalEventPerMessage() throws {
         let h = SSIPHarness()
         let channel = try h.connect()
@@ -71,16 +81,18 @@ struct SSIPConnectionTests {
         releaseHeldEvents(h, channel)
         let lines = try channel.writtenLines()
         let events = lines.filter { $0.hasPrefix("70") && !$0.contains("-") }
-        #expect(events == [
-            "701 BEGIN", "702 END",
-            "701 BEGIN", "703 CANCELED",
-            "703 CANCELED",
-            "703 CANCELED",
-            "703 CANCELED",
-        ], "\(lines)")
+        #expect(
+            events == [
+                "701 BEGIN", "702 END",
+                "701 BEGIN", "703 CANCELED",
+                "703 CANCELED",
+                "703 CANCELED",
+                "703 CANCELED",
+            ], "\(lines)")
         for seq in 1...5 {
             let terminals = lines.indices.filter { index in
-                (lines[index] == "702-\(seq)" || lines[index] == "703-\(seq)") && index + 1 < lines.count && lines[index + 1] == "\(lines[index].prefix(3))-1"
+                (lines[index] == "702-\(seq)" || lines[index] == "703-\(seq)") && index + 1 < lines.count
+                    && lines[index + 1] == "\(lines[index].prefix(3))-1"
             }
             #expect(terminals.count == 1, "message \(seq): \(lines)")
         }
@@ -93,7 +105,9 @@ struct SSIPConnectionTests {
         let owner = try h.connect()
         let other = try h.connect()
         try other.receive("SET self NOTIFICATION all on\r\n")
-        try owner.receive("SET self NOTIFICATION end on\r\nSET self PRIORITY message\r\nSPEAK\r\nfirst\r\n.\r\nSPEAK\r\nsecond\r\n.\r\n")
+        try owner.receive(
+            "SET self NOTIFICATION end on\r\nSET self PRIORITY message\r\nSPEAK\r\nfirst\r\n.\r\nSPEAK\r\nsecond\r\n.\r\n"
+        )
         h.settle(owner)
         h.settle(other)
         h.engineStarts()
@@ -109,14 +123,20 @@ struct SSIPConnectionTests {
         #expect(lines.filter { $0.hasPrefix("7") } == ["702-1", "702-1", "702 END"], "only END was enabled: \(lines)")
         h.settle(other)
         #expect(h.backend.spoken.map(\.text) == ["first", "second"])
-        #expect(try other.writtenLines() == ["220 OK NOTIFICATION SET"], "another connection's messages are not its business")
+        #expect(
+            try other.writtenLines() == ["220 OK NOTIFICATION SET"],
+            "another connection's messages are not its business")
     }
 
-    @Test("events behind a held event keep their order; replies go ahead of them, PAUSE's 211 too, and its 704 comes after it")
+    @Test(
+        "events behind a held event keep their order; replies go ahead of them, PAUSE's 211 too, and its 704 comes after it"
+    )
     func heldEventsKeepOrder() throws {
         let h = SSIPHarness()
         let channel = try h.connect()
-        try channel.receive("SET self NOTIFICATION all on\r\nSET self SSML_MODE on\r\nSPEAK\r\n<speak>a<mark name=\"m\"/>b</speak>\r\n.\r\n")
+        try channel.receive(
+            "SET self NOTIFICATION all on\r\nSET self SSML_MODE on\r\nSPEAK\r\n<speak>a<mark name=\"m\"/>b</speak>\r\n.\r\n"
+        )
         h.settle(channel)
         _ = try channel.writes()
         let seq = try #require(h.dispatcher.speaking?.seq)
@@ -130,7 +150,8 @@ struct SSIPConnectionTests {
         h.settle(channel)
         #expect(try channel.writtenLines() == ["203 OK RATE SET"])
         releaseHeldEvents(h, channel)
-        #expect(try channel.writtenLines().filter { !$0.contains("-") } == ["701 BEGIN", "700 INDEX MARK", "704 PAUSED"])
+        #expect(
+            try channel.writtenLines().filter { !$0.contains("-") } == ["701 BEGIN", "700 INDEX MARK", "704 PAUSED"])
     }
 
     @Test("QUIT answers 231 and closes the connection; its queued message still speaks")
@@ -139,7 +160,10 @@ struct SSIPConnectionTests {
         let channel = try h.connect()
         try channel.receive("SPEAK\r\nkept\r\n.\r\nQUIT\r\nCHAR x\r\n")
         h.settle(channel)
-        #expect(try channel.writtenLines() == ["230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED", "231 HAPPY HACKING"])
+        #expect(
+            try channel.writtenLines() == [
+                "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED", "231 HAPPY HACKING",
+            ])
         #expect(!channel.isActive)
         #expect(h.backend.spoken.map(\.text) == ["kept"], "CHAR x came after QUIT and is not queued")
     }
@@ -156,7 +180,9 @@ struct SSIPConnectionTests {
         #expect(!channel.isActive)
     }
 
-    @Test("max_pending_per_client: the message past the limit answers 300 instead of 225 when its answer goes through the dispatcher, and the connection keeps working")
+    @Test(
+        "max_pending_per_client: the message past the limit answers 300 instead of 225 when its answer goes through the dispatcher, and the connection keeps working"
+    )
     func tooManyMessages() throws {
         let h = SSIPHarness(maxPendingPerClient: 2)
         let channel = try h.connect()
@@ -169,16 +195,19 @@ struct SSIPConnectionTests {
         try channel.receive("STOP 99\r\nCHAR b\r\nCHAR c\r\nCHAR d\r\nGET RATE\r\n")
         #expect(try channel.writtenLines().isEmpty)
         h.settle(channel)
-        #expect(try channel.writtenLines() == [
-            "406 ERR ID DOESNT EXIST",
-            "225-2", "225 OK MESSAGE QUEUED", "225-3", "225 OK MESSAGE QUEUED",
-            "300 ERR TOO MANY MESSAGES WAITING; WAIT FOR SOME TO END OR CANCEL THEM",
-            "251-0", "251 OK GET RETURNED",
-        ])
+        #expect(
+            try channel.writtenLines() == [
+                "406 ERR ID DOESNT EXIST",
+                "225-2", "225 OK MESSAGE QUEUED", "225-3", "225 OK MESSAGE QUEUED",
+                "300 ERR TOO MANY MESSAGES WAITING; WAIT FOR SOME TO END OR CANCEL THEM",
+                "251-0", "251 OK GET RETURNED",
+            ])
         #expect(channel.isActive)
     }
 
-    @Test("max_pending_per_client: a message past the limit whose 225 the event loop wrote ends at once with 703, is never spoken, and the connection keeps working")
+    @Test(
+        "max_pending_per_client: a message past the limit whose 225 the event loop wrote ends at once with 703, is never spoken, and the connection keeps working"
+    )
     func tooManyMessagesAnsweredFromTheLoop() throws {
         let h = SSIPHarness(maxPendingPerClient: 2)
         let channel = try h.connect()
@@ -186,10 +215,11 @@ struct SSIPConnectionTests {
         h.settle(channel)
         _ = try channel.writes()
         try channel.receive("CHAR b\r\nCHAR c\r\nCHAR d\r\nGET RATE\r\n")
-        #expect(try channel.writtenLines() == [
-            "225-2", "225 OK MESSAGE QUEUED", "225-3", "225 OK MESSAGE QUEUED", "225-4", "225 OK MESSAGE QUEUED",
-            "251-0", "251 OK GET RETURNED",
-        ], "nothing is ahead: every answer comes from the loop, before a dispatcher turn")
+        #expect(
+            try channel.writtenLines() == [
+                "225-2", "225 OK MESSAGE QUEUED", "225-3", "225 OK MESSAGE QUEUED", "225-4", "225 OK MESSAGE QUEUED",
+                "251-0", "251 OK GET RETURNED",
+            ], "nothing is ahead: every answer comes from the loop, before a dispatcher turn")
         h.settle(channel)
         channel.embeddedEventLoop.advanceTime(to: .now() + .seconds(1))
         #expect(try channel.writtenLines() == ["703-4", "703-1", "703 CANCELED"])
@@ -214,7 +244,7 @@ struct SSIPConnectionTests {
     func slowReader() throws {
         let h = SSIPHarness()
         let channel = try h.connect()
-        channel.isWritable = false  // what the high water mark (max_outbound_bytes) does to a channel nobody reads
+        channel.isWritable = false // what the high water mark (max_outbound_bytes) does to a channel nobody reads
         try channel.receive("GET RATE\r\n")
         h.settle(channel)
         #expect(!channel.isActive)

@@ -1,12 +1,13 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
-@testable import AnnounceSSIP
 import AnnounceServer
 import NIOCore
 import SSIPProtocol
 import TestSupport
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
+@testable import AnnounceSSIP
 
 @Suite("SSIP decoder: a connection's lines become the dispatcher's input")
 struct SSIPDecoderTests {
@@ -27,23 +28,24 @@ struct SSIPDecoderTests {
             "GET RATE",
             "FLY away"
         )
-        #expect(inputs == [
-            "name joe:orca:main",
-            "208 OK CLIENT NAME SET|",
-            "245-3|245 OK CLIENT ID SENT|",
-            "202 OK PRIORITY SET|",
-            "230 OK RECEIVING DATA|",
-            "message 1 message \"Hello\n.world\"",
-            #"message 2 message "a""#,
-            "control stop own",
-            "control cancel all",
-            "control pause client(7)",
-            "control resume own",
-            "249-en-us\ten-US\tnone|249-de\tde\tnone|249 OK VOICE LIST SENT|",
-            "203 OK RATE SET|",
-            "251-10|251 OK GET RETURNED|",
-            "500 ERR INVALID COMMAND|",
-        ])
+        #expect(
+            inputs == [
+                "name joe:orca:main",
+                "208 OK CLIENT NAME SET|",
+                "245-3|245 OK CLIENT ID SENT|",
+                "202 OK PRIORITY SET|",
+                "230 OK RECEIVING DATA|",
+                "message 1 message \"Hello\n.world\"",
+                #"message 2 message "a""#,
+                "control stop own",
+                "control cancel all",
+                "control pause client(7)",
+                "control resume own",
+                "249-en-us\ten-US\tnone|249-de\tde\tnone|249 OK VOICE LIST SENT|",
+                "203 OK RATE SET|",
+                "251-10|251 OK GET RETURNED|",
+                "500 ERR INVALID COMMAND|",
+            ])
     }
 
     @Test("message ids count up per connection, across reads and a message split over reads")
@@ -51,10 +53,11 @@ struct SSIPDecoderTests {
         var probe = DecoderProbe(frontEnd)
         #expect(probe.send("SPEAK", "first part") == ["230 OK RECEIVING DATA|"])
         #expect(probe.read("second part\r\n.").inputs.isEmpty, "the end marker waits for its line end")
-        #expect(probe.read("\r\nKEY a\r\n").inputs.map(describe) == [
-            #"message 1 message "first part\#nsecond part""#,
-            #"message 2 message "a""#,
-        ])
+        #expect(
+            probe.read("\r\nKEY a\r\n").inputs.map(describe) == [
+                #"message 1 message "first part\#nsecond part""#,
+                #"message 2 message "a""#,
+            ])
     }
 
     @Test("QUIT answers 231 and ends decoding: the lines behind it and later reads are not decoded")
@@ -77,10 +80,11 @@ struct SSIPDecoderTests {
         #expect(probe.read(atLimit + "\n").inputs.map(describe) == ["203 OK RATE SET|"])
 
         let decoded = probe.read("GET RATE\r\nSET self RATE 10\r\nGET RATE\r\n")
-        #expect(decoded.inputs.map(describe) == [
-            "251-9|251 OK GET RETURNED|",
-            "520 ERR LINE LONGER THAN 16 BYTES; THE CONNECTION IS CLOSED; SEND LONG TEXT AS SEVERAL LINES|",
-        ])
+        #expect(
+            decoded.inputs.map(describe) == [
+                "251-9|251 OK GET RETURNED|",
+                "520 ERR LINE LONGER THAN 16 BYTES; THE CONNECTION IS CLOSED; SEND LONG TEXT AS SEVERAL LINES|",
+            ])
         #expect(decoded.framingLost)
         #expect(probe.read("GET RATE\r\n").inputs.isEmpty, "nothing is decoded once framing is lost")
     }
@@ -104,9 +108,10 @@ struct SSIPDecoderTests {
             #expect(probe.send(String(repeating: "a", count: 50)).isEmpty)
             #expect(connection.session.withLock { $0.heldDataBytes } <= 100)
         }
-        #expect(probe.send(".") == [
-            "420 ERR MESSAGE TOO LONG: 2039 CHARACTERS, THE LIMIT IS 100; SPLIT IT INTO SEVERAL MESSAGES|"
-        ])
+        #expect(
+            probe.send(".") == [
+                "420 ERR MESSAGE TOO LONG: 2039 CHARACTERS, THE LIMIT IS 100; SPLIT IT INTO SEVERAL MESSAGES|"
+            ])
         #expect(connection.session.withLock { $0.heldDataBytes } == 0)
         // The connection keeps its framing: the next message is queued as usual.
         #expect(probe.send("SPEAK", "short", ".") == ["230 OK RECEIVING DATA|", #"message 1 message "short""#])
@@ -132,12 +137,17 @@ struct SSIPDecoderTests {
     @Test("a KEY whose spoken form passes max_text_chars answers 420 (found by FuzzSSIP: `kp-` grows into `keypad `)")
     func spokenKeyBounded() throws {
         var probe = DecoderProbe(SSIPFrontEnd(voices: [], maxTextChars: 12))
-        #expect(probe.send("KEY kp-enter1") == ["420 ERR MESSAGE TOO LONG: 13 CHARACTERS, THE LIMIT IS 12; SPLIT IT INTO SEVERAL MESSAGES|"])
+        #expect(
+            probe.send("KEY kp-enter1") == [
+                "420 ERR MESSAGE TOO LONG: 13 CHARACTERS, THE LIMIT IS 12; SPLIT IT INTO SEVERAL MESSAGES|"
+            ])
         let fits = try #require(message(probe.read("KEY kp-enter\r\n").inputs.first))
         #expect(fits.text == "keypad enter")
     }
 
-    @Test("LANGUAGE C or POSIX (spd-say in a bare environment sends its locale) is no language: the default voice speaks", arguments: ["C", "POSIX", "c"])
+    @Test(
+        "LANGUAGE C or POSIX (spd-say in a bare environment sends its locale) is no language: the default voice speaks",
+        arguments: ["C", "POSIX", "c"])
     func localeLanguageIsNone(language: String) throws {
         var probe = DecoderProbe(frontEnd)
         _ = probe.send("SET self LANGUAGE \(language)")
@@ -148,12 +158,14 @@ struct SSIPDecoderTests {
         #expect(french.options(testDefaults).lang == "fr")
     }
 
-    @Test("KEY names are said as words", arguments: [
-        ("KEY shift_a", "shift a"),
-        ("KEY control_alt_delete", "control alt delete"),
-        ("KEY kp-enter", "keypad enter"),
-        ("KEY a", "a"),
-    ])
+    @Test(
+        "KEY names are said as words",
+        arguments: [
+            ("KEY shift_a", "shift a"),
+            ("KEY control_alt_delete", "control alt delete"),
+            ("KEY kp-enter", "keypad enter"),
+            ("KEY a", "a"),
+        ])
     func keyConversion(line: String, spoken: String) throws {
         var probe = DecoderProbe(frontEnd)
         _ = probe.send("SET self SPELLING on", "SET self SSML_MODE on")
@@ -164,13 +176,15 @@ struct SSIPDecoderTests {
         #expect(!key.options(testDefaults).ssml)
     }
 
-    @Test("SOUND_ICON plays the earcon of its name, without text; an unknown icon is a message with nothing to play", arguments: [
-        ("SOUND_ICON window", EarconSound?.some(.screenChange)),
-        ("SOUND_ICON Screen-Change", .some(.screenChange)),
-        ("SOUND_ICON boundary", .some(.boundary)),
-        ("SOUND_ICON edge", .some(.boundary)),
-        ("SOUND_ICON bell", nil),
-    ])
+    @Test(
+        "SOUND_ICON plays the earcon of its name, without text; an unknown icon is a message with nothing to play",
+        arguments: [
+            ("SOUND_ICON window", EarconSound?.some(.screenChange)),
+            ("SOUND_ICON Screen-Change", .some(.screenChange)),
+            ("SOUND_ICON boundary", .some(.boundary)),
+            ("SOUND_ICON edge", .some(.boundary)),
+            ("SOUND_ICON bell", nil),
+        ])
     func soundIconConversion(line: String, sound: EarconSound?) throws {
         var probe = DecoderProbe(frontEnd)
         let icon = try #require(message(probe.read(line + "\r\n").inputs.first))
@@ -188,12 +202,13 @@ struct SSIPDecoderTests {
             "SET self PRIORITY important",
             "BLOCK BEGIN", "KEY a", "BLOCK END"
         )
-        #expect(inputs.filter { $0.hasPrefix("message") } == [
-            #"message 1 message "one""#,
-            #"message 2 message "x""#,
-            #"message 3 text "after""#,
-            #"message 4 important "a""#,
-        ])
+        #expect(
+            inputs.filter { $0.hasPrefix("message") } == [
+                #"message 1 message "one""#,
+                #"message 2 message "x""#,
+                #"message 3 text "after""#,
+                #"message 4 important "a""#,
+            ])
     }
 
     @Test("SET all changes every open connection's setting; SET <id> that connection's only")
@@ -213,12 +228,14 @@ struct SSIPDecoderTests {
         #expect(first.send("SET 2 RATE 5") == ["303 ERR COULDNT SET RATE|"])
     }
 
-    @Test("SET <id> for an id no connection has answers that setting's 3xx and changes nothing", arguments: [
-        ("LANGUAGE de", 302), ("RATE 5", 303), ("PITCH 5", 304), ("PUNCTUATION most", 305),
-        ("CAP_LET_RECOGN spell", 306), ("SPELLING on", 308), ("VOICE_TYPE FEMALE1", 309),
-        ("SYNTHESIS_VOICE de", 309), ("OUTPUT_MODULE espeak-ng", 312), ("PAUSE_CONTEXT 2", 313),
-        ("VOLUME 5", 314), ("SSML_MODE on", 315), ("PITCH_RANGE 5", 340),
-    ])
+    @Test(
+        "SET <id> for an id no connection has answers that setting's 3xx and changes nothing",
+        arguments: [
+            ("LANGUAGE de", 302), ("RATE 5", 303), ("PITCH 5", 304), ("PUNCTUATION most", 305),
+            ("CAP_LET_RECOGN spell", 306), ("SPELLING on", 308), ("VOICE_TYPE FEMALE1", 309),
+            ("SYNTHESIS_VOICE de", 309), ("OUTPUT_MODULE espeak-ng", 312), ("PAUSE_CONTEXT 2", 313),
+            ("VOLUME 5", 314), ("SSML_MODE on", 315), ("PITCH_RANGE 5", 340),
+        ])
     func setUnknownClient(setting: String, code: Int) throws {
         var probe = DecoderProbe(frontEnd, client: 1)
         let answer = try #require(probe.send("SET 99 " + setting).first)

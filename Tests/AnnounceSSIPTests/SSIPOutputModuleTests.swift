@@ -1,10 +1,11 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
-@testable import AnnounceSSIP
 import NIOConcurrencyHelpers
 import SSIPProtocol
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
+@testable import AnnounceSSIP
 
 @Suite("SSIP output modules: espeak-ng always, piper once its helper or a Piper voice is installed")
 struct SSIPOutputModuleTests {
@@ -13,11 +14,17 @@ struct SSIPOutputModuleTests {
         VoiceDescription(name: "de", languages: ["de"]),
     ]
     static let piper = [
-        VoiceDescription(name: "de_de-fake-low", identifier: "/v/de_DE-fake-low.onnx", languages: ["de-de", "de"], engine: "piper", quality: "low"),
-        VoiceDescription(name: "en_us-fake-medium", identifier: "/v/en_US-fake-medium.onnx", languages: ["en-us", "en"], engine: "piper", quality: "medium"),
+        VoiceDescription(
+            name: "de_de-fake-low", identifier: "/v/de_DE-fake-low.onnx", languages: ["de-de", "de"], engine: "piper",
+            quality: "low"),
+        VoiceDescription(
+            name: "en_us-fake-medium", identifier: "/v/en_US-fake-medium.onnx", languages: ["en-us", "en"],
+            engine: "piper", quality: "medium"),
     ]
 
-    @Test("no Piper helper or voice: SET OUTPUT_MODULE piper or festival is 216, GET answers it, messages speak as if none were set")
+    @Test(
+        "no Piper helper or voice: SET OUTPUT_MODULE piper or festival is 216, GET answers it, messages speak as if none were set"
+    )
     func piperNeedsAVoiceOrItsHelper() throws {
         let installed = NIOLockedValueBox<[VoiceDescription]>([])
         let frontEnd = SSIPFrontEnd(lookForVoices: { Self.espeak + installed.withLockedValue { $0 } })
@@ -36,7 +43,9 @@ struct SSIPOutputModuleTests {
         #expect(probe.send("GET OUTPUT_MODULE") == ["251-piper|251 OK GET RETURNED|"])
     }
 
-    @Test("with Piper's helper installed and no voice: piper is listed and set, lists no voices, and its messages carry espeak-ng's variant")
+    @Test(
+        "with Piper's helper installed and no voice: piper is listed and set, lists no voices, and its messages carry espeak-ng's variant"
+    )
     func piperHelperWithoutVoices() throws {
         let helperInstalled = NIOLockedValueBox(false)
         let frontEnd = SSIPFrontEnd(
@@ -56,21 +65,29 @@ struct SSIPOutputModuleTests {
         _ = probe.send("SET self VOICE_TYPE FEMALE1")
         let bound = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
         #expect(bound.engine == "piper", "bound to piper, so a Piper voice installed later speaks it")
-        #expect(bound.options(testDefaults).voice == testDefaults.voice + "+f1", "espeak-ng speaks it, with VOICE_TYPE's variant")
+        #expect(
+            bound.options(testDefaults).voice == testDefaults.voice + "+f1",
+            "espeak-ng speaks it, with VOICE_TYPE's variant")
     }
 
     @Test("LIST SYNTHESIS_VOICES lists the voices of the connection's module")
     func voicesPerModule() {
         let frontEnd = SSIPFrontEnd(voices: Self.espeak + Self.piper)
         var probe = DecoderProbe(frontEnd)
-        #expect(probe.send("LIST SYNTHESIS_VOICES") == ["249-en-us\ten-US\tnone|249-de\tde\tnone|249 OK VOICE LIST SENT|"])
+        #expect(
+            probe.send("LIST SYNTHESIS_VOICES") == ["249-en-us\ten-US\tnone|249-de\tde\tnone|249 OK VOICE LIST SENT|"])
         _ = probe.send("SET self OUTPUT_MODULE PIPER")
-        #expect(probe.send("LIST SYNTHESIS_VOICES") == ["249-de_de-fake-low\tde-DE\tnone|249-en_us-fake-medium\ten-US\tnone|249 OK VOICE LIST SENT|"])
+        #expect(
+            probe.send("LIST SYNTHESIS_VOICES") == [
+                "249-de_de-fake-low\tde-DE\tnone|249-en_us-fake-medium\ten-US\tnone|249 OK VOICE LIST SENT|"
+            ])
         _ = probe.send("SET self OUTPUT_MODULE espeak-ng")
         #expect(probe.send("LIST SYNTHESIS_VOICES").first?.hasPrefix("249-en-us") == true)
     }
 
-    @Test("a message of a connection set to piper is bound to piper, without espeak-ng's variant; one set to nothing is the daemon's choice")
+    @Test(
+        "a message of a connection set to piper is bound to piper, without espeak-ng's variant; one set to nothing is the daemon's choice"
+    )
     func messagesCarryTheModule() throws {
         let frontEnd = SSIPFrontEnd(voices: Self.espeak + Self.piper)
         var probe = DecoderProbe(frontEnd)
@@ -81,6 +98,8 @@ struct SSIPOutputModuleTests {
         _ = probe.send("SET self SYNTHESIS_VOICE de")
         let bound = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
         #expect(bound.engine == "piper")
-        #expect(bound.options(testDefaults).voice == nil, "espeak-ng's de is not a Piper voice, and FEMALE1's +f1 is espeak-ng's")
+        #expect(
+            bound.options(testDefaults).voice == nil,
+            "espeak-ng's de is not a Piper voice, and FEMALE1's +f1 is espeak-ng's")
     }
 }

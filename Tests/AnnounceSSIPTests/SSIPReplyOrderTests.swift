@@ -1,13 +1,14 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
-@testable import AnnounceSSIP
-@testable import AnnounceServer
 import NIOCore
 import NIOEmbedded
 import SSIPProtocol
 import TestSupport
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
+@testable import AnnounceSSIP
+@testable import AnnounceServer
 
 /// A reply the decoder made itself is written straight from the event loop when nothing is ahead
 /// of it on its connection, and otherwise keeps its place behind what is (a `225`, a control's
@@ -22,21 +23,26 @@ struct SSIPReplyOrderTests {
         h.settle(channel)
         try channel.receive("SET self RATE 20\r\nGET RATE\r\nSPEAK\r\n")
         // No dispatcher turn runs: the replies come from the loop alone.
-        #expect(try channel.writtenLines() == ["203 OK RATE SET", "251-20", "251 OK GET RETURNED", "230 OK RECEIVING DATA"])
+        #expect(
+            try channel.writtenLines() == ["203 OK RATE SET", "251-20", "251 OK GET RETURNED", "230 OK RECEIVING DATA"])
         #expect(h.dispatcher.inbox.takeAll().isEmpty, "nothing was handed to the dispatcher")
     }
 
-    @Test("a message with nothing ahead is answered 225 from the loop under the number the dispatcher queues it with; its events follow on the dispatcher's turns")
+    @Test(
+        "a message with nothing ahead is answered 225 from the loop under the number the dispatcher queues it with; its events follow on the dispatcher's turns"
+    )
     func messageQueuedWithoutATurn() throws {
         let h = SSIPHarness()
         let channel = try h.connect()
         h.settle(channel)
         try channel.receive("SET self NOTIFICATION all on\r\nSPEAK\r\nHello\r\n.\r\nGET RATE\r\nCHAR x\r\n")
         // No dispatcher turn has run: the 225s come from the loop alone.
-        #expect(try channel.writtenLines() == [
-            "220 OK NOTIFICATION SET", "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED", "251-0", "251 OK GET RETURNED",
-            "225-2", "225 OK MESSAGE QUEUED",
-        ])
+        #expect(
+            try channel.writtenLines() == [
+                "220 OK NOTIFICATION SET", "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED", "251-0",
+                "251 OK GET RETURNED",
+                "225-2", "225 OK MESSAGE QUEUED",
+            ])
         h.settle(channel)
         #expect(try channel.writtenLines().isEmpty, "the dispatcher answers nothing again")
         #expect(h.dispatcher.speaking?.seq == 1)
@@ -50,7 +56,9 @@ struct SSIPReplyOrderTests {
         #expect(h.dispatcher.reserveSequenceNumber() == 3)
     }
 
-    @Test("a reply behind a message waits for the message's 225 when the 225 goes through the dispatcher, in the same read and in a later one")
+    @Test(
+        "a reply behind a message waits for the message's 225 when the 225 goes through the dispatcher, in the same read and in a later one"
+    )
     func replyWaitsFor225() throws {
         let h = SSIPHarness()
         let channel = try h.connect()
@@ -61,14 +69,20 @@ struct SSIPReplyOrderTests {
         try channel.receive("SET self PITCH 5\r\n")
         #expect(try channel.writtenLines().isEmpty, "203 waits behind the 225 the dispatcher owes")
         h.settle(channel)
-        #expect(try channel.writtenLines() == [
-            "210 OK STOPPED", "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED", "251-0", "251 OK GET RETURNED", "204 OK PITCH SET",
-        ])
+        #expect(
+            try channel.writtenLines() == [
+                "210 OK STOPPED", "230 OK RECEIVING DATA", "225-1", "225 OK MESSAGE QUEUED", "251-0",
+                "251 OK GET RETURNED", "204 OK PITCH SET",
+            ])
         try channel.receive("GET PITCH\r\n")
-        #expect(try channel.writtenLines() == ["251-5", "251 OK GET RETURNED"], "nothing is owed any more: straight from the loop")
+        #expect(
+            try channel.writtenLines() == ["251-5", "251 OK GET RETURNED"],
+            "nothing is owed any more: straight from the loop")
     }
 
-    @Test("CANCEL of the speaking message is answered 213 at once, its 703 follows; a reply behind a held event takes a turn")
+    @Test(
+        "CANCEL of the speaking message is answered 213 at once, its 703 follows; a reply behind a held event takes a turn"
+    )
     func replyWaitsForControlAndHeldEvents() throws {
         let h = SSIPHarness()
         let channel = try h.connect()
@@ -87,7 +101,9 @@ struct SSIPReplyOrderTests {
 
         try channel.receive("CANCEL self\r\nSET self RATE 7\r\n")
         h.settle(channel)
-        #expect(try channel.writtenLines() == ["213 OK CANCELED", "203 OK RATE SET"], "213 at once, before the 703 it causes")
+        #expect(
+            try channel.writtenLines() == ["213 OK CANCELED", "203 OK RATE SET"],
+            "213 at once, before the 703 it causes")
         try channel.receive("GET RATE\r\n")
         #expect(try channel.writtenLines() == ["251-7", "251 OK GET RETURNED"], "nothing owed: straight from the loop")
         h.engineFinishes(.aborted(spokenChars: 1))
@@ -106,7 +122,9 @@ struct SSIPReplyOrderTests {
         #expect(!channel.isActive)
     }
 
-    @Test("a storm of pipelined SET, GET, SPEAK, CHAR and CANCEL in reads of any size, with turns, engine events and holds in between", arguments: [1, 2, 3, 4, 5] as [UInt64])
+    @Test(
+        "a storm of pipelined SET, GET, SPEAK, CHAR and CANCEL in reads of any size, with turns, engine events and holds in between",
+        arguments: [1, 2, 3, 4, 5] as [UInt64])
     func storm(seed: UInt64) throws {
         let h = SSIPHarness()
         let channel = try h.connect()

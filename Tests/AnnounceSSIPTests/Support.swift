@@ -1,12 +1,13 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceCore
 import AnnounceProtocol
-@testable import AnnounceSSIP
-@testable import AnnounceServer
 import NIOCore
 import NIOEmbedded
 import SSIPProtocol
 import TestSupport
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceCore
+@testable import AnnounceSSIP
+@testable import AnnounceServer
 
 /// The server on embedded channels with the SSIP front end (and its two voices).
 typealias SSIPHarness = EmbeddedServerHarness<SSIPFrontEnd>
@@ -15,12 +16,14 @@ extension SSIPHarness {
     /// A server whose SSIP front end and dispatcher have these limits, and whose first event
     /// after a reply is held `firstEventHold`.
     init(
-        maxLineBytes: Int = 65536, maxTextChars: Int = 8192, maxPendingPerClient: Int = 256, firstEventHold: TimeAmount = .milliseconds(10)
+        maxLineBytes: Int = 65536, maxTextChars: Int = 8192, maxPendingPerClient: Int = 256,
+        firstEventHold: TimeAmount = .milliseconds(10)
     ) {
         var dispatcherConfiguration = DispatcherConfiguration()
         dispatcherConfiguration.maxPendingPerClient = maxPendingPerClient
         let frontEnd = SSIPFrontEnd(
-            voices: SilentBackend.voices, maxLineBytes: maxLineBytes, maxTextChars: maxTextChars, firstEventHold: firstEventHold
+            voices: SilentBackend.voices, maxLineBytes: maxLineBytes, maxTextChars: maxTextChars,
+            firstEventHold: firstEventHold
         )
         var configuration = ServerConfiguration(socketPath: "/nonexistent/announced.sock")
         configuration.maxLineBytes = maxLineBytes
@@ -74,7 +77,8 @@ struct DecoderProbe {
 func describe(_ input: ClientInput) -> String {
     switch input {
     case .answered(let reply):
-        return (reply as? SSIPReply).map { $0.description.replacingOccurrences("\r\n", with: "|") } ?? "not an SSIP reply: \(reply)"
+        return (reply as? SSIPReply).map { $0.description.replacingOccurrences("\r\n", with: "|") }
+            ?? "not an SSIP reply: \(reply)"
     case .message(let message):
         let sound = message.sound.map { " sound=\($0)" } ?? ""
         return "message \(message.id) \(message.priority.rawValue) \"\(message.text)\"\(sound)"

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import AnnounceProtocol
-@testable import AnnounceServer
 import Glibc
 import NIOCore
 import NIOEmbedded
 import TestSupport
 import Testing
+
+@testable import AnnounceServer
 
 @MainActor
 @Suite("A connection on its event loop (EmbeddedChannel)")
@@ -57,10 +58,11 @@ struct ConnectionHandlerTests {
         h.dispatcher.backendEventHandler(.started(seq: 1))
         h.dispatcher.backendEventHandler(.finished(seq: 1, outcome: .completed))
         h.settle(channel)
-        #expect(try channel.writtenLines() == [
-            #"{"event":"started","id":1,"seq":1,"text":"Saved"}"#,
-            #"{"event":"finished","id":1,"seq":1,"success":true}"#,
-        ])
+        #expect(
+            try channel.writtenLines() == [
+                #"{"event":"started","id":1,"seq":1,"text":"Saved"}"#,
+                #"{"event":"finished","id":1,"seq":1,"success":true}"#,
+            ])
         #expect(!channel.isActive)
     }
 
@@ -68,7 +70,7 @@ struct ConnectionHandlerTests {
     func slowReader() throws {
         let h = ServerHarness()
         let channel = try h.connect()
-        channel.isWritable = false  // what the high water mark (max_outbound_bytes) does to a channel nobody reads
+        channel.isWritable = false // what the high water mark (max_outbound_bytes) does to a channel nobody reads
         try channel.receive(#"{"op":"status","id":1}"# + "\n")
         h.settle(channel)
         #expect(!channel.isActive)

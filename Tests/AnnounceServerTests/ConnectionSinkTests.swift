@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
-@testable import AnnounceServer
 import NIOCore
 import NIOEmbedded
 import Synchronization
 import Testing
+
+@testable import AnnounceServer
 
 /// A front-end encoder whose output a test scripts: each delivery writes the next output given.
 final class ScriptedEncoder: FrontEndEncoder {

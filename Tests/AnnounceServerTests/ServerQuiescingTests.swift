@@ -1,9 +1,10 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceServer
 import NIOCore
 import NIOEmbedded
 import Synchronization
 import Testing
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceServer
 
 /// Whether a future has completed, asked without waiting.
 final class Completion: Sendable {

@@ -1,7 +1,8 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-@testable import AnnounceServer
 import NIOEmbedded
 import TestSupport
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+@testable import AnnounceServer
 
 /// The server on embedded channels with the JSON lines front end.
 typealias ServerHarness = EmbeddedServerHarness<JSONLinesFrontEnd>
@@ -12,7 +13,8 @@ extension ServerHarness {
         var configuration = ServerConfiguration(socketPath: "/nonexistent/announced.sock")
         configuration.maxLineBytes = maxLineBytes
         configuration.allowUIDs = allowUIDs
-        self.init(server: configuration, frontEnd: JSONLinesFrontEnd(maxLineBytes: maxLineBytes)) { server, channel, uid, frontEnd in
+        self.init(server: configuration, frontEnd: JSONLinesFrontEnd(maxLineBytes: maxLineBytes)) {
+            server, channel, uid, frontEnd in
             try server.configure(channel, peer: PeerCredentials(pid: 42, uid: uid, gid: 0), frontEnd: frontEnd)
         }
     }

@@ -24,7 +24,8 @@ struct SystemdActivationTests {
     @Test("announced.socket's default name, and the name FileDescriptorName=announced gives it")
     func oneNamed() throws {
         for name in ["announced", "announced.socket"] {
-            let sockets = try #require(Systemd.activationSockets(environment: activationEnvironment(count: 1, names: name)))
+            let sockets = try #require(
+                Systemd.activationSockets(environment: activationEnvironment(count: 1, names: name)))
             #expect(sockets.main == 3, "\(name)")
             #expect(sockets.ssip == nil)
         }
@@ -32,16 +33,19 @@ struct SystemdActivationTests {
 
     @Test("both units: each descriptor goes where its name says, in either order")
     func twoNamed() throws {
-        var sockets = try #require(Systemd.activationSockets(environment: activationEnvironment(count: 2, names: "announced:ssip")))
+        var sockets = try #require(
+            Systemd.activationSockets(environment: activationEnvironment(count: 2, names: "announced:ssip")))
         #expect(sockets.main == 3)
         #expect(sockets.ssip == 4)
-        sockets = try #require(Systemd.activationSockets(environment: activationEnvironment(count: 2, names: "ssip:announced")))
+        sockets = try #require(
+            Systemd.activationSockets(environment: activationEnvironment(count: 2, names: "ssip:announced")))
         #expect(sockets.main == 4)
         #expect(sockets.ssip == 3)
         #expect(sockets.unrecognized.isEmpty)
         #expect(Systemd.activationSocket(environment: activationEnvironment(count: 2, names: "ssip:announced")) == 4)
         sockets = try #require(
-            Systemd.activationSockets(environment: activationEnvironment(count: 2, names: "announced-ssip.socket:announced.socket"))
+            Systemd.activationSockets(
+                environment: activationEnvironment(count: 2, names: "announced-ssip.socket:announced.socket"))
         )
         #expect(sockets.main == 4)
         #expect(sockets.ssip == 3)
@@ -49,7 +53,8 @@ struct SystemdActivationTests {
 
     @Test("only the SSIP socket: no main socket passed (the daemon binds its own)")
     func onlySSIP() throws {
-        let sockets = try #require(Systemd.activationSockets(environment: activationEnvironment(count: 1, names: "ssip")))
+        let sockets = try #require(
+            Systemd.activationSockets(environment: activationEnvironment(count: 1, names: "ssip")))
         #expect(sockets.main == nil)
         #expect(sockets.ssip == 3)
         #expect(Systemd.activationSocket(environment: activationEnvironment(count: 1, names: "ssip")) == nil)
@@ -57,16 +62,19 @@ struct SystemdActivationTests {
 
     @Test("a socket of another name, or a second of the same name, is left over with its name")
     func unknownNames() throws {
-        let sockets = try #require(Systemd.activationSockets(environment: activationEnvironment(count: 3, names: "announced:stray:announced")))
+        let sockets = try #require(
+            Systemd.activationSockets(environment: activationEnvironment(count: 3, names: "announced:stray:announced")))
         #expect(sockets.main == 3)
         #expect(sockets.ssip == nil)
         #expect(sockets.unrecognized.map(\.descriptor) == [4, 5])
         #expect(sockets.unrecognized.map(\.name) == ["stray", "announced"])
     }
 
-    @Test("names that do not match LISTEN_FDS in number are ignored: descriptor 3 is the main socket, the rest left over")
+    @Test(
+        "names that do not match LISTEN_FDS in number are ignored: descriptor 3 is the main socket, the rest left over")
     func mismatchedNames() throws {
-        let sockets = try #require(Systemd.activationSockets(environment: activationEnvironment(count: 2, names: "ssip")))
+        let sockets = try #require(
+            Systemd.activationSockets(environment: activationEnvironment(count: 2, names: "ssip")))
         #expect(sockets.main == 3)
         #expect(sockets.ssip == nil)
         #expect(sockets.unrecognized.map(\.descriptor) == [4])

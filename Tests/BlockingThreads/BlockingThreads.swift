@@ -75,6 +75,7 @@ public final class BlockingThreads: TaskExecutor {
 /// For the few blocking steps of an async test (starting a daemon, reading a socket), on
 /// ``BlockingThreads/forSteps``; a suite of synchronous tests goes on the blocking threads as a
 /// whole with the `.onBlockingThreads` trait.
-public nonisolated func onBlockingThread<T, Failure: Error>(_ body: () throws(Failure) -> T) async throws(Failure) -> T {
+public nonisolated func onBlockingThread<T, Failure: Error>(_ body: () throws(Failure) -> T) async throws(Failure) -> T
+{
     try await withTaskExecutorPreference(BlockingThreads.forSteps) { () async throws(Failure) -> T in try body() }
 }

@@ -30,7 +30,8 @@ extension Trait where Self == BlockingThreadsTrait {
 /// Records an issue when `what`, about to block the calling thread, would hold up other tests:
 /// the caller runs on a thread of Swift's cooperative pool or on the main actor, rather than on
 /// the ``BlockingThreads`` (see ``BlockingThreads/runsOtherTasks``).
-public func expectBlockingAllowed(_ what: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) {
+public func expectBlockingAllowed(_ what: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation)
+{
     guard BlockingThreads.runsOtherTasks else { return }
     Issue.record(
         """

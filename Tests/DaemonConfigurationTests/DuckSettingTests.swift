@@ -10,17 +10,22 @@ struct DuckSettingTests {
         #expect(try fixture.loader().load().settings.duck == .off)
         fixture.write(#"{"duck": -12}"#, to: fixture.xdgFile)
         #expect(try fixture.loader().load().settings.duck == .level(decibels: -12))
-        #expect(try fixture.loader(environment: ["ANNOUNCED_DUCK": "-20dB"]).load().settings.duck == .level(decibels: -20))
+        #expect(
+            try fixture.loader(environment: ["ANNOUNCED_DUCK": "-20dB"]).load().settings.duck == .level(decibels: -20))
         let off = try CommandLineSettings(arguments: ["--duck", "off"])
         #expect(try fixture.loader(off, environment: ["ANNOUNCED_DUCK": "-20"]).load().settings.duck == .off)
-        #expect(try fixture.loader(CommandLineSettings(arguments: ["--duck", "-20"])).load().settings.duck == .level(decibels: -20))
+        #expect(
+            try fixture.loader(CommandLineSettings(arguments: ["--duck", "-20"])).load().settings.duck
+                == .level(decibels: -20))
         fixture.write(#"{"duck": "off"}"#, to: fixture.xdgFile)
         #expect(try fixture.loader().load().settings.duck == .off)
         fixture.write(#"{"duck": "-6"}"#, to: fixture.xdgFile)
         #expect(try fixture.loader().load().settings.duck == .level(decibels: -6))
     }
 
-    @Test("a bad value in the file names the file, the key, what it must be and the value", arguments: ["12", "0", "-61", "true", "\"loud\"", "-12.5"])
+    @Test(
+        "a bad value in the file names the file, the key, what it must be and the value",
+        arguments: ["12", "0", "-61", "true", "\"loud\"", "-12.5"])
     func badFileValue(_ value: String) throws {
         let fixture = ConfigFixture()
         fixture.write(#"{"duck": \#(value)}"#, to: fixture.xdgFile)

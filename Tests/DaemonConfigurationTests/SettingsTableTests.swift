@@ -9,7 +9,8 @@ private let configFolder = URL(fileURLWithPath: #filePath).deletingLastPathCompo
     .deletingLastPathComponent().appendingPathComponent("Config")
 
 /// The lines of Config/README.md between these two hold the table of keys.
-private let tableStart = "<!-- The table of keys is made from Sources/DaemonConfiguration/SettingsTable.swift (see above to remake it). -->"
+private let tableStart =
+    "<!-- The table of keys is made from Sources/DaemonConfiguration/SettingsTable.swift (see above to remake it). -->"
 private let tableEnd = "<!-- End of the table of keys. -->"
 
 @Suite("Settings: the table is the one definition of each key")
@@ -18,39 +19,52 @@ struct SettingsTableTests {
     /// into Config/ (after adding or changing a key) instead of only comparing.
     static let remake = ProcessInfo.processInfo.environment["ANNOUNCED_REMAKE_SETTINGS_DOCS"] == "1"
 
-    @Test("Config/README.md's table of keys is the one the table makes (remake it with ANNOUNCED_REMAKE_SETTINGS_DOCS=1)")
+    @Test(
+        "Config/README.md's table of keys is the one the table makes (remake it with ANNOUNCED_REMAKE_SETTINGS_DOCS=1)")
     func readmeTable() throws {
         let path = configFolder.appendingPathComponent("README.md").path
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let start = try #require(text.range(of: tableStart + "\n"), "Config/README.md lacks the line \(tableStart)")
         let end = try #require(
-            text.range(of: tableEnd, range: start.upperBound..<text.endIndex), "Config/README.md lacks the line \(tableEnd)")
+            text.range(of: tableEnd, range: start.upperBound..<text.endIndex),
+            "Config/README.md lacks the line \(tableEnd)")
         let expected = SettingsDocumentation.readmeTable
         if Self.remake {
-            try (text[..<start.upperBound] + expected + text[end.lowerBound...]).write(toFile: path, atomically: true, encoding: .utf8)
+            try (text[..<start.upperBound] + expected + text[end.lowerBound...]).write(
+                toFile: path, atomically: true, encoding: .utf8)
         }
-        #expect(String(text[start.upperBound..<end.lowerBound]) == expected, "Config/README.md's table should be:\n\(expected)")
+        #expect(
+            String(text[start.upperBound..<end.lowerBound]) == expected,
+            "Config/README.md's table should be:\n\(expected)")
     }
 
-    @Test("Config/announced.json is the sample the table makes, every key at its sample value (remake: ANNOUNCED_REMAKE_SETTINGS_DOCS=1)")
+    @Test(
+        "Config/announced.json is the sample the table makes, every key at its sample value (remake: ANNOUNCED_REMAKE_SETTINGS_DOCS=1)"
+    )
     func sampleConfiguration() throws {
         let path = configFolder.appendingPathComponent("announced.json").path
         let expected = SettingsDocumentation.sampleConfiguration
         if Self.remake { try expected.write(toFile: path, atomically: true, encoding: .utf8) }
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == expected, "Config/announced.json should be:\n\(expected)")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8) == expected,
+            "Config/announced.json should be:\n\(expected)")
     }
 
     @Test("keys, flags and variables are unique, and each default and sample is a value its own key reads back")
     func entriesAreConsistent() throws {
         let entries = SettingsTable.entries
-        #expect(entries.count == Mirror(reflecting: SettingsTable.shared).children.count, "every stored property of the table is an entry")
+        #expect(
+            entries.count == Mirror(reflecting: SettingsTable.shared).children.count,
+            "every stored property of the table is an entry")
         #expect(Set(entries.map(\.key)).count == entries.count)
         let flags = entries.compactMap(\.flag?.name)
         #expect(Set(flags).count == flags.count)
         let variables = entries.compactMap(\.environmentVariable)
         #expect(Set(variables).count == variables.count)
         for entry in entries {
-            #expect(entry.parse(json: entry.defaultJSON) == entry.boxedDefault || entry.defaultJSON == .null, "\(entry.key)")
+            #expect(
+                entry.parse(json: entry.defaultJSON) == entry.boxedDefault || entry.defaultJSON == .null, "\(entry.key)"
+            )
             #expect(entry.sampleJSON == .null || entry.parse(json: entry.sampleJSON) != nil, "\(entry.key)")
             #expect(!entry.doc.isEmpty && !entry.doc.contains("\n"), "\(entry.key): one line of documentation")
         }
@@ -60,7 +74,8 @@ struct SettingsTableTests {
     func everyFlag() throws {
         let fixture = ConfigFixture()
         let values = [
-            "--socket": "/tmp/s.sock", "--ssip-socket": "default", "--audio": "null", "--voice": "de", "--rate": "300", "--pitch": "7",
+            "--socket": "/tmp/s.sock", "--ssip-socket": "default", "--audio": "null", "--voice": "de", "--rate": "300",
+            "--pitch": "7",
             "--volume": "9", "--punctuation": "some", "--duck": "-6", "--log-level": "debug",
         ]
         let names = values.keys.sorted()
@@ -108,12 +123,14 @@ struct SettingsTableTests {
         #expect(settings.audioDevice == "hw:1,0")
     }
 
-    @Test("an argument that is no settings flag, or a flag without its value, is refused naming it and what to do", arguments: [
-        (["--rat", "200"], "--rat: is not an option announced knows; `announced --help` lists them"),
-        (["200"], "200: is not an option announced knows; `announced --help` lists them"),
-        (["--rate"], "--rate: needs a value (wpm): must be a whole number from 80 to 450"),
-        (["--rate", "fast"], "--rate: must be a whole number from 80 to 450, not \"fast\""),
-    ])
+    @Test(
+        "an argument that is no settings flag, or a flag without its value, is refused naming it and what to do",
+        arguments: [
+            (["--rat", "200"], "--rat: is not an option announced knows; `announced --help` lists them"),
+            (["200"], "200: is not an option announced knows; `announced --help` lists them"),
+            (["--rate"], "--rate: needs a value (wpm): must be a whole number from 80 to 450"),
+            (["--rate", "fast"], "--rate: must be a whole number from 80 to 450, not \"fast\""),
+        ])
     func badArguments(arguments: [String], message: String) {
         #expect(throws: SettingsError.self) { try CommandLineSettings(arguments: arguments) }
         do {
@@ -126,7 +143,8 @@ struct SettingsTableTests {
     @Test("the flags given again for the daemon --spawn starts: paths made absolute, the last of a repeated flag")
     func argumentsForAnotherDaemon() throws {
         let commandLine = try CommandLineSettings(
-            config: "my.json", arguments: ["--rate", "100", "--socket", "a.sock", "--audio", "wav:out", "--rate=200", "--duck", "-12"])
+            config: "my.json",
+            arguments: ["--rate", "100", "--socket", "a.sock", "--audio", "wav:out", "--rate=200", "--duck", "-12"])
         let arguments = commandLine.arguments(makingPathsAbsolute: { "/home/me/" + $0 })
         #expect(
             arguments == [
@@ -148,13 +166,17 @@ struct SettingsTableTests {
         new.duck = .level(decibels: -6)
         new.allowUIDs = [1001]
         #expect(new.restartNotice(since: old) == "the changes to duck, allow_uids and log_level take effect \(restart)")
-        #expect(SettingsTable.reloadedKeys == ["voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons"])
+        #expect(
+            SettingsTable.reloadedKeys == [
+                "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons",
+            ])
     }
 
     @Test("the flags' help names each flag, its values and its default")
     func flagsHelp() {
         let help = SettingsDocumentation.flagsHelp
-        #expect(help.contains("--rate <wpm>: The default rate, words per minute. (integer 80-450; default 175)"), "\(help)")
+        #expect(
+            help.contains("--rate <wpm>: The default rate, words per minute. (integer 80-450; default 175)"), "\(help)")
         #expect(help.contains("--audio <output>:"), "\(help)")
         #expect(help.contains("alsa:DEVICE"), "\(help)")
         #expect(help.split(separator: "\n").count == SettingsTable.entries.compactMap(\.flag).count)
@@ -169,7 +191,8 @@ struct SettingTypeTests {
 
     @Test("one of some words: off|script|detect")
     func words() {
-        let setting = Setting<Switching>("language_switching", .word(Switching.self), default: .off, reload: .applied, doc: "How.")
+        let setting = Setting<Switching>(
+            "language_switching", .word(Switching.self), default: .off, reload: .applied, doc: "How.")
         #expect(setting.parse(text: "detect") == setting.parse(json: .string("detect")))
         #expect(setting.parse(text: "detect") != nil)
         #expect(setting.parse(text: "Detect") == nil)
@@ -181,7 +204,9 @@ struct SettingTypeTests {
     @Test("a list of strings: an array in the file, commas in a variable")
     func listOfStrings() {
         let setting = Setting<[String]>(
-            "languages", .list(of: .text("must not be empty"), requirement: "must be a list of language tags such as [\"en\", \"de\"]"),
+            "languages",
+            .list(
+                of: .text("must not be empty"), requirement: "must be a list of language tags such as [\"en\", \"de\"]"),
             default: [], reload: .applied, doc: "Which.")
         #expect(setting.parse(text: "en, de") == setting.parse(json: .array([.string("en"), .string("de")])))
         #expect(setting.parse(text: "en, de") != nil)

@@ -9,7 +9,8 @@ final class ConfigFixture {
     let root: URL
 
     init() {
-        root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("announced-config-\(UUID().uuidString.prefix(8))")
+        root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent(
+            "announced-config-\(UUID().uuidString.prefix(8))")
         try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     }
 
@@ -31,7 +32,10 @@ final class ConfigFixture {
     }
 
     /// A loader whose environment has HOME and XDG_CONFIG_HOME inside the fixture, plus `environment`.
-    func loader(_ commandLine: CommandLineSettings = CommandLineSettings(), environment: [String: String] = [:], xdgSet: Bool = true) -> SettingsLoader {
+    func loader(
+        _ commandLine: CommandLineSettings = CommandLineSettings(), environment: [String: String] = [:],
+        xdgSet: Bool = true
+    ) -> SettingsLoader {
         var env = ["HOME": home]
         if xdgSet { env["XDG_CONFIG_HOME"] = xdg }
         env.merge(environment) { $1 }
@@ -92,13 +96,17 @@ struct LayeringTests {
     func flagOverEnvironmentOverFileOverDefault() throws {
         let fixture = ConfigFixture()
         #expect(try fixture.loader().load().settings.rate == 175)
-        fixture.write(#"{"rate": 200, "voice": "de", "audio": {"output": "null"}, "log_level": "debug"}"#, to: fixture.xdgFile)
+        fixture.write(
+            #"{"rate": 200, "voice": "de", "audio": {"output": "null"}, "log_level": "debug"}"#, to: fixture.xdgFile)
         var loaded = try fixture.loader().load()
         #expect(loaded.settings.rate == 200)
         #expect(loaded.settings.voice == "de")
         #expect(loaded.settings.audioOutput == .null)
         #expect(loaded.settings.logLevel == .debug)
-        let environment = ["ANNOUNCED_RATE": "300", "ANNOUNCED_VOICE": "fr", "ANNOUNCED_AUDIO": "wav:/tmp/w", "ANNOUNCED_LOG_LEVEL": "warning"]
+        let environment = [
+            "ANNOUNCED_RATE": "300", "ANNOUNCED_VOICE": "fr", "ANNOUNCED_AUDIO": "wav:/tmp/w",
+            "ANNOUNCED_LOG_LEVEL": "warning",
+        ]
         loaded = try fixture.loader(environment: environment).load()
         #expect(loaded.settings.rate == 300)
         #expect(loaded.settings.voice == "fr")
@@ -121,7 +129,8 @@ struct LayeringTests {
             "ANNOUNCED_RATE": "250", "ANNOUNCED_PITCH": "10", "ANNOUNCED_VOLUME": "150",
             "ANNOUNCED_PUNCTUATION": "all", "ANNOUNCED_EARCONS": "false", "ANNOUNCED_MAX_LINE_BYTES": "1024",
             "ANNOUNCED_MAX_TEXT_CHARS": "100", "ANNOUNCED_MAX_PENDING_PER_CLIENT": "3",
-            "ANNOUNCED_MAX_OUTBOUND_BYTES": "4096", "ANNOUNCED_ALLOW_UIDS": "1001, 1002", "ANNOUNCED_LOG_LEVEL": "trace",
+            "ANNOUNCED_MAX_OUTBOUND_BYTES": "4096", "ANNOUNCED_ALLOW_UIDS": "1001, 1002",
+            "ANNOUNCED_LOG_LEVEL": "trace",
             "ANNOUNCED_SSIP_SOCKET": "default", "ANNOUNCED_ENGINE_IDLE_UNLOAD": "30",
             "ANNOUNCED_PIPER_THREADS": "2",
         ]
@@ -197,7 +206,8 @@ struct LayeringTests {
         #expect(settings == DaemonSettings())
     }
 
-    @Test("socket follows the protocol: --socket, then the file, and ANNOUNCED_SOCKET is left to the server's fallbacks")
+    @Test(
+        "socket follows the protocol: --socket, then the file, and ANNOUNCED_SOCKET is left to the server's fallbacks")
     func socketOrder() throws {
         let fixture = ConfigFixture()
         let environment = ["ANNOUNCED_SOCKET": "/tmp/from-env.sock"]
@@ -227,9 +237,13 @@ struct LayeringTests {
         expected.duck = .level(decibels: -12)
         #expect(loaded.settings == expected)
         let text = try String(contentsOfFile: sample, encoding: .utf8)
-        for key in ["socket", "ssip_socket", "audio", "output", "device", "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons",
-                    "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids", "log_level", "duck", "engine_idle_unload", "piper_threads",
-                    "speech_cache"] {
+        for key in [
+            "socket", "ssip_socket", "audio", "output", "device", "voice", "voice_for_language", "rate", "pitch",
+            "volume", "punctuation", "earcons",
+            "max_line_bytes", "max_text_chars", "max_pending_per_client", "max_outbound_bytes", "allow_uids",
+            "log_level", "duck", "engine_idle_unload", "piper_threads",
+            "speech_cache",
+        ] {
             #expect(text.contains("\"\(key)\""), "the sample lacks \(key)")
         }
     }
@@ -242,15 +256,26 @@ struct VoiceForLanguageTests {
         let fixture = ConfigFixture()
         fixture.write(#"{"voice_for_language": {"en": "en_us-joe-medium", "pt_BR": "pt-br"}}"#, to: fixture.xdgFile)
         let fromFile = try fixture.loader().load().settings.voiceForLanguage
-        #expect(fromFile == [LanguageVoice(language: "en", voice: "en_us-joe-medium"), LanguageVoice(language: "pt_BR", voice: "pt-br")])
-        let fromVariable = try fixture.loader(environment: ["ANNOUNCED_VOICE_FOR_LANGUAGE": "de=de_de-thorsten-low, fr=fr"]).load().settings.voiceForLanguage
-        #expect(fromVariable == [LanguageVoice(language: "de", voice: "de_de-thorsten-low"), LanguageVoice(language: "fr", voice: "fr")])
+        #expect(
+            fromFile == [
+                LanguageVoice(language: "en", voice: "en_us-joe-medium"),
+                LanguageVoice(language: "pt_BR", voice: "pt-br"),
+            ])
+        let fromVariable = try fixture.loader(environment: [
+            "ANNOUNCED_VOICE_FOR_LANGUAGE": "de=de_de-thorsten-low, fr=fr"
+        ]).load().settings.voiceForLanguage
+        #expect(
+            fromVariable == [
+                LanguageVoice(language: "de", voice: "de_de-thorsten-low"), LanguageVoice(language: "fr", voice: "fr"),
+            ])
     }
 
-    @Test("a value that is not an object of language → voice name is refused, naming the key and the form", arguments: [
-        #"{"voice_for_language": "en_us-joe-medium"}"#, #"{"voice_for_language": {"en": 5}}"#,
-        #"{"voice_for_language": {"not a tag!": "en"}}"#, #"{"voice_for_language": {"en": ""}}"#,
-    ])
+    @Test(
+        "a value that is not an object of language → voice name is refused, naming the key and the form",
+        arguments: [
+            #"{"voice_for_language": "en_us-joe-medium"}"#, #"{"voice_for_language": {"en": 5}}"#,
+            #"{"voice_for_language": {"not a tag!": "en"}}"#, #"{"voice_for_language": {"en": ""}}"#,
+        ])
     func refused(file: String) throws {
         let fixture = ConfigFixture()
         fixture.write(file, to: fixture.xdgFile)
@@ -306,10 +331,11 @@ struct LookupOrderTests {
         let loaded = try fixture.loader().load()
         #expect(loaded.file == fixture.systemFile)
         #expect(loaded.settings.rate == 103)
-        #expect(fixture.loader().candidates == [
-            ConfigFileCandidate(path: fixture.xdgFile, required: false),
-            ConfigFileCandidate(path: fixture.systemFile, required: false),
-        ])
+        #expect(
+            fixture.loader().candidates == [
+                ConfigFileCandidate(path: fixture.xdgFile, required: false),
+                ConfigFileCandidate(path: fixture.systemFile, required: false),
+            ])
     }
 
     @Test("a missing --config file is an error naming it; missing default files are fine")
@@ -349,8 +375,10 @@ struct SettingsErrorTests {
     @Test(
         "a value of the wrong JSON type names the file and the key",
         arguments: [
-            ("socket", "5"), ("voice", "true"), ("rate", "\"fast\""), ("rate", "true"), ("rate", "175.5"), ("pitch", "[50]"),
-            ("volume", "{}"), ("punctuation", "0"), ("earcons", "\"yes\""), ("earcons", "1"), ("max_line_bytes", "\"64k\""),
+            ("socket", "5"), ("voice", "true"), ("rate", "\"fast\""), ("rate", "true"), ("rate", "175.5"),
+            ("pitch", "[50]"),
+            ("volume", "{}"), ("punctuation", "0"), ("earcons", "\"yes\""), ("earcons", "1"),
+            ("max_line_bytes", "\"64k\""),
             ("max_text_chars", "false"), ("max_pending_per_client", "\"256\""), ("max_outbound_bytes", "1.5"),
             ("allow_uids", "1000"), ("allow_uids", "[\"1000\"]"), ("log_level", "3"), ("audio", "\"pulse\""),
             ("audio.output", "1"), ("audio.device", "[0]"), ("engine_idle_unload", "\"5m\""), ("piper_threads", "1.5"),
@@ -372,8 +400,10 @@ struct SettingsErrorTests {
         "a value out of range, or not one of the allowed words, names the file and the key",
         arguments: [
             ("rate", "79"), ("rate", "451"), ("pitch", "-1"), ("pitch", "101"), ("volume", "-1"), ("volume", "201"),
-            ("max_line_bytes", "0"), ("max_text_chars", "-5"), ("max_pending_per_client", "0"), ("max_outbound_bytes", "0"),
-            ("allow_uids", "[-1]"), ("allow_uids", "[4294967295]"), ("punctuation", "\"most\""), ("log_level", "\"loud\""),
+            ("max_line_bytes", "0"), ("max_text_chars", "-5"), ("max_pending_per_client", "0"),
+            ("max_outbound_bytes", "0"),
+            ("allow_uids", "[-1]"), ("allow_uids", "[4294967295]"), ("punctuation", "\"most\""),
+            ("log_level", "\"loud\""),
             ("voice", "\"\""), ("socket", "\"\""), ("audio.output", "\"speaker\""), ("audio.output", "\"wav:\""),
             ("audio.device", "\"\""), ("engine_idle_unload", "0"), ("piper_threads", "0"),
             ("speech_cache", "-1"), ("speech_cache", "4097"),
@@ -396,15 +426,20 @@ struct SettingsErrorTests {
         let fixture = ConfigFixture()
         fixture.write(#"{"rate": 20}"#, to: fixture.xdgFile)
         let error = try #require(loadError(fixture.loader()))
-        #expect(error.description == "config file \(fixture.xdgFile), key \"rate\": must be a whole number from 80 to 450, not 20; correct it, or remove the key to use the default")
+        #expect(
+            error.description
+                == "config file \(fixture.xdgFile), key \"rate\": must be a whole number from 80 to 450, not 20; correct it, or remove the key to use the default"
+        )
     }
 
     @Test("a bad variable names the variable, and wins over a good file value")
     func badVariable() throws {
         let fixture = ConfigFixture()
         fixture.write(#"{"rate": 200}"#, to: fixture.xdgFile)
-        for (name, value) in [("ANNOUNCED_RATE", "fast"), ("ANNOUNCED_RATE", "1000"), ("ANNOUNCED_EARCONS", "maybe"),
-                              ("ANNOUNCED_AUDIO", "speaker"), ("ANNOUNCED_ALLOW_UIDS", "1000,x"), ("ANNOUNCED_PUNCTUATION", "most")] {
+        for (name, value) in [
+            ("ANNOUNCED_RATE", "fast"), ("ANNOUNCED_RATE", "1000"), ("ANNOUNCED_EARCONS", "maybe"),
+            ("ANNOUNCED_AUDIO", "speaker"), ("ANNOUNCED_ALLOW_UIDS", "1000,x"), ("ANNOUNCED_PUNCTUATION", "most"),
+        ] {
             let error = try #require(loadError(fixture.loader(environment: [name: value])))
             #expect(error.source == .environment(name))
             #expect(error.description.contains(name))
@@ -424,10 +459,12 @@ struct SettingsErrorTests {
     func maskedBadValue() throws {
         let fixture = ConfigFixture()
         fixture.write(#"{"rate": 20, "audio": {"output": "speaker"}}"#, to: fixture.xdgFile)
-        let error = try #require(settingsError(fixture, flags: ["--audio", "null", "--rate", "200"], environment: ["ANNOUNCED_RATE": "300"]))
+        let error = try #require(
+            settingsError(fixture, flags: ["--audio", "null", "--rate", "200"], environment: ["ANNOUNCED_RATE": "300"]))
         #expect(error.source == .file(fixture.xdgFile))
         #expect(error.key == "audio.output" || error.key == "rate")
-        let variable = try #require(settingsError(fixture, flags: ["--rate", "200"], environment: ["ANNOUNCED_RATE": "3000"]))
+        let variable = try #require(
+            settingsError(fixture, flags: ["--rate", "200"], environment: ["ANNOUNCED_RATE": "3000"]))
         #expect(variable.source == .environment("ANNOUNCED_RATE"))
     }
 

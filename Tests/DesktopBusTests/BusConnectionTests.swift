@@ -21,7 +21,8 @@ struct BusConnectionTests {
         #expect(try await first.requestName("org.announced.Test") == true)
         #expect(try await second.requestName("org.announced.Test") == false)
         let owner = try await second.call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetNameOwner",
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetNameOwner",
             arguments: [.string("org.announced.Test")]
         ) { try $0.readString() }
         #expect(owner.hasPrefix(":1."))
@@ -37,7 +38,9 @@ struct BusConnectionTests {
     }
 
     @Test func anErrorReplyIsOneErrorNamingTheMethodAndTheBusError() async throws {
-        try await PrivateDesktop.withDesktop { desktop in try await anErrorReplyIsOneErrorNamingTheMethodAndTheBusError(on: desktop) }
+        try await PrivateDesktop.withDesktop { desktop in
+            try await anErrorReplyIsOneErrorNamingTheMethodAndTheBusError(on: desktop)
+        }
     }
 
     private func anErrorReplyIsOneErrorNamingTheMethodAndTheBusError(on desktop: PrivateDesktop) async throws {
@@ -54,11 +57,13 @@ struct BusConnectionTests {
         // A reply of another type than the decoder reads is an error too, and the connection goes on.
         await #expect(throws: DesktopBusError.self) {
             try await session.call(
-                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetId"
+                destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+                member: "GetId"
             ) { try $0.readBool() }
         }
         let id = try await session.call(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", member: "GetId"
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: "GetId"
         ) { try $0.readString() }
         #expect(id.count == 32)
     }

@@ -7,8 +7,9 @@ import Testing
 /// activated by the first call, as on a desktop), flipped the way GNOME flips it: another
 /// client's `org.freedesktop.DBus.Properties.Set`.
 @Suite(
-    .enabled(if: DesktopParts.installed([DesktopParts.busDaemon, DesktopParts.busLauncher]),
-             DesktopParts.note([DesktopParts.busDaemon, DesktopParts.busLauncher]))
+    .enabled(
+        if: DesktopParts.installed([DesktopParts.busDaemon, DesktopParts.busLauncher]),
+        DesktopParts.note([DesktopParts.busDaemon, DesktopParts.busLauncher]))
 )
 struct ScreenReaderStatusTests {
     @Test func readsTheStatusAndStreamsEachFlip() async throws {
@@ -22,7 +23,9 @@ struct ScreenReaderStatusTests {
             session.close()
             screenReader.close()
         }
-        let (isEnabled, changes) = try await within(30, "reading ScreenReaderEnabled") { try await ScreenReaderStatus.watch(on: session) }
+        let (isEnabled, changes) = try await within(30, "reading ScreenReaderEnabled") {
+            try await ScreenReaderStatus.watch(on: session)
+        }
         #expect(isEnabled == false)
         try await set(true, from: screenReader)
         #expect(try await changes.first(30, "the change to true") == true)
@@ -35,7 +38,9 @@ struct ScreenReaderStatusTests {
     @Test func theStreamFinishesWhenTheSessionBusGoesAway() async throws {
         try await PrivateDesktop.withDesktop { desktop in
             let session = try BusConnection.session(address: desktop.busAddress)
-            let (_, changes) = try await within(30, "reading ScreenReaderEnabled") { try await ScreenReaderStatus.watch(on: session) }
+            let (_, changes) = try await within(30, "reading ScreenReaderEnabled") {
+                try await ScreenReaderStatus.watch(on: session)
+            }
             await onBlockingThread { desktop.killSessionBus() }
             #expect(try await changes.first(30, "the stream's end") == nil)
             await #expect(throws: DesktopBusError.closed) { try await ScreenReaderStatus.isEnabled(on: session) }
@@ -53,7 +58,9 @@ struct ScreenReaderStatusTests {
     }
 
     @Test func aDesktopWithoutAtSpiIsOneErrorForEach() async throws {
-        try await PrivateDesktop.withDesktop(activation: false) { desktop in try await aDesktopWithoutAtSpiIsOneErrorForEach(on: desktop) }
+        try await PrivateDesktop.withDesktop(activation: false) { desktop in
+            try await aDesktopWithoutAtSpiIsOneErrorForEach(on: desktop)
+        }
     }
 
     private func aDesktopWithoutAtSpiIsOneErrorForEach(on desktop: PrivateDesktop) async throws {
@@ -75,7 +82,8 @@ struct ScreenReaderStatusTests {
 
     private func set(_ enabled: Bool, from connection: BusConnection) async throws {
         try await connection.call(
-            destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.freedesktop.DBus.Properties", member: "Set",
+            destination: "org.a11y.Bus", path: "/org/a11y/bus", interface: "org.freedesktop.DBus.Properties",
+            member: "Set",
             arguments: [.string("org.a11y.Status"), .string("ScreenReaderEnabled"), .variant(.bool(enabled))]
         ) { _ in }
     }

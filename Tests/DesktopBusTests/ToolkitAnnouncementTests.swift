@@ -8,13 +8,16 @@ import Testing
 /// private desktop: Xvfb, a session bus, at-spi-bus-launcher and its accessibility bus with
 /// at-spi2-registryd (both D-Bus activated), the atk-bridge in the application.
 @Suite(
-    .enabled(if: DesktopParts.installed(DesktopParts.announcingDesktop), DesktopParts.note(DesktopParts.announcingDesktop))
+    .enabled(
+        if: DesktopParts.installed(DesktopParts.announcingDesktop), DesktopParts.note(DesktopParts.announcingDesktop))
 )
 struct ToolkitAnnouncementTests {
     @Test func anATKAnnouncementArrivesWithTheApplicationsName() async throws {
         try await AnnouncingApp.withApp { app in
             let accessibility = app.accessibility
-            let announcements = try await within(30, "registering for object:announcement") { try await accessibility.announcements() }
+            let announcements = try await within(30, "registering for object:announcement") {
+                try await accessibility.announcements()
+            }
             try await app.announce("Download complete", politeness: -1)
             let received = try await announcements.first(30, "the announcement")
             #expect(received?.text == "Download complete", "app log: \(app.desktop.log("python3"))")
@@ -27,13 +30,17 @@ struct ToolkitAnnouncementTests {
     @Test func politenessComesFromDetail1InOrder() async throws {
         try await AnnouncingApp.withApp { app in
             let accessibility = app.accessibility
-            let announcements = try await within(30, "registering for object:announcement") { try await accessibility.announcements() }
+            let announcements = try await within(30, "registering for object:announcement") {
+                try await accessibility.announcements()
+            }
             try await app.announce("Saved", politeness: 1)
             try await app.announce("Battery low", politeness: 2)
             try await app.announce("Plain", politeness: 0)
             var received: [ToolkitAnnouncement] = []
             for _ in 0..<3 {
-                if let next = try await announcements.first(30, "announcement \(received.count + 1)") { received.append(next) }
+                if let next = try await announcements.first(30, "announcement \(received.count + 1)") {
+                    received.append(next)
+                }
             }
             #expect(received.map(\.text) == ["Saved", "Battery low", "Plain"])
             #expect(received.map(\.politeness) == [.polite, .assertive, .unspecified])
@@ -83,7 +90,9 @@ struct AnnouncingApp {
     }
 
     /// Starts the GTK application, waits for its bus name, and connects to the accessibility bus.
-    private static func startApplication(on desktop: PrivateDesktop, session: BusConnection) async throws -> AccessibilityBus {
+    private static func startApplication(on desktop: PrivateDesktop, session: BusConnection) async throws
+        -> AccessibilityBus
+    {
         // Wait for the application's name through the bus's own signal.
         let (owners, ownerInput) = AsyncStream.makeStream(of: String.self)
         let match = try await session.addMatch(
@@ -97,7 +106,9 @@ struct AnnouncingApp {
         )
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Fixtures/announcing-app.py").path
-        try await onBlockingThread { _ = try desktop.start("/usr/bin/python3", [script], extra: ["GTK_MODULES": "gail:atk-bridge"]) }
+        try await onBlockingThread {
+            _ = try desktop.start("/usr/bin/python3", [script], extra: ["GTK_MODULES": "gail:atk-bridge"])
+        }
         guard try await owners.first(60, "the GTK application's start") != nil else {
             throw DeadlinePassed(what: "the application's bus name")
         }
@@ -110,7 +121,8 @@ struct AnnouncingApp {
         let session = self.session
         try await within(30, "the application's Announce") {
             try await session.call(
-                destination: "org.announced.TestApp", path: "/org/announced/TestApp", interface: "org.announced.TestApp",
+                destination: "org.announced.TestApp", path: "/org/announced/TestApp",
+                interface: "org.announced.TestApp",
                 member: "Announce",
                 arguments: [.string(text), .int32(politeness)]
             ) { _ in }

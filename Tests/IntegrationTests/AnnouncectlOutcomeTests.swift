@@ -49,7 +49,8 @@ struct AnnouncectlOutcomeTests {
         let status = try announcectl(daemon, "status")
         #expect(status.stdout.contains("speaking     announcectl: \"\(interruptibleText)\""), "\(status.stdout)")
         let json = try announcectl(daemon, "status", "--json")
-        let report = try StatusReport(try #require(try JSONParser.parse(json.stdout.trimmingCharacters(in: .newlines)).objectValue))
+        let report = try StatusReport(
+            try #require(try JSONParser.parse(json.stdout.trimmingCharacters(in: .newlines)).objectValue))
         #expect(report.speakingText == interruptibleText)
         #expect(report.speakingClient == "announcectl")
         _ = try announcectl(daemon, "stop")
@@ -90,17 +91,23 @@ struct AnnouncectlOutcomeTests {
         let daemon = try DaemonProcess()
         let said = try announcectl(daemon, "say", "--wait", "--json", "--id", "greeting", "Hi")
         let line = try JSONParser.parse(said.stdout.trimmingCharacters(in: .newlines))
-        #expect(line["event"] == .string("finished") && line["id"] == .string("greeting") && line["success"] == .bool(true), "\(said.stdout)")
+        #expect(
+            line["event"] == .string("finished") && line["id"] == .string("greeting") && line["success"] == .bool(true),
+            "\(said.stdout)")
 
         let watcher = try speechWatcher(daemon)
         #expect(try announcectl(daemon, "say", "--id", "long", interruptibleText).status == 0)
         try #require(watcher.waitFor { $0["state"] == .string("started") }?["client"] == .string("announcectl"))
         let other = try daemon.connect()
-        other.send(#"{"op":"hello","id":1,"client":"mail"}"#, announce(2, "Mail's own post", #","queue":true,"priority":"low""#))
+        other.send(
+            #"{"op":"hello","id":1,"client":"mail"}"#,
+            announce(2, "Mail's own post", #","queue":true,"priority":"low""#))
         try #require(other.waitFor("queued", id: 2) != nil)
         let cancelled = try announcectl(daemon, "cancel", "long")
         #expect(cancelled.status == 0 && cancelled.stdout == "cancelled 1 post\n", "\(cancelled)")
-        #expect(watcher.waitFor { $0["state"] == .string("finished") && $0["client"] == .string("announcectl") }?["reason"] == .string("cancelled"))
+        #expect(
+            watcher.waitFor { $0["state"] == .string("finished") && $0["client"] == .string("announcectl") }?["reason"]
+                == .string("cancelled"))
         // Another client's post is not announcectl's to cancel; it speaks.
         #expect(other.waitForTerminal(id: 2)?["success"] == .bool(true))
         let none = try announcectl(daemon, "cancel")
@@ -116,7 +123,8 @@ struct AnnouncectlOutcomeTests {
         #expect(lines.count == (try EspeakVoiceEntry.all()).count)
         #expect(lines.contains { $0.hasPrefix("en ") && $0.contains("en-gb") && $0.contains("male") }, "\(all.stdout)")
         let portuguese = try announcectl(daemon, "voices", "--lang", "pt")
-        #expect(portuguese.stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) } == ["pt", "pt-br"])
+        #expect(
+            portuguese.stdout.split(separator: "\n").map { String($0.split(separator: " ")[0]) } == ["pt", "pt-br"])
         let sample = try announcectl(daemon, "voices", "--lang", "pt-br", "--sample")
         #expect(sample.status == 0)
         #expect(sample.stdout.hasSuffix("spoken\n"), "\(sample.stdout)")
@@ -129,11 +137,14 @@ struct AnnouncectlOutcomeTests {
         #expect(names.contains("en") && !names.contains("de"), "\(names)")
     }
 
-    @Test("the command line catches its own mistakes: exit 2", arguments: [
-        [], ["say", "-", "extra"], ["say", "--lang", "1", "Hi"], ["say", "--words", "Hi"], ["say", "--pitch", "101", "Hi"],
-        ["say", "--punctuation", "most", "Hi"], ["set", "--punctuation", "most"], ["voices", "--lang", "1"],
-        ["say", "--sample"],
-    ])
+    @Test(
+        "the command line catches its own mistakes: exit 2",
+        arguments: [
+            [], ["say", "-", "extra"], ["say", "--lang", "1", "Hi"], ["say", "--words", "Hi"],
+            ["say", "--pitch", "101", "Hi"],
+            ["say", "--punctuation", "most", "Hi"], ["set", "--punctuation", "most"], ["voices", "--lang", "1"],
+            ["say", "--sample"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try AnnouncectlProcess.run(["--socket", "/nonexistent/announced.sock"] + arguments)
         #expect(result.status == 2, "\(arguments): \(result)")

@@ -26,7 +26,8 @@ struct AnnouncectlTests {
     @Test("the socket comes from ANNOUNCED_SOCKET when --socket is absent")
     func socketFromEnvironment() throws {
         let daemon = try DaemonProcess()
-        let result = try AnnouncectlProcess.run(["say", "--wait", "Hi"], environment: ["ANNOUNCED_SOCKET": daemon.socketPath])
+        let result = try AnnouncectlProcess.run(
+            ["say", "--wait", "Hi"], environment: ["ANNOUNCED_SOCKET": daemon.socketPath])
         #expect(result.status == 0)
         #expect(result.stdout == "spoken\n")
     }
@@ -38,14 +39,19 @@ struct AnnouncectlTests {
             let result = try AnnouncectlProcess.run(["--socket", path] + arguments)
             #expect(result.status == 1, "\(arguments)")
             #expect(result.stderr.contains(path), "\(arguments): \(result.stderr)")
-            #expect(result.stderr.contains("announced &") && result.stderr.contains("systemctl --user start announced.socket"))
+            #expect(
+                result.stderr.contains("announced &")
+                    && result.stderr.contains("systemctl --user start announced.socket"))
         }
     }
 
-    @Test("usage errors exit 2 with a message", arguments: [
-        ["say"], ["say", "--rate", "10", "Hi"], ["say", "--priority", "urgent", "Hi"], ["bogus"],
-        ["set"], ["set", "--volume", "500"], ["focus", "--label", "Save"], ["focus", "--id", "a", "--trait", "round"],
-    ])
+    @Test(
+        "usage errors exit 2 with a message",
+        arguments: [
+            ["say"], ["say", "--rate", "10", "Hi"], ["say", "--priority", "urgent", "Hi"], ["bogus"],
+            ["set"], ["set", "--volume", "500"], ["focus", "--label", "Save"],
+            ["focus", "--id", "a", "--trait", "round"],
+        ])
     func usageErrors(arguments: [String]) throws {
         let result = try AnnouncectlProcess.run(["--socket", "/nonexistent/announced.sock"] + arguments)
         #expect(result.status == 2)
@@ -58,7 +64,8 @@ struct AnnouncectlTests {
         #expect(try announcectl(daemon, "mute").status == 0)
         let status = try announcectl(daemon, "status", "--json")
         #expect(status.status == 0)
-        let report = try StatusReport(try #require(try JSONParser.parse(status.stdout.trimmingCharacters(in: .newlines)).objectValue))
+        let report = try StatusReport(
+            try #require(try JSONParser.parse(status.stdout.trimmingCharacters(in: .newlines)).objectValue))
         #expect(report.muted && !report.running)
         let human = try announcectl(daemon, "status")
         #expect(human.stdout.contains("speech       muted"))
@@ -109,11 +116,13 @@ struct AnnouncectlTests {
         #expect(voice.stderr.contains("voice"))
     }
 
-    @Test("say - speaks each line of standard input in order; with --wait one result per line", arguments: [true, false])
+    @Test(
+        "say - speaks each line of standard input in order; with --wait one result per line", arguments: [true, false])
     func standardInput(wait: Bool) throws {
         let daemon = try DaemonProcess()
         let watcher = try speechWatcher(daemon)
-        let result = try announcectl(daemon, "say", "-", wait ? "--wait" : "--queue", stdin: "First line\n\nSecond line\nThird line\n")
+        let result = try announcectl(
+            daemon, "say", "-", wait ? "--wait" : "--queue", stdin: "First line\n\nSecond line\nThird line\n")
         #expect(result.status == 0)
         #expect(result.stdout == (wait ? "spoken\nspoken\nspoken\n" : ""))
         var spoken: [String] = []
@@ -128,9 +137,13 @@ struct AnnouncectlTests {
     func elementPosts() throws {
         let daemon = try DaemonProcess()
         let watcher = try speechWatcher(daemon)
-        let focus = try announcectl(daemon, "focus", "--id", "save", "--label", "Save", "--trait", "button", "--hint", "Saves the document.", "--wait")
+        let focus = try announcectl(
+            daemon, "focus", "--id", "save", "--label", "Save", "--trait", "button", "--hint", "Saves the document.",
+            "--wait")
         #expect(focus.status == 0 && focus.stdout == "spoken\n")
-        #expect(watcher.waitFor { $0["state"] == .string("started") }?["text"] == .string("Save, button. Saves the document."))
+        #expect(
+            watcher.waitFor { $0["state"] == .string("started") }?["text"]
+                == .string("Save, button. Saves the document."))
         let screen = try announcectl(daemon, "screen-changed", "Settings", "--wait")
         #expect(screen.status == 0 && screen.stdout == "spoken\n")
         #expect(watcher.waitFor { $0["state"] == .string("started") }?["text"] == .string("Settings"))
@@ -156,7 +169,9 @@ struct AnnouncectlTests {
         let mail = try daemon.connect()
         mail.send(#"{"op":"hello","client":"mail"}"#, announce(1, "3 new messages"))
         #expect(mail.waitForTerminal(id: 1)?["success"] == .bool(true))
-        #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix("started (espeak-ng): 3 new messages") } != nil)
+        #expect(
+            monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix("started (espeak-ng): 3 new messages") }
+                != nil)
         #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix("spoken: 3 new messages") } != nil)
         mail.send(#"{"op":"layout-changed","id":3,"element":null}"#)
         #expect(monitor.waitForOutputLine { $0.hasPrefix("mail #") && $0.hasSuffix(" nothing to speak") } != nil)
@@ -205,7 +220,9 @@ struct AnnouncectlTests {
             seen = monitor.waitForOutputLine(timeout: 1) { $0.contains(#""state":"finished""#) }
         }
         let line = try #require(seen)
-        #expect(try Event(line: Array(line.utf8)) == .speech(.finished(seq: try #require(seqOf(line)), client: "mail", termination: .success)))
+        #expect(
+            try Event(line: Array(line.utf8))
+                == .speech(.finished(seq: try #require(seqOf(line)), client: "mail", termination: .success)))
         kill(monitor.process.processIdentifier, SIGINT)
         _ = monitor.finish()
     }

@@ -43,7 +43,9 @@ struct ClientLintTests {
         #expect(try await postScreen(announcer, elements) == .spoken)
         #expect(reports.received == ["save label-has-type", "save hint-capitalized", "save hint-period"])
         #expect(reports.onMainQueue == [true, true, true])
-        #expect(reports.descriptions.first?.hasPrefix("save: label-has-type: the label \"Save button\" names the type \"button\"") == true)
+        #expect(
+            reports.descriptions.first?.hasPrefix(
+                "save: label-has-type: the label \"Save button\" names the type \"button\"") == true)
     }
 
     @Test("without lint: no findings")

@@ -25,7 +25,11 @@ struct ClientScreenTests {
         ]
         let shown = try await withTimeout("the screen post") {
             await withCheckedContinuation { done in
-                Task { @MainActor in announcer.screenChanged(elements: elements, rotors: [CustomRotor(name: "Controls", elements: ["reset"])]) { done.resume(returning: $0) } }
+                Task { @MainActor in
+                    announcer.screenChanged(
+                        elements: elements, rotors: [CustomRotor(name: "Controls", elements: ["reset"])]
+                    ) { done.resume(returning: $0) }
+                }
             }
         }
         #expect(shown == .spoken)
@@ -41,7 +45,8 @@ struct ClientScreenTests {
         #expect(await press("first")?["focus"] == .string("time"))
         for (action, expected) in [
             ("increment", "increment time, main: true"), ("decrement", "decrement time, main: true"),
-            ("activate", "activate time, main: true"), ("escape", "escape, main: true"), ("magic-tap", "magic tap, main: true"),
+            ("activate", "activate time, main: true"), ("escape", "escape, main: true"),
+            ("magic-tap", "magic tap, main: true"),
         ] {
             #expect(await press(action)?.event == "ok")
             #expect(await iterator.next() == expected)
@@ -52,7 +57,9 @@ struct ClientScreenTests {
         #expect(await iterator.next() == "custom reset Reset to 1 minute, main: true")
 
         try await announcer.update(ElementUpdate(id: "time", value: .some("1 minute")))
-        await #expect(throws: AnnouncerError.self) { try await announcer.update(ElementUpdate(id: "nope", value: .some("1"))) }
+        await #expect(throws: AnnouncerError.self) {
+            try await announcer.update(ElementUpdate(id: "nope", value: .some("1")))
+        }
         #expect(await press("first")?["focus"] == .string("time"))
         keys.send(#"{"op":"subscribe","id":90,"events":["speech"]}"#)
         _ = await onBlockingThread { keys.waitFor("ok", id: 90) }

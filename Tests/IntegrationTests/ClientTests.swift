@@ -8,7 +8,8 @@ import Testing
 /// `started`. The reaction needs only a thread of the cooperative pool, and no test blocks those
 /// (blocking test code runs on `BlockingThreads`), so it comes within a fraction of a second even
 /// under the full suite.
-private let longText = "This is a rather long announcement that will certainly be interrupted before it reaches its end."
+private let longText =
+    "This is a rather long announcement that will certainly be interrupted before it reaches its end."
 
 /// Waits until `watcher` reports that a post with `text` started.
 private func started(_ text: String, in events: AsyncStream<Event>) async throws {
@@ -35,7 +36,7 @@ struct ClientTests {
         let announcer = Announcer(socketPath: daemon.socketPath)
         let watcher = Announcer(socketPath: daemon.socketPath)
         let events = watcher.events([.speech])
-        _ = try await watcher.status()  // answered after the subscription took effect
+        _ = try await watcher.status() // answered after the subscription took effect
         async let long = announcer.announce(longText)
         try await started(longText, in: events)
         #expect(await announcer.announce("Next") == .spoken)
@@ -118,7 +119,9 @@ struct ClientTests {
             return
         }
         #expect(message.contains("`lang`"))
-        await #expect(throws: AnnouncerError.self) { try await announcer.change(SettingsChange(voice: "no-such-voice")) }
+        await #expect(throws: AnnouncerError.self) {
+            try await announcer.change(SettingsChange(voice: "no-such-voice"))
+        }
     }
 
     @Test("no daemon: unavailable at once, naming the socket; the completion runs on the main queue")
@@ -137,7 +140,9 @@ struct ClientTests {
         }
         #expect(onMain)
         #expect(result == .unavailable(message))
-        await #expect(throws: AnnouncerError.unavailable(socketPath: path, reason: "no such file or directory")) { try await announcer.status() }
+        await #expect(throws: AnnouncerError.unavailable(socketPath: path, reason: "no such file or directory")) {
+            try await announcer.status()
+        }
         #expect(!announcer.isSpeechRunning)
     }
 
@@ -150,7 +155,9 @@ struct ClientTests {
         let (result, onMain) = try await withTimeout("the completion") {
             await withCheckedContinuation { continuation in
                 Task { @MainActor in
-                    announcer.announce("From the main thread") { continuation.resume(returning: ($0, MainThread.isMainQueue)) }
+                    announcer.announce("From the main thread") {
+                        continuation.resume(returning: ($0, MainThread.isMainQueue))
+                    }
                 }
             }
         }

@@ -2,8 +2,8 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
-import TestSupport
 import Glibc
+import TestSupport
 import Testing
 
 /// A configuration file in a private folder, rewritten by the tests.
@@ -72,7 +72,8 @@ struct ConfigTests {
 
     @Test("values from the file take effect: speech defaults in status, max_line_bytes, max_text_chars")
     func valuesTakeEffect() throws {
-        let file = try EditableConfigFile(#"{"rate": 300, "pitch": 20, "volume": 150, "voice": "de", "max_line_bytes": 200, "max_text_chars": 10}"#)
+        let file = try EditableConfigFile(
+            #"{"rate": 300, "pitch": 20, "volume": 150, "voice": "de", "max_line_bytes": 200, "max_text_chars": 10}"#)
         let daemon = try DaemonProcess(arguments: ["--config", file.path])
         let client = try daemon.connect()
         let ok = try statusReply(client, id: 1)
@@ -104,13 +105,16 @@ struct ConfigTests {
         #expect(ok["rate"] == .integer(200))
         #expect(ok["pitch"] == .integer(30))
 
-        let withVariable = try DaemonProcess(environment: ["XDG_CONFIG_HOME": home.path, "ANNOUNCED_RATE": "250", "ANNOUNCED_PITCH": "60"])
+        let withVariable = try DaemonProcess(environment: [
+            "XDG_CONFIG_HOME": home.path, "ANNOUNCED_RATE": "250", "ANNOUNCED_PITCH": "60",
+        ])
         ok = try statusReply(withVariable.connect(), id: 1)
         #expect(ok["rate"] == .integer(250))
         #expect(ok["pitch"] == .integer(60))
         #expect(ok["volume"] == .integer(40))
 
-        let withFlag = try DaemonProcess(arguments: ["--rate", "400"], environment: ["XDG_CONFIG_HOME": home.path, "ANNOUNCED_RATE": "250"])
+        let withFlag = try DaemonProcess(
+            arguments: ["--rate", "400"], environment: ["XDG_CONFIG_HOME": home.path, "ANNOUNCED_RATE": "250"])
         ok = try statusReply(withFlag.connect(), id: 1)
         #expect(ok["rate"] == .integer(400))
         #expect(ok["volume"] == .integer(40))
@@ -127,14 +131,17 @@ struct ConfigTests {
         #expect(warnings.first?.contains("warning") == true)
     }
 
-    @Test("SIGHUP after editing the file: new defaults in status, status-changed to a subscriber, connection kept; a bad file changes nothing")
+    @Test(
+        "SIGHUP after editing the file: new defaults in status, status-changed to a subscriber, connection kept; a bad file changes nothing"
+    )
     func reloadOnHangup() throws {
         let file = try EditableConfigFile(#"{"rate": 200, "pitch": 40, "voice": "en-us"}"#)
         let scratch = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         // Our own NOTIFY_SOCKET: the daemon sends RELOADING=1 and then READY=1 once a reload is done.
         let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
-        let daemon = try DaemonProcess(arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
         #expect(notify.waitForReady(timeout: 30))
 
         let subscriber = try daemon.connect()
@@ -152,7 +159,8 @@ struct ConfigTests {
         #expect(!subscriber.received.contains { $0.event == "status-changed" })
 
         // A good file: applied, and the subscriber hears status-changed on its open connection.
-        try file.write(#"{"rate": 320, "pitch": 60, "volume": 80, "voice": "de", "punctuation": "all", "earcons": false}"#)
+        try file.write(
+            #"{"rate": 320, "pitch": 60, "volume": 80, "voice": "de", "punctuation": "all", "earcons": false}"#)
         kill(daemon.process.processIdentifier, SIGHUP)
         let changed = try #require(subscriber.waitFor { $0.event == "status-changed" })
         #expect(changed["rate"] == .integer(320))
@@ -171,13 +179,15 @@ struct ConfigTests {
         #expect(daemon.stderrText().contains("not reloaded"))
     }
 
-    @Test("SIGHUP with a change a reload cannot apply: one notice naming exactly the keys that changed, the rest applied")
+    @Test(
+        "SIGHUP with a change a reload cannot apply: one notice naming exactly the keys that changed, the rest applied")
     func restartNotice() throws {
         let file = try EditableConfigFile(#"{"rate": 200}"#)
         let scratch = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
-        let daemon = try DaemonProcess(arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
         #expect(notify.waitForReady(timeout: 30))
         let client = try daemon.connect()
 
@@ -187,13 +197,18 @@ struct ConfigTests {
         #expect(notify.waitForReady(timeout: 30))
         #expect(try statusReply(client, id: 1)["rate"] == .integer(210))
         #expect(daemon.stop() == 0)
-        let notices = daemon.stderrText().split(separator: "\n").filter { $0.contains("effect when announced restarts") }
+        let notices = daemon.stderrText().split(separator: "\n").filter {
+            $0.contains("effect when announced restarts")
+        }
         #expect(notices.count == 1, "\(notices)")
-        let notice = "SIGHUP: the change to max_pending_per_client takes effect when announced restarts (systemctl --user restart announced)"
+        let notice =
+            "SIGHUP: the change to max_pending_per_client takes effect when announced restarts (systemctl --user restart announced)"
         #expect(notices.first?.hasSuffix(notice) == true, "\(notices)")
     }
 
-    @Test("--pitch, --volume and --punctuation set the defaults over the file: status shows them, and all punctuation is heard")
+    @Test(
+        "--pitch, --volume and --punctuation set the defaults over the file: status shows them, and all punctuation is heard"
+    )
     func speechFlags() throws {
         let file = try EditableConfigFile(#"{"pitch": 20, "volume": 40, "punctuation": "none"}"#)
         let text = "One, two; three. Four!"
@@ -204,7 +219,9 @@ struct ConfigTests {
         let withoutPunctuation = try silent.wavSamples(seq: 1).count
         #expect(silent.stop() == 0)
 
-        let daemon = try DaemonProcess(arguments: ["--config", file.path, "--pitch", "70", "--volume", "150", "--punctuation", "all"])
+        let daemon = try DaemonProcess(arguments: [
+            "--config", file.path, "--pitch", "70", "--volume", "150", "--punctuation", "all",
+        ])
         let client = try daemon.connect()
         let ok = try statusReply(client, id: 1)
         #expect(ok["pitch"] == .integer(70))
@@ -213,26 +230,33 @@ struct ConfigTests {
         #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true))
         // "comma", "semicolon", "full stop" and "exclamation mark" spoken: far more audio.
         let withPunctuation = try daemon.wavSamples(seq: 1).count
-        #expect(withPunctuation > withoutPunctuation * 3 / 2, "\(withPunctuation) samples with all punctuation, \(withoutPunctuation) without")
+        #expect(
+            withPunctuation > withoutPunctuation * 3 / 2,
+            "\(withPunctuation) samples with all punctuation, \(withoutPunctuation) without")
         #expect(daemon.stop() == 0)
     }
 
     @Test(
         "a bad --pitch, --volume, --punctuation or --ssip-socket is a usage error (exit status 2) that names the flag",
-        arguments: [["--pitch", "101"], ["--volume", "-5"], ["--punctuation", "most"], ["--ssip-socket", "speechd.sock"]])
+        arguments: [
+            ["--pitch", "101"], ["--volume", "-5"], ["--punctuation", "most"], ["--ssip-socket", "speechd.sock"],
+        ])
     func badSpeechFlag(arguments: [String]) throws {
         let daemon = try DaemonProcess(arguments: arguments, waitForReady: false)
         #expect(daemon.waitForExit() == 2)
         #expect(daemon.stderrText().contains(arguments[0]))
     }
 
-    @Test("SIGHUP with a language name as the voice (en-gb): reloaded, and the next post speaks British English; an unknown one keeps the old voice")
+    @Test(
+        "SIGHUP with a language name as the voice (en-gb): reloaded, and the next post speaks British English; an unknown one keeps the old voice"
+    )
     func reloadVoiceByLanguage() throws {
         let file = try EditableConfigFile(#"{"voice": "en-us"}"#)
         let scratch = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
-        let daemon = try DaemonProcess(arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
+        let daemon = try DaemonProcess(
+            arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
         #expect(notify.waitForReady(timeout: 30))
         let client = try daemon.connect()
 

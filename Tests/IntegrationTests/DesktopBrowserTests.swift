@@ -10,7 +10,10 @@ enum WebSpeechBrowser: String, Sendable {
     case chromium = "Chromium"
 
     var path: String? { installedTool(self == .firefox ? "firefox-esr" : "chromium") }
-    var missing: Comment { self == .firefox ? "needs Firefox ESR (apt-get install firefox-esr)" : "needs Chromium (apt-get install chromium)" }
+    var missing: Comment {
+        self == .firefox
+            ? "needs Firefox ESR (apt-get install firefox-esr)" : "needs Chromium (apt-get install chromium)"
+    }
 
     /// Whether `name` is the CLIENT_NAME the browser's libspeechd connection gives itself.
     func isClientName(_ name: String?) -> Bool {
@@ -66,7 +69,8 @@ final class WebSpeechRun {
         ssip = try SSIPDaemon()
         watcher = try speechWatcher(ssip.daemon)
         session = try DesktopSession()
-        tap = try SSIPWireTap(path: session.runtime.appendingPathComponent("ssip-tap.sock").path, upstream: ssip.ssipPath)
+        tap = try SSIPWireTap(
+            path: session.runtime.appendingPathComponent("ssip-tap.sock").path, upstream: ssip.ssipPath)
         let profile = session.directory.appendingPathComponent("profile")
         try FileManager.default.createDirectory(at: profile, withIntermediateDirectories: true)
         let url = Self.page.absoluteString + "?scenario=" + scenario
@@ -96,19 +100,25 @@ final class WebSpeechRun {
     /// machine is slow); its reports. Fails the test with the browser's output if it never came.
     func waitForDone(timeout: Double = 240) throws -> [String] {
         let done = output.waitForLine(timeout: timeout) { $0.contains("ANNOUNCED-TEST done") }
-        try #require(done != nil, "the page never reported done; \(browser.rawValue)'s output:\n\(output.currentText().suffix(4000))")
+        try #require(
+            done != nil,
+            "the page never reported done; \(browser.rawValue)'s output:\n\(output.currentText().suffix(4000))")
         return reports
     }
 
     /// The `started` line of the message with `text`, if the watcher has read it.
     func startedLine(_ text: String) -> JSONValue? {
-        watcher.received.first { $0.event == "speech" && $0["state"] == .string("started") && $0["text"] == .string(text) }
+        watcher.received.first {
+            $0.event == "speech" && $0["state"] == .string("started") && $0["text"] == .string(text)
+        }
     }
 
     /// The `finished` line of the message that started with `text` (waiting for it).
     func finished(_ text: String) throws -> (seq: Int, line: JSONValue) {
         let started = try #require(
-            watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") && $0["text"] == .string(text) },
+            watcher.waitFor {
+                $0.event == "speech" && $0["state"] == .string("started") && $0["text"] == .string(text)
+            },
             "\(text) never started: \(watcher.received.map(\.text))"
         )
         #expect(browser.isClientName(started["client"]?.stringValue), "the browser's client name: \(started.text)")
@@ -118,7 +128,8 @@ final class WebSpeechRun {
 
     /// The events the browser received about message `id` (once its 702 or 703 has come).
     func wireEvents(_ id: Int) throws -> [String] {
-        let connection = try #require(tap.waitForConnection { server, _ in server.contains("702-\(id)") || server.contains("703-\(id)") })
+        let connection = try #require(
+            tap.waitForConnection { server, _ in server.contains("702-\(id)") || server.contains("703-\(id)") })
         return tap.events(connection, messageID: id)
     }
 }
@@ -134,7 +145,9 @@ enum WebSpeechChecks {
         let first = try run.finished("The first utterance")
         let second = try run.finished("The second utterance")
         #expect(first.line["success"] == .bool(true) && second.line["success"] == .bool(true))
-        #expect(run.watcher.speechState("finished \(first.seq)", precedes: "started \(second.seq)"), "\(run.watcher.speechStates)")
+        #expect(
+            run.watcher.speechState("finished \(first.seq)", precedes: "started \(second.seq)"),
+            "\(run.watcher.speechStates)")
         #expect(try run.wireEvents(first.seq) == ["701", "702"])
         #expect(try run.wireEvents(second.seq) == ["701", "702"])
     }
@@ -148,11 +161,14 @@ enum WebSpeechChecks {
         let longEnd = browser == .firefox ? "end long" : "error long interrupted"
         #expect(reports == ["scenario cancel", "start long", longEnd, "start after", "end after", "done"])
         let long = try run.finished(interruptibleText)
-        #expect(long.line["success"] == .bool(false) && long.line["reason"] == .string("cancelled"), "\(long.line.text)")
+        #expect(
+            long.line["success"] == .bool(false) && long.line["reason"] == .string("cancelled"), "\(long.line.text)")
         #expect(try run.wireEvents(long.seq) == ["701", "703"])
         let after = try run.finished("After the cancel")
         #expect(after.line["success"] == .bool(true))
-        #expect(run.startedLine("Queued behind it and never heard") == nil, "the queued utterance never reached the loudspeaker")
+        #expect(
+            run.startedLine("Queued behind it and never heard") == nil,
+            "the queued utterance never reached the loudspeaker")
     }
 
     /// `pause()` when the long utterance starts, `resume()` when the page hears of the pause: the
@@ -161,10 +177,11 @@ enum WebSpeechChecks {
     static func pauseAndResume(_ browser: WebSpeechBrowser) throws {
         let run = try WebSpeechRun(browser, scenario: "pause")
         let reports = try run.waitForDone()
-        #expect(reports == [
-            "scenario pause", "start paused", "pause paused", "paused-state paused true", "resume paused",
-            "paused-state resumed false", "end paused", "done",
-        ])
+        #expect(
+            reports == [
+                "scenario pause", "start paused", "pause paused", "paused-state paused true", "resume paused",
+                "paused-state resumed false", "end paused", "done",
+            ])
         let message = try run.finished(interruptibleText)
         #expect(message.line["success"] == .bool(true), "\(message.line.text)")
         #expect(try run.wireEvents(message.seq) == ["701", "704", "705", "702"])
@@ -181,7 +198,9 @@ enum WebSpeechChecks {
         let languages = Set((words.count > 2 ? words[2] : "").split(separator: ",").map(String.init))
         let listed = try run.ssip.connectSSIP().command("LIST SYNTHESIS_VOICES")
         #expect(listed?.code == 249)
-        #expect(count > 0 && count == listed?.data.count, "the page has \(count) voices; the daemon lists \(listed?.data.count ?? 0)")
+        #expect(
+            count > 0 && count == listed?.data.count,
+            "the page has \(count) voices; the daemon lists \(listed?.data.count ?? 0)")
         #expect(languages.contains("en-US") && languages.contains("fr-FR"), "\(languages.sorted())")
     }
 }
@@ -191,8 +210,12 @@ enum WebSpeechChecks {
     .enabled(if: WebSpeechBrowser.firefox.path != nil, WebSpeechBrowser.firefox.missing)
 )
 struct DesktopFirefoxTests {
-    @Test("speak(): start and end of each utterance, in order") func speak() throws { try WebSpeechChecks.speak(.firefox) }
-    @Test("cancel(): the speaking utterance ends, the queue is emptied") func cancel() throws { try WebSpeechChecks.cancel(.firefox) }
+    @Test("speak(): start and end of each utterance, in order") func speak() throws {
+        try WebSpeechChecks.speak(.firefox)
+    }
+    @Test("cancel(): the speaking utterance ends, the queue is emptied") func cancel() throws {
+        try WebSpeechChecks.cancel(.firefox)
+    }
     @Test("getVoices(): the daemon's voices") func voices() throws { try WebSpeechChecks.voices(.firefox) }
 
     /// Firefox ESR's speech-dispatcher backend leaves pause out (SpeechDispatcherCallback::OnPause
@@ -208,7 +231,9 @@ struct DesktopFirefoxTests {
         #expect(message.line["success"] == .bool(true))
         #expect(try run.wireEvents(message.seq) == ["701", "702"])
         let connection = try #require(run.tap.waitForConnection { server, _ in server.contains("702-\(message.seq)") })
-        #expect(!run.tap.clientLines(connection).contains { $0.uppercased().hasPrefix("PAUSE") }, "\(run.tap.clientLines(connection))")
+        #expect(
+            !run.tap.clientLines(connection).contains { $0.uppercased().hasPrefix("PAUSE") },
+            "\(run.tap.clientLines(connection))")
     }
 }
 
@@ -217,8 +242,14 @@ struct DesktopFirefoxTests {
     .enabled(if: WebSpeechBrowser.chromium.path != nil, WebSpeechBrowser.chromium.missing)
 )
 struct DesktopChromiumTests {
-    @Test("speak(): start and end of each utterance, in order") func speak() throws { try WebSpeechChecks.speak(.chromium) }
-    @Test("cancel(): the speaking utterance ends, the queue is emptied") func cancel() throws { try WebSpeechChecks.cancel(.chromium) }
-    @Test("pause() and resume(): pause, resume and end events; 704 and 705 on the wire") func pause() throws { try WebSpeechChecks.pauseAndResume(.chromium) }
+    @Test("speak(): start and end of each utterance, in order") func speak() throws {
+        try WebSpeechChecks.speak(.chromium)
+    }
+    @Test("cancel(): the speaking utterance ends, the queue is emptied") func cancel() throws {
+        try WebSpeechChecks.cancel(.chromium)
+    }
+    @Test("pause() and resume(): pause, resume and end events; 704 and 705 on the wire") func pause() throws {
+        try WebSpeechChecks.pauseAndResume(.chromium)
+    }
     @Test("getVoices(): the daemon's voices") func voices() throws { try WebSpeechChecks.voices(.chromium) }
 }

@@ -16,11 +16,13 @@ enum OrcaDesktop {
         ("zenity", installedTool("zenity")), ("dbus-daemon", installedTool("dbus-daemon")),
         (
             "at-spi-bus-launcher",
-            FileManager.default.isExecutableFile(atPath: "/usr/libexec/at-spi-bus-launcher") ? "/usr/libexec/at-spi-bus-launcher" : nil
+            FileManager.default.isExecutableFile(atPath: "/usr/libexec/at-spi-bus-launcher")
+                ? "/usr/libexec/at-spi-bus-launcher" : nil
         ),
     ]
     static var isInstalled: Bool { programs.allSatisfy { $0.path != nil } }
-    static let missing: Comment = "needs Orca, Xvfb, xdotool, zenity and AT-SPI (apt-get install orca xvfb xdotool zenity at-spi2-core dbus)"
+    static let missing: Comment =
+        "needs Orca, Xvfb, xdotool, zenity and AT-SPI (apt-get install orca xvfb xdotool zenity at-spi2-core dbus)"
     static func path(_ name: String) throws -> String { try #require(programs.first { $0.name == name }?.path) }
 
     /// The client name Orca gives itself.
@@ -55,13 +57,15 @@ final class OrcaRun {
         ssip = try SSIPDaemon()
         watcher = try speechWatcher(ssip.daemon)
         session = try DesktopSession()
-        tap = try SSIPWireTap(path: session.runtime.appendingPathComponent("ssip-tap.sock").path, upstream: ssip.ssipPath)
+        tap = try SSIPWireTap(
+            path: session.runtime.appendingPathComponent("ssip-tap.sock").path, upstream: ssip.ssipPath)
         try session.startSessionBus()
         try session.startDisplay()
         let prefs = session.directory.appendingPathComponent("orca-prefs")
         try FileManager.default.createDirectory(at: prefs, withIntermediateDirectories: true)
         try Data(OrcaDesktop.settings.utf8).write(to: prefs.appendingPathComponent("user-settings.conf"))
-        try session.start("zenity", try OrcaDesktop.path("zenity"), ["--entry", "--title", "Rename", "--text", "Filename"])
+        try session.start(
+            "zenity", try OrcaDesktop.path("zenity"), ["--entry", "--title", "Rename", "--text", "Filename"])
         // Not /usr/bin/orca: it kills (--replace) or gives way to any other process named orca
         // of this user, another session's included (see the launcher).
         try session.start(
@@ -70,10 +74,13 @@ final class OrcaRun {
         )
         // Orca says "Screen reader on", the dialog and its focused entry ("Filename text").
         let entry = try #require(
-            watcher.waitFor(timeout: 120) { self.isOrcaSpeech($0, "started") && $0["text"]?.stringValue?.contains("Filename") == true },
+            watcher.waitFor(timeout: 120) {
+                self.isOrcaSpeech($0, "started") && $0["text"]?.stringValue?.contains("Filename") == true
+            },
             "Orca never spoke the entry. Orca's output: \(session.log("orca")) zenity's: \(session.log("zenity"))"
         )
-        try #require(watcher.waitForSpeech("finished", seq: Int(try #require(entry["seq"]?.integerValue)), timeout: 60) != nil)
+        try #require(
+            watcher.waitForSpeech("finished", seq: Int(try #require(entry["seq"]?.integerValue)), timeout: 60) != nil)
     }
 
     deinit {
@@ -83,7 +90,8 @@ final class OrcaRun {
 
     /// Whether `line` is a `speech` line of `state` about one of Orca's messages.
     func isOrcaSpeech(_ line: JSONValue, _ state: String) -> Bool {
-        line.event == "speech" && line["state"]?.stringValue == state && line["client"]?.stringValue == OrcaDesktop.clientName
+        line.event == "speech" && line["state"]?.stringValue == state
+            && line["client"]?.stringValue == OrcaDesktop.clientName
     }
 
     /// The next of Orca's messages to start whose text holds every one of `words`.
@@ -103,7 +111,8 @@ final class OrcaRun {
     /// with 702 or 703.
     func orcaConnection(ending id: Int, timeout: Double = 30) -> Int? {
         tap.waitForConnection(timeout: timeout) { server, client in
-            client.contains("SET self CLIENT_NAME \(OrcaDesktop.clientName)") && (server.contains("702-\(id)") || server.contains("703-\(id)"))
+            client.contains("SET self CLIENT_NAME \(OrcaDesktop.clientName)")
+                && (server.contains("702-\(id)") || server.contains("703-\(id)"))
         }
     }
 }
@@ -113,11 +122,14 @@ final class OrcaRun {
     .enabled(if: OrcaDesktop.isInstalled, OrcaDesktop.missing)
 )
 struct DesktopOrcaTests {
-    @Test("Tab moves focus to a button: Orca speaks it, and its SSML marks reach Orca as 700 events, in order, between 701 and 702")
+    @Test(
+        "Tab moves focus to a button: Orca speaks it, and its SSML marks reach Orca as 700 events, in order, between 701 and 702"
+    )
     func focusMoveIsSpokenWithMarks() throws {
         let orca = try OrcaRun()
         try orca.press("Tab")
-        let button = try #require(orca.waitForOrcaMessage(["Cancel", "button"]), "\(orca.watcher.received.map(\.text))")
+        let button = try #require(
+            orca.waitForOrcaMessage(["Cancel", "button"]), "\(orca.watcher.received.map(\.text))")
         let id = Int(try #require(button["seq"]?.integerValue))
         let finished = try #require(orca.watcher.waitForSpeech("finished", seq: id))
         #expect(finished["success"] == .bool(true), "spoken to its end: \(finished.text)")
@@ -127,23 +139,30 @@ struct DesktopOrcaTests {
         let connection = try #require(orca.orcaConnection(ending: id))
         #expect(orca.tap.messageIDs(connection).contains(id), "the SSIP message id is the daemon's seq")
         #expect(orca.tap.events(connection, messageID: id) == ["701"] + marks.map { "700 \($0)" } + ["702"])
-        #expect(orca.tap.clientLines(connection).contains("SET self NOTIFICATION index_marks on"), "Orca asked for the marks")
+        #expect(
+            orca.tap.clientLines(connection).contains("SET self NOTIFICATION index_marks on"),
+            "Orca asked for the marks")
         // What the user hears: the button's words, in the daemon's recording of that message.
         #expect(!WAVFile.trimmed(try orca.ssip.daemon.wavSamples(seq: id)).isEmpty)
     }
 
-    @Test("Tab while Orca speaks the last focus: its CANCEL self is answered 213, then the message ends 703; the new focus ends 702")
+    @Test(
+        "Tab while Orca speaks the last focus: its CANCEL self is answered 213, then the message ends 703; the new focus ends 702"
+    )
     func focusMovesWhileSpeaking() throws {
         let orca = try OrcaRun()
         try orca.press("Tab")
-        let cancel = try #require(orca.waitForOrcaMessage(["Cancel", "button"]), "\(orca.watcher.received.map(\.text))")
+        let cancel = try #require(
+            orca.waitForOrcaMessage(["Cancel", "button"]), "\(orca.watcher.received.map(\.text))")
         let cancelID = Int(try #require(cancel["seq"]?.integerValue))
         // The Cancel button's words have begun playing: the next focus change cuts them short.
         try orca.press("Tab")
         let ok = try #require(orca.waitForOrcaMessage(["OK", "button"]), "\(orca.watcher.received.map(\.text))")
         let okID = Int(try #require(ok["seq"]?.integerValue))
         let interrupted = try #require(orca.watcher.waitForSpeech("finished", seq: cancelID))
-        #expect(interrupted["success"] == .bool(false) && interrupted["reason"] == .string("cancelled"), "\(interrupted.text)")
+        #expect(
+            interrupted["success"] == .bool(false) && interrupted["reason"] == .string("cancelled"),
+            "\(interrupted.text)")
         #expect(try #require(orca.watcher.waitForSpeech("finished", seq: okID))["success"] == .bool(true))
         let connection = try #require(orca.orcaConnection(ending: okID))
         #expect(orca.tap.events(connection, messageID: cancelID).first == "701")

@@ -26,7 +26,8 @@ struct PulseAudioDuckingTests {
         #expect(run.daemon.stop() == 0)
         #expect(access(run.stateFile, F_OK) != 0, "the state file is still there after a clean exit")
         // Restored before the exit: back at once, not only after the next start.
-        let back = try #require(rig.waitForLevel(timeout: 1) { abs($0 - run.baseline) < 1 }, "the tone stayed lowered after the exit")
+        let back = try #require(
+            rig.waitForLevel(timeout: 1) { abs($0 - run.baseline) < 1 }, "the tone stayed lowered after the exit")
         let after = rig.level(from: back, seconds: 0.5)
         print("ducking [pulse] SIGTERM: baseline \(dB(run.baseline)), after the exit \(dB(after))")
         #expect(abs(after - run.baseline) < 1)
@@ -50,7 +51,9 @@ struct PulseAudioDuckingTests {
 
 @Suite(
     "Daemon: ducking other applications through a headless PipeWire", .onBlockingThreads, .serialized,
-    .enabled(if: HeadlessPipeWire.canRecord && ToneRig.canPlay, "needs pipewire, wireplumber, pipewire-pulse, dbus, pulseaudio-utils and sox")
+    .enabled(
+        if: HeadlessPipeWire.canRecord && ToneRig.canPlay,
+        "needs pipewire, wireplumber, pipewire-pulse, dbus, pulseaudio-utils and sox")
 )
 struct PipeWireDuckingTests {
     @Test(arguments: DuckingCheck.all)
@@ -62,7 +65,8 @@ extension ToneRig {
     static func pulseAudio() throws -> ToneRig {
         let server = try HeadlessPulseAudio()
         return try ToneRig(
-            label: "pulse", server: server, serverEnvironment: server.serverEnvironment, clientEnvironment: server.clientEnvironment,
+            label: "pulse", server: server, serverEnvironment: server.serverEnvironment,
+            clientEnvironment: server.clientEnvironment,
             recorderLatency: 5
         )
     }
@@ -86,10 +90,19 @@ struct DuckingCheck: Sendable, CustomTestStringConvertible {
 
     /// Every check, in the order they run.
     static let all = [
-        DuckingCheck(testDescription: "the tone drops by about 12 dB while a post speaks, stays down through the hold, and comes back", run: checkDucksAndRestores),
-        DuckingCheck(testDescription: "a ducked stream whose volume the user changes is left at the user's volume", run: checkUserChangeWins),
-        DuckingCheck(testDescription: "a stream that starts while ducking is lowered too, and restored with the others", run: checkLateStreamLowered),
-        DuckingCheck(testDescription: "after kill -9 while ducked, the next start restores the tone and removes the state file", run: checkCrashRestore),
+        DuckingCheck(
+            testDescription:
+                "the tone drops by about 12 dB while a post speaks, stays down through the hold, and comes back",
+            run: checkDucksAndRestores),
+        DuckingCheck(
+            testDescription: "a ducked stream whose volume the user changes is left at the user's volume",
+            run: checkUserChangeWins),
+        DuckingCheck(
+            testDescription: "a stream that starts while ducking is lowered too, and restored with the others",
+            run: checkLateStreamLowered),
+        DuckingCheck(
+            testDescription: "after kill -9 while ducked, the next start restores the tone and removes the state file",
+            run: checkCrashRestore),
     ]
 }
 
@@ -106,8 +119,12 @@ struct DuckingRun {
 
     init(_ rig: ToneRig, duck: Bool = true) throws {
         self.rig = rig
-        daemon = try DaemonProcess(arguments: duck ? ["--duck", "-12"] : [], audio: "pulse", environment: rig.daemonEnvironment)
-        stateFile = URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().appendingPathComponent("ducked-streams.json").path
+        daemon = try DaemonProcess(
+            arguments: duck ? ["--duck", "-12"] : [], audio: "pulse", environment: rig.daemonEnvironment)
+        stateFile =
+            URL(fileURLWithPath: daemon.socketPath).deletingLastPathComponent().appendingPathComponent(
+                "ducked-streams.json"
+            ).path
         baseline = rig.levelNow(seconds: 0.5)
         client = try daemon.connect()
         client.send(announce(1, longText))
@@ -116,7 +133,8 @@ struct DuckingRun {
 
     /// Waits until the tone is heard lowered (by more than 9 dB).
     func waitUntilLowered() throws {
-        try #require(rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "\(rig.label): the tone was not lowered")
+        try #require(
+            rig.waitForLevel(timeout: 5) { $0 < baseline - 9 } != nil, "\(rig.label): the tone was not lowered")
     }
 }
 
@@ -139,7 +157,8 @@ func checkDucksAndRestores(_ rig: ToneRig) throws {
     let speakingStart = started + rig.samples(0.3)
     let speaking = rig.level(from: speakingStart, seconds: Double(ended - speakingStart) / Double(rig.rate))
     let hold = rig.level(from: ended, seconds: 0.3)
-    let back = try #require(rig.waitForLevel(timeout: 5) { abs($0 - baseline) < 1 }, "\(rig.label): the tone did not come back")
+    let back = try #require(
+        rig.waitForLevel(timeout: 5) { abs($0 - baseline) < 1 }, "\(rig.label): the tone did not come back")
     let after = rig.level(from: back, seconds: 0.5)
     let cameBackAfter = Double(back - ended) / Double(rig.rate)
     print(
@@ -168,7 +187,9 @@ func checkUserChangeWins(_ rig: ToneRig) throws {
     // The daemon logs the end of ducking when the hold is over.
     #expect(daemon.waitForStderr(containing: "ducking: ended", timeout: 5))
     let after = rig.levelNow(seconds: 0.5)
-    print("ducking [\(rig.label)] user change: baseline \(dB(baseline)), after ducking ended \(dB(after)) (\(dB(after - baseline)); 50% is -18.1 dB)")
+    print(
+        "ducking [\(rig.label)] user change: baseline \(dB(baseline)), after ducking ended \(dB(after)) (\(dB(after - baseline)); 50% is -18.1 dB)"
+    )
     #expect(abs(after - baseline + 18.06) < 1.5, "\(rig.label): the user's 50% was not kept")
     #expect(daemon.stop() == 0)
 }
@@ -190,7 +211,8 @@ func checkCrashRestore(_ rig: ToneRig) throws {
 
     #expect(first.stop(signal: SIGKILL) == SIGKILL)
     let afterCrash = rig.levelNow(seconds: 0.5)
-    #expect(abs(afterCrash - (baseline - 12)) < 1.5, "after the crash the tone should still be lowered: \(dB(afterCrash))")
+    #expect(
+        abs(afterCrash - (baseline - 12)) < 1.5, "after the crash the tone should still be lowered: \(dB(afterCrash))")
 
     let second = try DaemonProcess(
         arguments: ["--duck", "-12"], audio: "pulse", socketPath: first.socketPath, environment: rig.daemonEnvironment
@@ -198,7 +220,9 @@ func checkCrashRestore(_ rig: ToneRig) throws {
     #expect(second.waitForStderr(containing: "restored the volume of a stream an earlier run lowered", timeout: 10))
     let back = try #require(rig.waitForLevel(timeout: 5) { abs($0 - baseline) < 1 }, "the tone did not come back")
     let restored = rig.level(from: back, seconds: 0.5)
-    print("ducking [\(rig.label)] crash: baseline \(dB(baseline)), after kill -9 \(dB(afterCrash)), after the next start \(dB(restored))")
+    print(
+        "ducking [\(rig.label)] crash: baseline \(dB(baseline)), after kill -9 \(dB(afterCrash)), after the next start \(dB(restored))"
+    )
     #expect(abs(restored - baseline) < 1)
     #expect(access(stateFile, F_OK) != 0, "the state file is still there after restoring")
     #expect(second.stop() == 0)
@@ -206,14 +230,18 @@ func checkCrashRestore(_ rig: ToneRig) throws {
 
 @Suite("Daemon: ducking without a sound server", .onBlockingThreads, .serialized)
 struct DuckingWithoutPulseTests {
-    @Test("duck with an output other than pulse: one warning saying ducking cannot work and what to do; speech still works")
+    @Test(
+        "duck with an output other than pulse: one warning saying ducking cannot work and what to do; speech still works"
+    )
     func otherOutputWarns() throws {
         let daemon = try DaemonProcess(arguments: ["--duck", "-12"])
         let client = try daemon.connect()
         client.send(announce(1, "Still speaking"))
         #expect(client.waitForTerminal(id: 1)?["success"] == .bool(true))
         #expect(daemon.stop() == 0)
-        let warnings = daemon.stderrText().split(separator: "\n").filter { $0.contains("ducking works only through PulseAudio") }
+        let warnings = daemon.stderrText().split(separator: "\n").filter {
+            $0.contains("ducking works only through PulseAudio")
+        }
         #expect(warnings.count == 1, "\(warnings)")
         #expect(warnings.first?.contains("--audio pulse") == true)
     }
@@ -222,7 +250,8 @@ struct DuckingWithoutPulseTests {
     func badFlag() throws {
         let daemon = try DaemonProcess(arguments: ["--duck", "5"], waitForReady: false)
         #expect(daemon.waitForExit() == 2)
-        #expect(daemon.stderrText().contains("--duck: must be off or a level in decibels from -60 to -1 (e.g. -12), not 5"))
+        #expect(
+            daemon.stderrText().contains("--duck: must be off or a level in decibels from -60 to -1 (e.g. -12), not 5"))
     }
 }
 
@@ -235,18 +264,24 @@ func checkLateStreamLowered(_ rig: ToneRig) throws {
     try run.waitUntilLowered()
     try rig.playAnotherTone(frequency: 660, name: "late")
     guard let arrived = rig.waitForLevel(timeout: 5, { $0 > baseline - 10.5 }) else {
-        Issue.record("\(rig.label): the second tone is not heard (now \(dB(rig.levelNow(seconds: 0.5)))); \((try? ToneRig.pactl(["list", "sink-inputs"], rig.serverEnvironment)) ?? "")")
+        Issue.record(
+            "\(rig.label): the second tone is not heard (now \(dB(rig.levelNow(seconds: 0.5)))); \((try? ToneRig.pactl(["list", "sink-inputs"], rig.serverEnvironment)) ?? "")"
+        )
         return
     }
     let both = rig.level(from: arrived + rig.samples(0.3), seconds: 0.5)
     let terminal = try #require(client.waitForTerminal(id: 1))
     #expect(terminal["success"] == .bool(true))
     guard let back = rig.waitForLevel(timeout: 5, { abs($0 - baseline - 3.01) < 1 }) else {
-        Issue.record("\(rig.label): the tones did not come back (both while speaking \(dB(both)), now \(dB(rig.levelNow(seconds: 0.5)))); the daemon's log:\n\(daemon.stderrText())")
+        Issue.record(
+            "\(rig.label): the tones did not come back (both while speaking \(dB(both)), now \(dB(rig.levelNow(seconds: 0.5)))); the daemon's log:\n\(daemon.stderrText())"
+        )
         return
     }
     let after = rig.level(from: back, seconds: 0.5)
-    print("ducking [\(rig.label)] late stream: one tone \(dB(baseline)), both while speaking \(dB(both)), both after \(dB(after))")
+    print(
+        "ducking [\(rig.label)] late stream: one tone \(dB(baseline)), both while speaking \(dB(both)), both after \(dB(after))"
+    )
     #expect(abs(both - baseline + 8.99) < 1.5, "\(rig.label): the second tone was not lowered")
     #expect(abs(after - baseline - 3.01) < 1)
     #expect(daemon.stop() == 0)

@@ -13,7 +13,8 @@ func openDescriptors(of pid: Int32) -> [Int32: String] {
     var descriptors: [Int32: String] = [:]
     for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] {
         guard let number = Int32(entry) else { continue }
-        descriptors[number] = (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(entry)")) ?? "?"
+        descriptors[number] =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\(entry)")) ?? "?"
     }
     return descriptors
 }
@@ -22,7 +23,9 @@ func openDescriptors(of pid: Int32) -> [Int32: String] {
 struct HelperDescriptorTests {
     @Test(
         "under systemd-socket-activate the helper does not hold the listening socket (the daemon's fd 3)",
-        .enabled(if: installedTool("systemd-socket-activate") != nil, "needs systemd-socket-activate (apt-get install systemd)")
+        .enabled(
+            if: installedTool("systemd-socket-activate") != nil,
+            "needs systemd-socket-activate (apt-get install systemd)")
     )
     func socketActivated() throws {
         let directory = DaemonProcess.makeTemporaryDirectory()
@@ -36,7 +39,9 @@ struct HelperDescriptorTests {
         #expect(notify.waitForReady(timeout: 30))
 
         let daemonDescriptors = openDescriptors(of: process.pid)
-        #expect(daemonDescriptors[3]?.hasPrefix("socket:") == true, "the daemon serves the passed fd 3: \(daemonDescriptors)")
+        #expect(
+            daemonDescriptors[3]?.hasPrefix("socket:") == true,
+            "the daemon serves the passed fd 3: \(daemonDescriptors)")
         let helpers = EngineCrashTests.children(of: process.pid)
         try #require(helpers.count == 1, "one espeak-ng helper: \(helpers)")
         let helperDescriptors = openDescriptors(of: helpers[0])

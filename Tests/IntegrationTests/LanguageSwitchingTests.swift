@@ -31,15 +31,22 @@ struct LanguageSwitchingTests {
         // run follows it, and sounds as espeak-ng's Russian "Привет" (NavigationTests' tolerance:
         // later texts of one helper differ in phase).
         let first = parts[0]
-        #expect(heard.count > first.count && heard.prefix(first.count).elementsEqual(first), "the English run differs from espeak-ng's")
+        #expect(
+            heard.count > first.count && heard.prefix(first.count).elementsEqual(first),
+            "the English run differs from espeak-ng's")
         let russian = Array(WAVFile.trimmed(Array(heard.dropFirst(first.count))).prefix(parts[1].count))
-        #expect(envelopeCorrelation(russian, Array(parts[1])) > 0.9, "the Russian run does not sound like espeak-ng's ru \"Привет\"")
+        #expect(
+            envelopeCorrelation(russian, Array(parts[1])) > 0.9,
+            "the Russian run does not sound like espeak-ng's ru \"Привет\"")
         // Spelled by the English voice ("pe er i ve ye te"), the post lasts far longer.
         let spelled = WAVFile.trimmed(try espeakReference(text: text, voice: "en-us", rate: 175))
-        #expect(Double(spelled.count) > Double(heard.count) * 1.2, "English spells Привет: \(spelled.count) samples against \(heard.count)")
+        #expect(
+            Double(spelled.count) > Double(heard.count) * 1.2,
+            "English spells Привет: \(spelled.count) samples against \(heard.count)")
         #expect(daemon.stop() == 0)
         let log = daemon.stderrText()
-        #expect(log.contains("language=ru") && log.contains("engine=espeak-ng"), "the run's language and engine are logged")
+        #expect(
+            log.contains("language=ru") && log.contains("engine=espeak-ng"), "the run's language and engine are logged")
     }
 
     @Test("language_switching off speaks the whole post with the post's voice, as before")
@@ -50,7 +57,9 @@ struct LanguageSwitchingTests {
         #expect(client.waitForTerminal(id: 1)?["success"] == .bool(true))
         let heard = WAVFile.trimmed(try daemon.wavSamples(seq: 1))
         let whole = WAVFile.trimmed(try espeakReference(text: text, voice: "en-us", rate: 175))
-        #expect(heard.elementsEqual(whole), "heard \(heard.count) samples; espeak-ng's English of the whole text \(whole.count)")
+        #expect(
+            heard.elementsEqual(whole),
+            "heard \(heard.count) samples; espeak-ng's English of the whole text \(whole.count)")
         #expect(daemon.stop() == 0)
     }
 
@@ -68,7 +77,8 @@ struct LanguageSwitchingTests {
     func ssmlMarksAcrossRuns() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
-        let ssml = #"<speak><mark name=\"a\"/>Hello <lang xml:lang=\"de\"><mark name=\"b\"/>guten Tag</lang> <mark name=\"c\"/>and welcome</speak>"#
+        let ssml =
+            #"<speak><mark name=\"a\"/>Hello <lang xml:lang=\"de\"><mark name=\"b\"/>guten Tag</lang> <mark name=\"c\"/>and welcome</speak>"#
         client.send(announce(1, ssml, #","ssml":true"#))
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["success"] == .bool(true), "\(finished.text)")
@@ -89,7 +99,10 @@ struct LanguageSwitchingTests {
         client.send(announce(1, english + russian, #","words":true"#))
         let englishLength = english.unicodeScalars.count
         // The first word of the Russian run is reached: the switch happened.
-        _ = try #require(client.waitFor(timeout: 60) { $0["event"] == .string("word") && ($0["offset"]?.intValue ?? 0) >= englishLength })
+        _ = try #require(
+            client.waitFor(timeout: 60) {
+                $0["event"] == .string("word") && ($0["offset"]?.intValue ?? 0) >= englishLength
+            })
         client.send(#"{"op":"stop","id":2}"#)
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["success"] == .bool(false))

@@ -19,7 +19,8 @@ enum LibspeechdProgram {
         let flags = try run(try #require(installedTool("pkg-config")), ["--cflags", "--libs", "speech-dispatcher"])
         let output = directory.appendingPathComponent(name).path
         let sources = [name, "libspeechd_client"].map { fixtures.appendingPathComponent($0 + ".c").path }
-        let arguments = ["-Wall", "-Werror", "-o", output] + sources + flags.split(separator: " ").map(String.init) + ["-lpthread"]
+        let arguments =
+            ["-Wall", "-Werror", "-o", output] + sources + flags.split(separator: " ").map(String.init) + ["-lpthread"]
         _ = try run(try #require(installedTool("cc")), arguments)
         return output
     }
@@ -28,7 +29,8 @@ enum LibspeechdProgram {
     private static func run(_ tool: String, _ arguments: [String]) throws -> String {
         let result = try AnnouncectlProcess.run(arguments, executable: URL(fileURLWithPath: tool))
         guard result.status == 0 else {
-            throw SSIPClientError("\(tool) \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
+            throw SSIPClientError(
+                "\(tool) \(arguments.joined(separator: " ")) failed (\(result.status)): \(result.stderr)")
         }
         return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
@@ -71,7 +73,10 @@ struct LibspeechdTests {
     func prioritiesAndCallbacks() throws {
         let transcript = try Self.run([])
         #expect(transcript.sent == ["cancel_all", "char", "key", "sound_icon"])
-        let labels = ["text1", "notification", "important", "text2", "text3", "message", "text4", "progress1", "last", "progress2"]
+        let labels = [
+            "text1", "notification", "important", "text2", "text3", "message", "text4", "progress1", "last",
+            "progress2",
+        ]
         #expect(Set(transcript.said.keys) == Set(labels))
 
         // Exactly one END or CANCEL for every message id: those spd_say returned, and the three of
@@ -104,14 +109,17 @@ struct LibspeechdTests {
         let lastEnd = transcript.events.firstIndex { $0.kind == "END" && $0.id == transcript.said["last"] }
         for id in unnamed {
             let end = transcript.events.firstIndex { $0.kind == "END" && $0.id == id }
-            #expect(end != nil && lastEnd != nil && end! < lastEnd!, "message \(id) ended before the message sent after it")
+            #expect(
+                end != nil && lastEnd != nil && end! < lastEnd!, "message \(id) ended before the message sent after it")
         }
         #expect(transcript.kinds(of: "last") == ["BEGIN", "END"])
         // A progress message with nothing else speaking is spoken.
         #expect(transcript.kinds(of: "progress2") == ["BEGIN", "END"])
     }
 
-    @Test("two messages with no priority set (libspeechd's raw SPEAK): both spoken to their end, BEGIN and END each, no CANCEL")
+    @Test(
+        "two messages with no priority set (libspeechd's raw SPEAK): both spoken to their end, BEGIN and END each, no CANCEL"
+    )
     func defaultPriorityIsMessage() throws {
         let transcript = try Self.run(["default"])
         #expect(transcript.kinds(of: "first") == ["BEGIN", "END"])

@@ -14,11 +14,12 @@ struct LifecycleTests {
         let text = "Download complete"
         client.send(#"{"op":"announce","id":1,"text":"\#(text)","voice":"en-us","rate":175}"#)
         let terminal = try #require(client.waitForTerminal(id: 1))
-        #expect(client.lines(id: 1).map(\.text) == [
-            #"{"event":"queued","id":1,"seq":1}"#,
-            #"{"event":"started","id":1,"seq":1,"text":"Download complete","voice":"en-us"}"#,
-            #"{"event":"finished","id":1,"seq":1,"success":true}"#,
-        ])
+        #expect(
+            client.lines(id: 1).map(\.text) == [
+                #"{"event":"queued","id":1,"seq":1}"#,
+                #"{"event":"started","id":1,"seq":1,"text":"Download complete","voice":"en-us"}"#,
+                #"{"event":"finished","id":1,"seq":1,"success":true}"#,
+            ])
         #expect(terminal["success"] == .bool(true))
 
         let ours = WAVFile.trimmed(try daemon.wavSamples(seq: 1))
@@ -98,7 +99,9 @@ struct LifecycleTests {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
         let other = try daemon.connect()
-        client.send(announce(1, "A sentence long enough to be stopped while it is speaking"), announce(2, "Later", #","queue":true"#))
+        client.send(
+            announce(1, "A sentence long enough to be stopped while it is speaking"),
+            announce(2, "Later", #","queue":true"#))
         client.waitFor("started", id: 1)
         other.send(#"{"op":"cancel","id":9,"target":2}"#)
         #expect(other.waitFor("error", id: 9)?["code"] == .string("not-found"))
@@ -123,7 +126,9 @@ struct LifecycleTests {
         #expect(client.waitForTerminal(id: 2)?["reason"] == .string("cancelled"))
         #expect(client.waitFor { $0.event == "status-changed" }?["muted"] == .bool(true))
         client.send(announce(4, "Quiet"))
-        #expect(client.waitForTerminal(id: 4)?.text == #"{"event":"finished","id":4,"seq":2,"success":false,"reason":"muted","spoken_chars":0}"#)
+        #expect(
+            client.waitForTerminal(id: 4)?.text
+                == #"{"event":"finished","id":4,"seq":2,"success":false,"reason":"muted","spoken_chars":0}"#)
         client.send(#"{"op":"status","id":5}"#)
         let status = try #require(client.waitFor("ok", id: 5))
         #expect(status["muted"] == .bool(true) && status["running"] == .bool(false))
@@ -149,7 +154,9 @@ struct LifecycleTests {
         let first = client.lines(id: 1).map { $0.event ?? "" }
         #expect(first == ["queued", "started", "mark", "finished"])
         #expect(client.lines(id: 1).first { $0.event == "mark" }?["name"] == .string("m1"))
-        let words = client.lines(id: 2).filter { $0.event == "word" }.map { [$0["offset"]?.integerValue, $0["length"]?.integerValue] }
+        let words = client.lines(id: 2).filter { $0.event == "word" }.map {
+            [$0["offset"]?.integerValue, $0["length"]?.integerValue]
+        }
         #expect(words == [[0, 3], [4, 5]])
     }
 

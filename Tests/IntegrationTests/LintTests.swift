@@ -52,16 +52,22 @@ struct LintTests {
         #expect(array.stdout.split(separator: "\n").count == 1)
     }
 
-    @Test("announcectl lint: bad input exits 2 with what is wrong and what to give", arguments: [
-        ("[1", "it is not valid JSON"), ("\"Share\"", "it is a JSON string"), ("[{\"label\":\"Share\"}]", "`[0].id` is required"),
-        ("{\"op\":\"announce\",\"text\":\"Hi\"}", "carries no elements"), ("{\"op\":\"focus\",\"element\":{\"id\":\"a\",\"traits\":[\"round\"]}}", "unknown trait \"round\""),
-    ])
+    @Test(
+        "announcectl lint: bad input exits 2 with what is wrong and what to give",
+        arguments: [
+            ("[1", "it is not valid JSON"), ("\"Share\"", "it is a JSON string"),
+            ("[{\"label\":\"Share\"}]", "`[0].id` is required"),
+            ("{\"op\":\"announce\",\"text\":\"Hi\"}", "carries no elements"),
+            ("{\"op\":\"focus\",\"element\":{\"id\":\"a\",\"traits\":[\"round\"]}}", "unknown trait \"round\""),
+        ])
     func lintBadInput(input: String, problem: String) throws {
         let result = try AnnouncectlProcess.run(["lint"], stdin: input)
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(problem), "\(result.stderr)")
-        #expect(result.stderr.contains("give a JSON element object, an array of element objects, or a `screen-changed` request"))
+        #expect(
+            result.stderr.contains(
+                "give a JSON element object, an array of element objects, or a `screen-changed` request"))
     }
 
     @Test("announcectl lint of a missing file exits 2 and names it")
@@ -72,7 +78,8 @@ struct LintTests {
         #expect(result.stderr.contains(path) && result.stderr.contains("check the path"))
     }
 
-    @Test("the daemon sends the same findings as lint lines to a connection that asked, without id; speech is unaffected")
+    @Test(
+        "the daemon sends the same findings as lint lines to a connection that asked, without id; speech is unaffected")
     func daemonLintLines() throws {
         let daemon = try DaemonProcess()
         let app = try daemon.connect()
@@ -83,16 +90,24 @@ struct LintTests {
         #expect(app.waitFor("started", id: 2)?["text"] == .string("Share, button. Opens the sharing sheet."))
         #expect(app.waitForTerminal(id: 2)?["success"] == .bool(true))
         let lint = app.received.filter { $0.event == "lint" }
-        #expect(lint.map { "\($0["element"]?.stringValue ?? ""): \($0["rule"]?.stringValue ?? ""): \($0["message"]?.stringValue ?? "")" } == seedFindings)
+        #expect(
+            lint.map {
+                "\($0["element"]?.stringValue ?? ""): \($0["rule"]?.stringValue ?? ""): \($0["message"]?.stringValue ?? "")"
+            } == seedFindings)
         #expect(lint.allSatisfy { $0["id"] == nil })
 
         // A focus post, and a connection that did not ask.
         let other = try daemon.connect()
-        other.send(#"{"op":"hello","id":1,"client":"other"}"#, #"{"op":"focus","id":2,"element":{"id":"x","label":"Save.","traits":["button"]}}"#)
+        other.send(
+            #"{"op":"hello","id":1,"client":"other"}"#,
+            #"{"op":"focus","id":2,"element":{"id":"x","label":"Save.","traits":["button"]}}"#)
         #expect(other.waitForTerminal(id: 2)?["event"] == .string("finished"))
         #expect(!other.received.contains { $0.event == "lint" })
         app.send(#"{"op":"focus","id":3,"element":{"id":"x","label":"Save.","traits":["button"]}}"#)
         #expect(app.waitForTerminal(id: 3)?["event"] == .string("finished"))
-        #expect(app.received.filter { $0.event == "lint" && $0["element"] == .string("x") }.map { $0["rule"] } == [.string("label-period")])
+        #expect(
+            app.received.filter { $0.event == "lint" && $0["element"] == .string("x") }.map { $0["rule"] } == [
+                .string("label-period")
+            ])
     }
 }

@@ -13,7 +13,8 @@ struct LogFormatTests {
         let stderr = second.stderrText()
         #expect(stderr.contains("announced: another announced is already serving"), "\(stderr)")
         // (DaemonProcess logs at debug level; only debug lines may mention the output it opened.)
-        #expect(!stderr.split(separator: "\n").contains { $0.contains("audio") && !$0.contains(" debug: ") }, "\(stderr)")
+        #expect(
+            !stderr.split(separator: "\n").contains { $0.contains("audio") && !$0.contains(" debug: ") }, "\(stderr)")
         #expect(!stderr.contains("[announced]") && !stderr.contains("announced: ["), "\(stderr)")
     }
 

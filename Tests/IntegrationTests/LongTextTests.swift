@@ -14,17 +14,24 @@ private func audibleCount(_ samples: [Int16]) -> Int {
 /// seconds instead of listening to it whole.
 @Suite("Long texts: a chapter is spoken from its start at once, on both sockets", .onBlockingThreads)
 struct LongTextTests {
-    @Test("a native announce of 1,048,576 characters is queued, starts, repeats its text in started, and stops where it was")
+    @Test(
+        "a native announce of 1,048,576 characters is queued, starts, repeats its text in started, and stops where it was"
+    )
     func nativeMebibyte() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
         let text = LongText.plain(count: 1_048_576)
         client.send(announce(1, text, #","words":true"#))
-        let queued = try #require(client.waitFor("queued", id: 1, timeout: 60), "\(client.received.map(\.text).joined().prefix(500))")
-        let started = try #require(client.waitFor("started", id: 1, timeout: 60), "the daemon closed the connection: \(client.sawEOF)")
+        let queued = try #require(
+            client.waitFor("queued", id: 1, timeout: 60), "\(client.received.map(\.text).joined().prefix(500))")
+        let started = try #require(
+            client.waitFor("started", id: 1, timeout: 60), "the daemon closed the connection: \(client.sawEOF)")
         #expect(started["seq"] == queued["seq"])
         #expect(started["text"]?.stringValue == text, "started repeats the whole text")
-        try #require(client.waitFor(timeout: 30) { $0.event == "word" && $0["id"] == .integer(1) && ($0["offset"]?.integerValue ?? 0) > 100 } != nil)
+        try #require(
+            client.waitFor(timeout: 30) {
+                $0.event == "word" && $0["id"] == .integer(1) && ($0["offset"]?.integerValue ?? 0) > 100
+            } != nil)
         client.send(#"{"op":"stop","id":2}"#)
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["reason"] == .string("cancelled"), "\(finished.text)")
@@ -36,13 +43,18 @@ struct LongTextTests {
         #expect(audibleCount(try daemon.wavSamples(seq: seq)) > 22_050 / 2, "the first seconds were played")
     }
 
-    @Test("a 300,000-character text: queued, started and its audio; pause and resume hold and continue it; stop ends it cancelled")
+    @Test(
+        "a 300,000-character text: queued, started and its audio; pause and resume hold and continue it; stop ends it cancelled"
+    )
     func pauseInsideALongText() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
         let text = LongText.plain(count: 300_000)
         client.send(announce(1, text, #","words":true,"rate":300"#))
-        try #require(client.waitFor(timeout: 30) { $0.event == "word" && $0["id"] == .integer(1) && ($0["offset"]?.integerValue ?? 0) > 40 } != nil)
+        try #require(
+            client.waitFor(timeout: 30) {
+                $0.event == "word" && $0["id"] == .integer(1) && ($0["offset"]?.integerValue ?? 0) > 40
+            } != nil)
         client.send(#"{"op":"pause","id":2}"#)
         try #require(client.waitFor("paused", id: 1) != nil)
         let offsetAtPause = client.lines(id: 1).filter { $0.event == "word" }.last?["offset"]?.integerValue ?? 0
@@ -50,28 +62,39 @@ struct LongTextTests {
         try #require(client.waitFor("resumed", id: 1) != nil)
         // Words after the resume go on from where the pause held it.
         let after = try #require(
-            client.waitFor(timeout: 30) { $0.event == "word" && $0["id"] == .integer(1) && ($0["offset"]?.integerValue ?? 0) > offsetAtPause },
+            client.waitFor(timeout: 30) {
+                $0.event == "word" && $0["id"] == .integer(1) && ($0["offset"]?.integerValue ?? 0) > offsetAtPause
+            },
             "speech goes on from where it was paused"
         )
         let events = client.lines(id: 1).compactMap(\.event)
         let resumedIndex = try #require(events.firstIndex(of: "resumed"))
-        #expect(events[(try #require(events.firstIndex(of: "paused")))..<resumedIndex] == ["paused"], "no word while paused")
+        #expect(
+            events[(try #require(events.firstIndex(of: "paused")))..<resumedIndex] == ["paused"], "no word while paused"
+        )
         #expect(client.lines(id: 1).firstIndex { $0 == after }.map { $0 > resumedIndex } == true)
         client.send(#"{"op":"stop","id":4}"#)
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["reason"] == .string("cancelled"), "\(finished.text)")
-        #expect(client.lines(id: 1).compactMap(\.event).filter { $0 != "word" } == ["queued", "started", "paused", "resumed", "finished"])
+        #expect(
+            client.lines(id: 1).compactMap(\.event).filter { $0 != "word" } == [
+                "queued", "started", "paused", "resumed", "finished",
+            ])
         let seq = Int(try #require(client.lines(id: 1).first?["seq"]?.integerValue))
         #expect(audibleCount(try daemon.wavSamples(seq: seq)) > 22_050 / 2)
     }
 
-    @Test("SSML with a mark before every sentence of a 300,000-character text: the marks arrive in order, each between the words around it")
+    @Test(
+        "SSML with a mark before every sentence of a 300,000-character text: the marks arrive in order, each between the words around it"
+    )
     func marksAcrossALongText() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
         let (text, marks) = LongText.ssml(minimumCount: 300_000)
         client.send(announce(1, text, #","ssml":true,"words":true,"rate":450"#))
-        try #require(client.waitFor(timeout: 30) { $0.event == "mark" && $0["id"] == .integer(1) && $0["name"] == .string("s6") } != nil)
+        try #require(
+            client.waitFor(timeout: 30) { $0.event == "mark" && $0["id"] == .integer(1) && $0["name"] == .string("s6") }
+                != nil)
         client.send(#"{"op":"stop","id":2}"#)
         let finished = try #require(client.waitForTerminal(id: 1))
         #expect(finished["reason"] == .string("cancelled"))
@@ -91,7 +114,8 @@ struct LongTextTests {
         }
     }
 
-    @Test("word offsets count in the whole text: words after 1,000,000 characters of white space are at 1,000,000 and on")
+    @Test(
+        "word offsets count in the whole text: words after 1,000,000 characters of white space are at 1,000,000 and on")
     func offsetsPastAMillion() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
@@ -133,7 +157,8 @@ struct LongTextTests {
 struct LongSSIPTextTests {
     @Test(
         "libspeechd: one spd_say of 11,435 characters (speech-dispatcher's own test) begins, stops on spd_stop, and the next message speaks",
-        .enabled(if: LibspeechdProgram.canBuild, "needs cc, pkg-config and libspeechd-dev (apt-get install libspeechd-dev)")
+        .enabled(
+            if: LibspeechdProgram.canBuild, "needs cc, pkg-config and libspeechd-dev (apt-get install libspeechd-dev)")
     )
     func libspeechdLongMessage() throws {
         let ssip = try SSIPDaemon()
@@ -141,7 +166,8 @@ struct LongSSIPTextTests {
         let program = try LibspeechdProgram.build(in: ssip.daemon.directory, "libspeechd_long_message")
         let client = try SSIPClientProcess.start(program, [], daemon: ssip)
         // The program stops its message when told to: once half a second of it was played.
-        let started = try #require(watcher.waitFor(timeout: 30) { $0.event == "speech" && $0["state"] == .string("started") })
+        let started = try #require(
+            watcher.waitFor(timeout: 30) { $0.event == "speech" && $0["state"] == .string("started") })
         let long = Int(try #require(started["seq"]?.integerValue))
         try #require(ssip.daemon.waitForAudio(seq: long, samples: 22_050 / 2), "the long message is not being played")
         client.finishInput("stop\n")
@@ -151,8 +177,14 @@ struct LongSSIPTextTests {
         #expect(lines.first == "LENGTH 11435")
         #expect(lines.contains("SAID long \(long)"))
         let short = try #require(lines.first { $0.hasPrefix("SAID short ") }.flatMap { Int($0.dropFirst(11)) })
-        #expect(lines.filter { $0.hasSuffix(" \(long)") && $0.hasPrefix("EVENT") } == ["EVENT BEGIN \(long)", "EVENT CANCEL \(long)"])
-        #expect(lines.filter { $0.hasSuffix(" \(short)") && $0.hasPrefix("EVENT") } == ["EVENT BEGIN \(short)", "EVENT END \(short)"])
+        #expect(
+            lines.filter { $0.hasSuffix(" \(long)") && $0.hasPrefix("EVENT") } == [
+                "EVENT BEGIN \(long)", "EVENT CANCEL \(long)",
+            ])
+        #expect(
+            lines.filter { $0.hasSuffix(" \(short)") && $0.hasPrefix("EVENT") } == [
+                "EVENT BEGIN \(short)", "EVENT END \(short)",
+            ])
         #expect(lines.last == "CLOSED")
 
         #expect(started["text"]?.stringValue?.unicodeScalars.count == 11_435)
@@ -161,7 +193,9 @@ struct LongSSIPTextTests {
         #expect(heard.count < 22_050 * 30, "and not to its end: \(heard.count) samples")
     }
 
-    @Test("spd-say -e reading 200 KB from stdin: each of its 16 KiB messages is queued, the first speaks; stopping ends them all", .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))
+    @Test(
+        "spd-say -e reading 200 KB from stdin: each of its 16 KiB messages is queued, the first speaks; stopping ends them all",
+        .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))
     func spdSayPipesALongFile() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
@@ -174,7 +208,8 @@ struct LongSSIPTextTests {
 
         // spd-say -e sends what each fgets reads, at most 16,383 bytes, as one message.
         let messages = (file.utf8.count + 16_382) / 16_383
-        let started = try #require(watcher.waitFor(timeout: 30) { $0.event == "speech" && $0["state"] == .string("started") })
+        let started = try #require(
+            watcher.waitFor(timeout: 30) { $0.event == "speech" && $0["state"] == .string("started") })
         let first = try #require(started["text"]?.stringValue)
         #expect(first.utf8.count > 8_192, "a message longer than the old limit speaks: \(first.utf8.count) bytes")
         #expect(file.hasPrefix(first))
@@ -187,11 +222,14 @@ struct LongSSIPTextTests {
         // Every message was queued (none refused): each ends, cancelled, and none is dropped.
         for index in 0..<messages {
             let finished = try #require(
-                watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") }, "message \(index + 1) of \(messages) never ended"
+                watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") },
+                "message \(index + 1) of \(messages) never ended"
             )
             #expect(finished["success"] == .bool(false))
         }
         #expect(watcher.received.allSatisfy { $0["state"] != .string("dropped") })
-        #expect(audibleCount(try ssip.daemon.wavSamples(seq: seq)) > 22_050 / 4, "the first message was heard until it was stopped")
+        #expect(
+            audibleCount(try ssip.daemon.wavSamples(seq: seq)) > 22_050 / 4,
+            "the first message was heard until it was stopped")
     }
 }

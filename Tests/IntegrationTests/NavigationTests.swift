@@ -43,9 +43,12 @@ extension LineClient {
     /// Waits for the `speech` event of navigation speech that finished, and returns its seq
     /// and text (from the matching `started`).
     func nextNavigationSpeech(timeout: Double = 30) -> (seq: Int, text: String, success: Bool)? {
-        guard let started = waitFor(timeout: timeout, { $0.event == "speech" && $0["state"] == "started" && $0["client"] == "navigation" }),
+        guard
+            let started = waitFor(
+                timeout: timeout, { $0.event == "speech" && $0["state"] == "started" && $0["client"] == "navigation" }),
             let seq = started["seq"]?.integerValue,
-            let finished = waitFor(timeout: timeout, { $0.event == "speech" && $0["state"] == "finished" && $0["seq"] == .integer(seq) })
+            let finished = waitFor(
+                timeout: timeout, { $0.event == "speech" && $0["state"] == "finished" && $0["seq"] == .integer(seq) })
         else { return nil }
         return (Int(seq), started["text"]?.stringValue ?? "", finished["success"] == .bool(true))
     }
@@ -61,14 +64,20 @@ extension LineClient {
 /// with the same loudness envelope (10 ms windows, correlation over 0.9). Not sample for sample:
 /// espeak-ng's waveform phase carries over from the utterance before, so only a fresh daemon's
 /// first utterance is bit-exact.
-private func expectPlayed(_ daemon: DaemonProcess, seq: Int, _ text: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+private func expectPlayed(
+    _ daemon: DaemonProcess, seq: Int, _ text: String, sourceLocation: SourceLocation = #_sourceLocation
+) throws {
     let played = WAVFile.trimmed(try daemon.wavSamples(seq: seq))
     let reference = WAVFile.trimmed(try espeakReference(text: text, voice: "en-us", rate: 175))
     #expect(played.count > 1000, sourceLocation: sourceLocation)
     let lengthRatio = Double(played.count) / Double(max(1, reference.count))
-    #expect(abs(lengthRatio - 1) < 0.02, "the audio of #\(seq) is \(played.count) samples, \"\(text)\" \(reference.count)", sourceLocation: sourceLocation)
+    #expect(
+        abs(lengthRatio - 1) < 0.02, "the audio of #\(seq) is \(played.count) samples, \"\(text)\" \(reference.count)",
+        sourceLocation: sourceLocation)
     let correlation = envelopeCorrelation(Array(played), Array(reference))
-    #expect(correlation > 0.9, "the audio of #\(seq) does not sound like \"\(text)\" (envelope correlation \(correlation))", sourceLocation: sourceLocation)
+    #expect(
+        correlation > 0.9, "the audio of #\(seq) does not sound like \"\(text)\" (envelope correlation \(correlation))",
+        sourceLocation: sourceLocation)
 }
 
 /// The Pearson correlation of two signals' RMS envelopes in 10 ms windows (at 22050 Hz).
@@ -79,11 +88,15 @@ func envelopeCorrelation(_ a: [Int16], _ b: [Int16]) -> Double {
             return (window.reduce(0.0) { $0 + Double($1) * Double($1) } / 220).squareRoot()
         }
     }
-    let x = envelope(a), y = envelope(b)
+    let x = envelope(a)
+    let y = envelope(b)
     let n = min(x.count, y.count)
     guard n > 2 else { return 0 }
-    let mx = x[..<n].reduce(0, +) / Double(n), my = y[..<n].reduce(0, +) / Double(n)
-    var sxy = 0.0, sxx = 0.0, syy = 0.0
+    let mx = x[..<n].reduce(0, +) / Double(n)
+    let my = y[..<n].reduce(0, +) / Double(n)
+    var sxy = 0.0
+    var sxx = 0.0
+    var syy = 0.0
     for i in 0..<n {
         sxy += (x[i] - mx) * (y[i] - my)
         sxx += (x[i] - mx) * (x[i] - mx)
@@ -94,14 +107,20 @@ func envelopeCorrelation(_ a: [Int16], _ b: [Int16]) -> Double {
 
 @Suite("Daemon: navigating an app's screen", .onBlockingThreads, .serialized)
 struct NavigationIntegrationTests {
-    @Test("two apps and a navigator: the latest screen is current, actions reach only its owner, and the earlier screen returns when its owner leaves")
+    @Test(
+        "two apps and a navigator: the latest screen is current, actions reach only its owner, and the earlier screen returns when its owner leaves"
+    )
     func ownerStack() throws {
         let daemon = try DaemonProcess()
         let mail = try daemon.connect()
-        mail.send(#"{"op":"hello","id":1,"client":"mail"}"#, #"{"op":"screen-changed","id":2,"elements":[{"id":"inbox","label":"Inbox","traits":["button"]}]}"#)
+        mail.send(
+            #"{"op":"hello","id":1,"client":"mail"}"#,
+            #"{"op":"screen-changed","id":2,"elements":[{"id":"inbox","label":"Inbox","traits":["button"]}]}"#)
         try #require(mail.waitForTerminal(id: 2) != nil)
         var music: LineClient? = try daemon.connect()
-        music?.send(#"{"op":"hello","id":1,"client":"music"}"#, #"{"op":"screen-changed","id":2,"elements":[{"id":"play","label":"Play","traits":["button"]}]}"#)
+        music?.send(
+            #"{"op":"hello","id":1,"client":"music"}"#,
+            #"{"op":"screen-changed","id":2,"elements":[{"id":"play","label":"Play","traits":["button"]}]}"#)
         try #require(music?.waitForTerminal(id: 2) != nil)
 
         let keys = try daemon.connect()
@@ -157,7 +176,9 @@ struct NavigationIntegrationTests {
         let (daemon, app, keys) = try timerScreenAndKeys(subscribed: true)
         #expect(keys.navigate("last", id: 2)?["focus"] == .string("reset"))
         #expect(keys.navigate("custom", #","name":"Undo""#, id: 3)?.event == "ok")
-        #expect(app.waitFor { $0.event == "action" }?.text == #"{"event":"action","element":"reset","action":"custom","name":"Undo"}"#)
+        #expect(
+            app.waitFor { $0.event == "action" }?.text
+                == #"{"event":"action","element":"reset","action":"custom","name":"Undo"}"#)
         #expect(keys.navigate("custom", #","name":"Delete""#, id: 4)?["code"] == .string("not-found"))
 
         #expect(keys.navigate("rotor-select", #","rotor":"actions""#, id: 5)?["rotor"] == .string("actions"))
@@ -172,7 +193,9 @@ struct NavigationIntegrationTests {
         }
         #expect(heard.last == "Reset all")
         #expect(keys.navigate("activate", id: 7)?.event == "ok")
-        #expect(app.waitFor { $0.event == "action" }?.text == #"{"event":"action","element":"reset","action":"custom","name":"Reset all"}"#)
+        #expect(
+            app.waitFor { $0.event == "action" }?.text
+                == #"{"event":"action","element":"reset","action":"custom","name":"Reset all"}"#)
         #expect(keys.navigate("first", id: 8)?.event == "ok")
         #expect(keys.navigate("rotor-next", id: 9)?["code"] == .string("no-actions"))
     }
@@ -241,7 +264,9 @@ struct NavigationIntegrationTests {
     func readAll() throws {
         let daemon = try DaemonProcess()
         let app = try daemon.connect()
-        app.send(#"{"op":"screen-changed","id":1,"elements":[{"id":"a","label":"Alpha"},{"id":"b","label":"Beta"},{"id":"c","label":"Gamma"}]}"#)
+        app.send(
+            #"{"op":"screen-changed","id":1,"elements":[{"id":"a","label":"Alpha"},{"id":"b","label":"Beta"},{"id":"c","label":"Gamma"}]}"#
+        )
         try #require(app.waitForTerminal(id: 1) != nil)
         let keys = try daemon.connect()
         keys.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#)
@@ -258,14 +283,18 @@ struct NavigationIntegrationTests {
         #expect(heard.map(\.1) == ["Alpha", "Beta", "Gamma"])
         for (seq, text) in heard { try expectPlayed(daemon, seq: seq, text) }
         _ = app.roundTrip(id: 50)
-        #expect(app.received.filter { $0.event == "focused" }.map { $0["element"]?.stringValue ?? "" }.suffix(2) == ["b", "c"])
+        #expect(
+            app.received.filter { $0.event == "focused" }.map { $0["element"]?.stringValue ?? "" }.suffix(2) == [
+                "b", "c",
+            ])
 
         _ = keys.navigate("first", id: 4)
         _ = keys.nextNavigationSpeech()
         #expect(keys.navigate("read-all", id: 5)?.event == "ok")
         try #require(keys.waitFor { $0.event == "speech" && $0["state"] == "started" && $0["text"] == "Alpha" } != nil)
         #expect(keys.navigate("escape", id: 6)?.event == "ok")
-        let ended = try #require(keys.waitFor { $0.event == "speech" && $0["state"] == "finished" && $0["client"] == "navigation" })
+        let ended = try #require(
+            keys.waitFor { $0.event == "speech" && $0["state"] == "finished" && $0["client"] == "navigation" })
         #expect(ended["reason"] == .string("interrupted"))
         #expect(keys.roundTrip(id: 7)?["speaking"] == .bool(false), "nothing more is read")
     }
@@ -279,13 +308,22 @@ struct NavigationIntegrationTests {
         let app = try daemon.connect()
         app.send(timerScreen)
         try #require(app.waitForTerminal(id: 100) != nil)
-        for command in [["first"], ["next"], ["increment"], ["decrement"], ["last"], ["action", "Undo"], ["rotor", "buttons"], ["rotor-previous"], ["activate"], ["escape"], ["magic-tap"], ["read"], ["rotor"], ["rotor-next"], ["previous"], ["read-all"]] {
+        for command in [
+            ["first"], ["next"], ["increment"], ["decrement"], ["last"], ["action", "Undo"], ["rotor", "buttons"],
+            ["rotor-previous"], ["activate"], ["escape"], ["magic-tap"], ["read"], ["rotor"], ["rotor-next"],
+            ["previous"], ["read-all"],
+        ] {
             let result = try AnnouncectlProcess.run(socket + command)
             #expect(result.status == 0, "\(command): \(result.stderr)")
         }
         _ = app.roundTrip(id: 50)
-        let actions = app.received.filter { $0.event == "action" }.map { "\($0["action"]?.stringValue ?? "") \($0["element"]?.stringValue ?? "null")" }
-        #expect(actions == ["increment time", "decrement time", "custom reset", "activate start", "escape start", "magic-tap start"])
+        let actions = app.received.filter { $0.event == "action" }.map {
+            "\($0["action"]?.stringValue ?? "") \($0["element"]?.stringValue ?? "null")"
+        }
+        #expect(
+            actions == [
+                "increment time", "decrement time", "custom reset", "activate start", "escape start", "magic-tap start",
+            ])
         _ = try AnnouncectlProcess.run(socket + ["first"])
         let refused = try AnnouncectlProcess.run(socket + ["increment"])
         #expect(refused.status == 1 && refused.stderr.contains("not adjustable"))
@@ -300,14 +338,16 @@ struct NavigationIntegrationTests {
         try #require(app.waitForTerminal(id: 100) != nil)
         let command = "\(AnnouncectlProcess.executable.path) --socket \(daemon.socketPath) navigate"
         // `script` gives announcectl a pseudo-terminal and copies our keys into it.
-        let tool = try AnnouncectlProcess(["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+        let tool = try AnnouncectlProcess(
+            ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
         try #require(tool.waitForOutputLine { $0.contains("? lists the keys") } != nil)
         tool.write("\u{1B}[H")
         #expect(tool.waitForOutputLine { $0.contains("» Timer, heading") } != nil)
         tool.write("\u{1B}[C")
         #expect(tool.waitForOutputLine { $0.contains("» Duration, 5 minutes, adjustable") } != nil)
         tool.write("+")
-        #expect(app.waitFor { $0.event == "action" }?.text == #"{"event":"action","element":"time","action":"increment"}"#)
+        #expect(
+            app.waitFor { $0.event == "action" }?.text == #"{"event":"action","element":"time","action":"increment"}"#)
         tool.write("\r")
         #expect(app.waitFor { $0.event == "action" }?["action"] == .string("activate"))
         tool.write("\u{1B}[D\u{1B}[D")
@@ -354,7 +394,9 @@ struct ExampleNavigationTests {
         // as the app's own post when its layout-changed carries it first (the app re-posts its
         // screen, showing the reset button, once its first status says speech is running, and
         // under load that status can arrive after the increment).
-        let ten = keys.waitFor(timeout: 30) { $0.event == "speech" && $0["state"] == "started" && $0["text"] == "10 seconds" }
+        let ten = keys.waitFor(timeout: 30) {
+            $0.event == "speech" && $0["state"] == "started" && $0["text"] == "10 seconds"
+        }
         let seq = try #require(ten?["seq"]?.integerValue, "\"10 seconds\" was never spoken")
         let finished = keys.waitFor { $0.event == "speech" && $0["state"] == "finished" && $0["seq"] == .integer(seq) }
         #expect(finished?["success"] == .bool(true))
@@ -367,7 +409,9 @@ struct ExampleNavigationTests {
         // The app's update may come before the read (which then says the new time) or after it
         // (the focused time's new value is then spoken alone).
         let sixty = keys.waitFor {
-            guard $0["state"] == "started", $0["client"] == "navigation", let text = $0["text"]?.stringValue else { return false }
+            guard $0["state"] == "started", $0["client"] == "navigation", let text = $0["text"]?.stringValue else {
+                return false
+            }
             return text == "60 seconds" || text.hasPrefix("Time, 60 seconds")
         }
         #expect(sixty != nil)

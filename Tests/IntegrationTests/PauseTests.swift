@@ -32,7 +32,9 @@ struct PauseTests {
         return try #require(client.waitFor("ok", id: id))
     }
 
-    @Test("pause during a post: a paused line, no audio and no finished while paused; resume: resumed, then finished, and the audio equals an unpaused rendering")
+    @Test(
+        "pause during a post: a paused line, no audio and no finished while paused; resume: resumed, then finished, and the audio equals an unpaused rendering"
+    )
     func pauseThenResume() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
@@ -74,7 +76,9 @@ struct PauseTests {
         let ours = WAVFile.trimmed(recorded)
         let reference = WAVFile.trimmed(try espeakReference(text: text, voice: "en-us", rate: 175))
         let audioSeconds = Double(recorded.count) / 22_050
-        print("pause: paused at sample \((sizeAtPause - 44) / 2) of \(recorded.count); the post took \(elapsed) s for \(audioSeconds) s of audio")
+        print(
+            "pause: paused at sample \((sizeAtPause - 44) / 2) of \(recorded.count); the post took \(elapsed) s for \(audioSeconds) s of audio"
+        )
         // Nothing lost, repeated or inserted at the pause.
         #expect(ours.count == reference.count)
         #expect(ours.elementsEqual(reference), "the paused and resumed PCM differs from `espeak-ng --stdout`")

@@ -14,7 +14,9 @@ private let joe = #","voice":"en_us-joe-medium""#
 /// helper sent complete is logged `speech cache stored`, with the cache's bytes, entries and limit.
 @Suite(
     "Daemon: a Piper phrase said again is played from the speech cache", .onBlockingThreads,
-    .enabled(if: FetchedPiper.isFetched, "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
+    .enabled(
+        if: FetchedPiper.isFetched,
+        "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
 )
 struct PiperCacheTests {
     /// The daemon's log lines that contain `message`.
@@ -41,13 +43,20 @@ struct PiperCacheTests {
         let finished = try #require(client.waitForTerminal(id: id, timeout: 90))
         let lines = client.lines(id: id)
         let events = lines.filter { $0.event == "word" || $0.event == "mark" }.map {
-            $0.event == "mark" ? "mark:\($0["name"]?.stringValue ?? "")" : "word:\($0["offset"]?.intValue ?? -1)+\($0["length"]?.intValue ?? -1)"
+            $0.event == "mark"
+                ? "mark:\($0["name"]?.stringValue ?? "")"
+                : "word:\($0["offset"]?.intValue ?? -1)+\($0["length"]?.intValue ?? -1)"
         }
-        #expect(lines.map { $0.event ?? "" }.filter { ["queued", "started", "finished"].contains($0) } == ["queued", "started", "finished"])
+        #expect(
+            lines.map { $0.event ?? "" }.filter { ["queued", "started", "finished"].contains($0) } == [
+                "queued", "started", "finished",
+            ])
         return (finished, try #require(finished["seq"]?.intValue), events)
     }
 
-    @Test("\"Download complete.\" said again: not sent to the helper, its recording the uncached one sample for sample, the same words and marks; stopped from the cache, spoken_chars is the last word heard")
+    @Test(
+        "\"Download complete.\" said again: not sent to the helper, its recording the uncached one sample for sample, the same words and marks; stopped from the cache, spoken_chars is the last word heard"
+    )
     func repeatedPhraseIsTheSameAudio() throws {
         let daemon = try piperDaemon()
         let client = try daemon.connect()
@@ -55,7 +64,9 @@ struct PiperCacheTests {
         let options = #","ssml":true,"words":true"#
         let first = try speak(client, id: 1, ssml, options: options)
         let second = try speak(client, id: 2, ssml, options: options)
-        #expect(first.finished["success"] == .bool(true) && second.finished["success"] == .bool(true), "\(second.finished.text)")
+        #expect(
+            first.finished["success"] == .bool(true) && second.finished["success"] == .bool(true),
+            "\(second.finished.text)")
         let cached = cachedSeqs(daemon)
         #expect(!cached.contains(first.seq), "the first post is synthesized")
         #expect(cached.contains(second.seq), "the second post does not reach the helper: \(cached)")
@@ -63,7 +74,9 @@ struct PiperCacheTests {
 
         let uncachedAudio = try daemon.wavSamples(seq: first.seq)
         let cachedAudio = try daemon.wavSamples(seq: second.seq)
-        print("Piper cache: uncached \(uncachedAudio.count) samples, cached \(cachedAudio.count); largest difference \(largestDifference(uncachedAudio, cachedAudio))")
+        print(
+            "Piper cache: uncached \(uncachedAudio.count) samples, cached \(cachedAudio.count); largest difference \(largestDifference(uncachedAudio, cachedAudio))"
+        )
         #expect(cachedAudio.count == uncachedAudio.count)
         #expect(largestDifference(cachedAudio, uncachedAudio) <= renderingTolerance)
         #expect(peak(cachedAudio) > 1_000, "heard, not silence")
@@ -98,11 +111,15 @@ struct PiperCacheTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test("speech_cache 1 (MiB): many distinct phrases keep the cache within 1 MiB, and the least recently used is synthesized again")
+    @Test(
+        "speech_cache 1 (MiB): many distinct phrases keep the cache within 1 MiB, and the least recently used is synthesized again"
+    )
     func cacheStaysWithinItsLimit() throws {
         let daemon = try piperDaemon(["ANNOUNCED_SPEECH_CACHE": "1"])
         let client = try daemon.connect()
-        let phrases = (1...6).map { "Message number \($0) has arrived in your inbox, with two attachments and a calendar invitation." }
+        let phrases = (1...6).map {
+            "Message number \($0) has arrived in your inbox, with two attachments and a calendar invitation."
+        }
         for (index, phrase) in phrases.enumerated() {
             #expect(try speak(client, id: index + 1, phrase).finished["success"] == .bool(true))
         }
@@ -121,7 +138,9 @@ struct PiperCacheTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test("the voice installed again (new files): its phrases are synthesized again once the catalog has seen the new files")
+    @Test(
+        "the voice installed again (new files): its phrases are synthesized again once the catalog has seen the new files"
+    )
     func reinstallingTheVoiceInvalidates() throws {
         let daemon = try piperDaemon()
         let client = try daemon.connect()

@@ -9,7 +9,8 @@ import Testing
 /// `ANNOUNCED_PIPER_NOISE=0`, so the same text gives the same audio within a step per sample.
 func piperDaemon(_ extra: [String: String] = [:]) throws -> DaemonProcess {
     let daemon = try DaemonProcess(
-        environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory, "ANNOUNCED_PIPER_NOISE": "0"].merging(extra) { $1 }
+        environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory, "ANNOUNCED_PIPER_NOISE": "0"]
+            .merging(extra) { $1 }
     )
     try FetchedPiper.install(in: daemon.voicesDirectory)
     #expect(daemon.waitForStderr(containing: "piper voices changed voices=en_us-joe-medium", timeout: 10))
@@ -37,14 +38,19 @@ func peak(_ samples: [Int16]) -> Int { samples.map { abs(Int($0)) }.max() ?? 0 }
 /// what the WAV output recorded.
 @Suite(
     "Daemon: a Piper voice is as honest as espeak-ng", .onBlockingThreads,
-    .enabled(if: FetchedPiper.isFetched, "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
+    .enabled(
+        if: FetchedPiper.isFetched,
+        "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
 )
 struct PiperHonestyTests {
-    private let text = "The quarterly report is ready. It covers sales, returns and the new stores in the north. Every store sent its figures on time."
+    private let text =
+        "The quarterly report is ready. It covers sales, returns and the new stores in the north. Every store sent its figures on time."
 
     /// Speaks `text` in the Piper voice, stops it once `words` word lines came, and returns its
     /// `finished` line, the last word line's offset and its recording.
-    private func interrupted(_ client: LineClient, _ daemon: DaemonProcess, id: Int, afterWords words: Int) throws -> (finished: JSONValue, lastWord: Int, samples: [Int16]) {
+    private func interrupted(_ client: LineClient, _ daemon: DaemonProcess, id: Int, afterWords words: Int) throws -> (
+        finished: JSONValue, lastWord: Int, samples: [Int16]
+    ) {
         client.send(announce(id, text, joe + #","words":true"#))
         _ = try #require(client.waitFor("started", id: id, timeout: 90))
         for _ in 1...words { _ = try #require(client.waitFor("word", id: id)) }
@@ -55,7 +61,9 @@ struct PiperHonestyTests {
         return (finished, lastWord, try daemon.wavSamples(seq: seq))
     }
 
-    @Test("an interrupted Piper post: spoken_chars > 0 and < the text, at the last word heard, growing with how long it played, in proportion to the recording")
+    @Test(
+        "an interrupted Piper post: spoken_chars > 0 and < the text, at the last word heard, growing with how long it played, in proportion to the recording"
+    )
     func interruptedPostsCarrySpokenChars() throws {
         let daemon = try piperDaemon()
         let client = try daemon.connect()
@@ -69,7 +77,9 @@ struct PiperHonestyTests {
         for (cut, name) in [(early, "early"), (late, "late")] {
             let spoken = try #require(cut.finished["spoken_chars"]?.intValue)
             let heard = Double(cut.samples.count) / Double(whole.count)
-            print("Piper, stopped \(name): spoken_chars \(spoken) of \(length), last word at \(cut.lastWord); heard \(cut.samples.count) of \(whole.count) samples (\(heard))")
+            print(
+                "Piper, stopped \(name): spoken_chars \(spoken) of \(length), last word at \(cut.lastWord); heard \(cut.samples.count) of \(whole.count) samples (\(heard))"
+            )
             #expect(cut.finished["reason"] == .string("cancelled"), "\(cut.finished.text)")
             #expect(spoken > 0 && spoken < length)
             #expect(spoken == cut.lastWord, "spoken_chars is where the last word heard begins")
@@ -78,17 +88,22 @@ struct PiperHonestyTests {
             // letters within a sentence, so roughly).
             #expect(abs(Double(spoken) / Double(length) - heard) < 0.2)
         }
-        #expect(try #require(early.finished["spoken_chars"]?.intValue) < (try #require(late.finished["spoken_chars"]?.intValue)))
+        #expect(
+            try #require(early.finished["spoken_chars"]?.intValue)
+                < (try #require(late.finished["spoken_chars"]?.intValue)))
         #expect(early.samples.count < late.samples.count)
         #expect(daemon.stop() == 0)
     }
 
-    @Test("SSML marks in a Piper post come in order, each between the words before it and after it, as playback reaches them")
+    @Test(
+        "SSML marks in a Piper post come in order, each between the words before it and after it, as playback reaches them"
+    )
     func marksArriveWhenTheirAudioIsReached() throws {
         let daemon = try piperDaemon()
         let client = try daemon.connect()
         // Single quotes: `announce` puts the text into the JSON line as it is.
-        let ssml = "<speak>The first part is here. <mark name='one'/>The second part follows. <mark name='two'/>And the third part ends it.</speak>"
+        let ssml =
+            "<speak>The first part is here. <mark name='one'/>The second part follows. <mark name='two'/>And the third part ends it.</speak>"
         // Where each mark's tag starts, in scalars of the text.
         let markOffsets = try ["one", "two"].reduce(into: [String: Int]()) { offsets, name in
             let tag = try #require(ssml.range(of: "<mark name='\(name)'"))
@@ -98,15 +113,21 @@ struct PiperHonestyTests {
         let finished = try #require(client.waitForTerminal(id: 1, timeout: 90))
         #expect(finished["success"] == .bool(true), "\(finished.text)")
         let events = client.lines(id: 1).filter { $0.event == "word" || $0.event == "mark" }
-        let described = events.map { $0.event == "mark" ? "mark:\($0["name"]?.stringValue ?? "")" : "word:\($0["offset"]?.intValue ?? -1)" }
+        let described = events.map {
+            $0.event == "mark" ? "mark:\($0["name"]?.stringValue ?? "")" : "word:\($0["offset"]?.intValue ?? -1)"
+        }
         print("Piper marks and words: \(described)")
         #expect(events.filter { $0.event == "mark" }.compactMap { $0["name"]?.stringValue } == ["one", "two"])
         for (index, event) in events.enumerated() where event.event == "mark" {
             let offset = try #require(markOffsets[event["name"]?.stringValue ?? ""])
             let before = events[..<index].filter { $0.event == "word" }.compactMap { $0["offset"]?.intValue }
             let after = events[(index + 1)...].filter { $0.event == "word" }.compactMap { $0["offset"]?.intValue }
-            #expect(!before.isEmpty && before.allSatisfy { $0 < offset }, "the words before the mark come before it: \(described)")
-            #expect(!after.isEmpty && after.allSatisfy { $0 > offset }, "the words after the mark come after it: \(described)")
+            #expect(
+                !before.isEmpty && before.allSatisfy { $0 < offset },
+                "the words before the mark come before it: \(described)")
+            #expect(
+                !after.isEmpty && after.allSatisfy { $0 > offset },
+                "the words after the mark come after it: \(described)")
         }
         #expect(daemon.stop() == 0)
     }
@@ -117,7 +138,9 @@ struct PiperHonestyTests {
         return stat(path, &info) == 0 ? Int(info.st_size) : 0
     }
 
-    @Test("pause and resume of a Piper post: nothing recorded while paused, and the recording equals an unpaused one within a step per sample")
+    @Test(
+        "pause and resume of a Piper post: nothing recorded while paused, and the recording equals an unpaused one within a step per sample"
+    )
     func pauseResumesFromTheSameSample() throws {
         let daemon = try piperDaemon()
         let client = try daemon.connect()
@@ -142,13 +165,17 @@ struct PiperHonestyTests {
         #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true))
         let resumed = try daemon.wavSamples(seq: seq)
         let difference = largestDifference(resumed, reference)
-        print("Piper pause: paused at sample \((sizeAtPause - 44) / 2) of \(resumed.count) (unpaused \(reference.count)); largest difference \(difference)")
+        print(
+            "Piper pause: paused at sample \((sizeAtPause - 44) / 2) of \(resumed.count) (unpaused \(reference.count)); largest difference \(difference)"
+        )
         #expect(resumed.count == reference.count, "nothing lost, repeated or inserted at the pause")
         #expect(difference <= renderingTolerance)
         #expect(daemon.stop() == 0)
     }
 
-    @Test("rate and volume change a Piper post's audio (rate 350 shorter, volume 50 half the peak); pitch is ignored, as documented")
+    @Test(
+        "rate and volume change a Piper post's audio (rate 350 shorter, volume 50 half the peak); pitch is ignored, as documented"
+    )
     func rateVolumeAndPitch() throws {
         let daemon = try piperDaemon()
         let client = try daemon.connect()
@@ -164,7 +191,9 @@ struct PiperHonestyTests {
         let quiet = try record(3, #","volume":50"#)
         let low = try record(4, #","pitch":0"#)
         let high = try record(5, #","pitch":100"#)
-        print("Piper: \(normal.count) samples at rate 175, \(fast.count) at 350; peak \(peak(normal)) at volume 100, \(peak(quiet)) at 50; pitch 0 vs 100 differ by \(largestDifference(low, high))")
+        print(
+            "Piper: \(normal.count) samples at rate 175, \(fast.count) at 350; peak \(peak(normal)) at volume 100, \(peak(quiet)) at 50; pitch 0 vs 100 differ by \(largestDifference(low, high))"
+        )
         #expect(fast.count < normal.count * 7 / 10)
         let ratio = Double(peak(quiet)) / Double(peak(normal))
         #expect(ratio > 0.45 && ratio < 0.55, "volume 50 halves the peak: \(ratio)")
@@ -172,7 +201,9 @@ struct PiperHonestyTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test("spell, char, a key with a letter and punctuation modes in a Piper voice are spoken by espeak-ng (the monitor says so); plain words and a key of words by Piper")
+    @Test(
+        "spell, char, a key with a letter and punctuation modes in a Piper voice are spoken by espeak-ng (the monitor says so); plain words and a key of words by Piper"
+    )
     func spellingGoesToEspeak() throws {
         let daemon = try piperDaemon()
         let monitor = try speechWatcher(daemon)
@@ -192,7 +223,8 @@ struct PiperHonestyTests {
             let finished = try #require(client.waitForTerminal(id: id, timeout: 90))
             #expect(finished["success"] == .bool(true), "\(finished.text)")
             let seq = try #require(finished["seq"]?.intValue)
-            let started = try #require(monitor.waitFor(timeout: 10) { $0["state"] == .string("started") && $0["seq"] == .integer(Int64(seq)) })
+            let started = try #require(
+                monitor.waitFor(timeout: 10) { $0["state"] == .string("started") && $0["seq"] == .integer(Int64(seq)) })
             #expect(started["engine"] == .string(testCase.engine), "\(testCase.request): \(started.text)")
             #expect(peak(try daemon.wavSamples(seq: seq)) > 1_000, "\(testCase.request) is heard")
         }

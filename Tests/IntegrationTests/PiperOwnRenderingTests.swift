@@ -24,7 +24,9 @@ private enum Phonemes {
 /// unnoticed.
 @Suite(
     "Daemon: a Piper post's audio is the engine's own rendering of its phonemes", .onBlockingThreads,
-    .enabled(if: FetchedPiper.isFetched, "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
+    .enabled(
+        if: FetchedPiper.isFetched,
+        "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
 )
 struct PiperOwnRenderingTests {
     /// en_US-joe-medium loaded in this process, as the daemon's helper loads it under
@@ -36,7 +38,9 @@ struct PiperOwnRenderingTests {
 
     private func loadJoe() throws -> LoadedVoice {
         let engine = try SherpaOnnxLibrary.load(from: [FetchedPiper.libraryDirectory])
-        let voice = try LoadedVoice(path: FetchedPiper.voiceDirectory + "/en_US-joe-medium.onnx", engine: engine, threads: Self.threads, noiseless: true)
+        let voice = try LoadedVoice(
+            path: FetchedPiper.voiceDirectory + "/en_US-joe-medium.onnx", engine: engine, threads: Self.threads,
+            noiseless: true)
         // The helper's rate: its audio is the engine's, not resampled.
         try #require(voice.sampleRate == HelperAudio.sampleRate)
         // The helper warms a loaded voice up with one rendering before its first post; so does the test.
@@ -79,21 +83,31 @@ struct PiperOwnRenderingTests {
 
     private func expectSame(_ recording: [Int16], as expected: [Int16], _ name: String) {
         let difference = largestDifference(recording, expected)
-        let firstApart = zip(recording, expected).enumerated().first { abs(Int($0.element.0) - Int($0.element.1)) > renderingTolerance }?.offset
-        print("Piper, \(name): daemon \(recording.count) samples, engine \(expected.count); largest difference \(difference), first beyond \(renderingTolerance) at \(firstApart.map(String.init) ?? "none"); peak \(peak(recording))")
+        let firstApart = zip(recording, expected).enumerated().first {
+            abs(Int($0.element.0) - Int($0.element.1)) > renderingTolerance
+        }?.offset
+        print(
+            "Piper, \(name): daemon \(recording.count) samples, engine \(expected.count); largest difference \(difference), first beyond \(renderingTolerance) at \(firstApart.map(String.init) ?? "none"); peak \(peak(recording))"
+        )
         #expect(recording.count == expected.count, "\(name): nothing dropped, repeated, inserted or resampled")
-        #expect(difference <= renderingTolerance, "\(name): sample for sample the engine's rendering (first apart at \(firstApart ?? -1))")
+        #expect(
+            difference <= renderingTolerance,
+            "\(name): sample for sample the engine's rendering (first apart at \(firstApart ?? -1))")
         #expect(peak(expected) > 1_000, "\(name): the engine's rendering is heard, not silence")
     }
 
-    @Test("one sentence (\"Download complete.\"): the daemon's recording is sherpa-onnx's rendering of its phonemes, in 16 bits, from 5 ms before its first audible sample, within a few steps a sample")
+    @Test(
+        "one sentence (\"Download complete.\"): the daemon's recording is sherpa-onnx's rendering of its phonemes, in 16 bits, from 5 ms before its first audible sample, within a few steps a sample"
+    )
     func oneSentence() throws {
         let voice = try loadJoe()
         let expected = try expectedPost([Phonemes.downloadComplete], voice: voice)
         expectSame(try recorded("Download complete."), as: expected, "one sentence")
     }
 
-    @Test("two sentences, two chunks: the first without its quiet onset, the sentence pause, the second whole, each the engine's rendering")
+    @Test(
+        "two sentences, two chunks: the first without its quiet onset, the sentence pause, the second whole, each the engine's rendering"
+    )
     func twoSentences() throws {
         let voice = try loadJoe()
         let expected = try expectedPost([Phonemes.downloadComplete, Phonemes.yourFilesAreReady], voice: voice)

@@ -8,10 +8,12 @@ import Testing
 /// The real Piper engine and test voice, where `scripts/fetch-piper-engine.sh` puts them.
 enum FetchedPiper {
     /// The engine's libraries of this checkout.
-    static let libraryDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let libraryDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/piper-engine/lib").path
     /// The test voice's folder.
-    static let voiceDirectory = (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache") + "/announced/voices"
+    static let voiceDirectory =
+        (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache") + "/announced/voices"
 
     static var isFetched: Bool {
         FileManager.default.fileExists(atPath: libraryDirectory + "/libsherpa-onnx-c-api.so")
@@ -33,10 +35,14 @@ enum FetchedPiper {
 /// names the engine, and espeak-ng's posts go on beside it.
 @Suite(
     "Daemon: a Piper voice spoken by announced-piper", .onBlockingThreads,
-    .enabled(if: FetchedPiper.isFetched, "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
+    .enabled(
+        if: FetchedPiper.isFetched,
+        "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
 )
 struct PiperSpeechTests {
-    @Test("voice en_us-joe-medium: queued, started, finished in order, heard (not silent) in the WAV file, the monitor naming piper; espeak-ng's post after it names espeak-ng")
+    @Test(
+        "voice en_us-joe-medium: queued, started, finished in order, heard (not silent) in the WAV file, the monitor naming piper; espeak-ng's post after it names espeak-ng"
+    )
     func speaksAPostWithPiper() throws {
         let daemon = try DaemonProcess(environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory])
         try FetchedPiper.install(in: daemon.voicesDirectory)
@@ -56,13 +62,15 @@ struct PiperSpeechTests {
         #expect(samples.count > 11_025, "at least half a second of speech")
         #expect(peak > 1_000, "not silent")
 
-        let started = try #require(monitor.waitFor(timeout: 10) { $0["state"] == .string("started") && $0["seq"] == .integer(Int64(seq)) })
+        let started = try #require(
+            monitor.waitFor(timeout: 10) { $0["state"] == .string("started") && $0["seq"] == .integer(Int64(seq)) })
         #expect(started["engine"] == .string("piper"), "\(started.text)")
 
         client.send(announce(2, "And espeak-ng."))
         #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true))
         let seq2 = try #require(client.lines(id: 2).first?["seq"]?.intValue)
-        let espeak = try #require(monitor.waitFor(timeout: 10) { $0["state"] == .string("started") && $0["seq"] == .integer(Int64(seq2)) })
+        let espeak = try #require(
+            monitor.waitFor(timeout: 10) { $0["state"] == .string("started") && $0["seq"] == .integer(Int64(seq2)) })
         #expect(espeak["engine"] == .string("espeak-ng"), "\(espeak.text)")
         // Each engine in its own helper.
         #expect(EngineCrashTests.children(of: daemon.process.processIdentifier).count == 2)

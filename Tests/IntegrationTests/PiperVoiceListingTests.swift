@@ -10,14 +10,21 @@ import Testing
 /// pairs; no test here asks the daemon to speak with one.
 @Suite("Piper voices: listing and choosing through the real daemon", .onBlockingThreads)
 struct PiperVoiceListingTests {
-    @Test("a pair installed while the daemon runs is listed by `voices` and `announcectl voices` with engine piper and its quality")
+    @Test(
+        "a pair installed while the daemon runs is listed by `voices` and `announcectl voices` with engine piper and its quality"
+    )
     func listsANewVoiceWithoutRestart() throws {
         let daemon = try DaemonProcess()
         let before = try announcectl(daemon, "voices", "--lang", "en")
         #expect(before.status == 0 && !before.stdout.contains("piper"), "\(before)")
-        try FakeVoice.install("en_US-fake-medium", in: daemon.voicesDirectory, config: FakeVoice.config(dataset: "fake"))
-        try FakeVoice.install("de_DE-fake-low", in: daemon.voicesDirectory, config: FakeVoice.config(code: "de_DE", dataset: "fake", quality: "low", espeak: "de"))
-        #expect(daemon.waitForStderr(containing: "piper voices changed voices=de_de-fake-low,en_us-fake-medium", timeout: 10))
+        try FakeVoice.install(
+            "en_US-fake-medium", in: daemon.voicesDirectory, config: FakeVoice.config(dataset: "fake"))
+        try FakeVoice.install(
+            "de_DE-fake-low", in: daemon.voicesDirectory,
+            config: FakeVoice.config(code: "de_DE", dataset: "fake", quality: "low", espeak: "de"))
+        #expect(
+            daemon.waitForStderr(
+                containing: "piper voices changed voices=de_de-fake-low,en_us-fake-medium", timeout: 10))
 
         let english = try announcectl(daemon, "voices", "--lang", "en")
         let row = english.stdout.split(separator: "\n").first { $0.hasPrefix("en_us-fake-medium ") }.map(String.init)
@@ -25,7 +32,9 @@ struct PiperVoiceListingTests {
         #expect(columns == ["en_us-fake-medium", "en-us", "piper", "medium", "fake", "(medium)"], "\(english.stdout)")
         #expect(!english.stdout.contains("de_de-fake-low"))
         // espeak-ng's rows say their engine too.
-        #expect(english.stdout.split(separator: "\n").contains { $0.hasPrefix("en-us ") && $0.contains(" espeak-ng ") }, "\(english.stdout)")
+        #expect(
+            english.stdout.split(separator: "\n").contains { $0.hasPrefix("en-us ") && $0.contains(" espeak-ng ") },
+            "\(english.stdout)")
 
         let client = try daemon.connect()
         client.send(#"{"op":"voices","id":1,"lang":"de"}"#)
@@ -74,21 +83,28 @@ struct PiperVoiceListingTests {
         #expect(log.contains("download it again"))
     }
 
-    @Test("the configuration's voice takes an installed Piper voice's name; voice_for_language naming a missing voice is a warning, not a failure")
+    @Test(
+        "the configuration's voice takes an installed Piper voice's name; voice_for_language naming a missing voice is a warning, not a failure"
+    )
     func configurationTakesPiperNames() throws {
         let data = try TemporaryDirectory()
         defer { data.remove() }
         try FakeVoice.install("en_US-fake-medium", in: data.path + "/announced/voices")
         let config = data.path + "/announced.json"
-        try Data(#"{"voice": "en_us-fake-medium", "voice_for_language": {"de": "de_de-missing-low", "en": "en_us-fake-medium"}}"#.utf8)
-            .write(to: URL(fileURLWithPath: config))
+        try Data(
+            #"{"voice": "en_us-fake-medium", "voice_for_language": {"de": "de_de-missing-low", "en": "en_us-fake-medium"}}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: config))
         let daemon = try DaemonProcess(arguments: ["--config", config], environment: ["XDG_DATA_HOME": data.path])
         let client = try daemon.connect()
         client.send(#"{"op":"status","id":1}"#)
         #expect(client.waitFor("ok", id: 1)?["voice"] == .string("en_us-fake-medium"))
         daemon.stop()
         let log = daemon.stderrText()
-        #expect(log.contains("voice_for_language names the voice \"de_de-missing-low\" for de, which is not installed"), "\(log)")
+        #expect(
+            log.contains("voice_for_language names the voice \"de_de-missing-low\" for de, which is not installed"),
+            "\(log)")
         #expect(!log.contains("\"en_us-fake-medium\" for en"), "an installed preferred voice is no warning")
     }
 }

@@ -2,8 +2,8 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
-import TestSupport
 import Glibc
+import TestSupport
 import Testing
 
 @Suite("Daemon: process, socket file and signals", .onBlockingThreads)
@@ -12,7 +12,9 @@ struct ProcessTests {
     func sigterm() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
-        client.send(announce(1, "A long announcement that is still speaking when the daemon is told to stop"), announce(2, "Waiting", #","queue":true"#))
+        client.send(
+            announce(1, "A long announcement that is still speaking when the daemon is told to stop"),
+            announce(2, "Waiting", #","queue":true"#))
         client.waitFor("started", id: 1)
         let status = daemon.stop(signal: SIGTERM)
         #expect(status == 0)
@@ -23,7 +25,9 @@ struct ProcessTests {
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
     }
 
-    @Test("SIGTERM shuts the services down in order: posts end, sockets close, then speech stops its helper, reaped before exit")
+    @Test(
+        "SIGTERM shuts the services down in order: posts end, sockets close, then speech stops its helper, reaped before exit"
+    )
     func shutdownOrder() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
@@ -33,9 +37,12 @@ struct ProcessTests {
         try #require(helpers.count == 1, "one espeak-ng helper: \(helpers)")
         #expect(daemon.stop(signal: SIGTERM) == 0)
         let log = daemon.stderrText()
-        let steps = ["shutting down: ending every post", "stopped serving", "speech stopped"].compactMap { log.range(of: $0)?.lowerBound }
+        let steps = ["shutting down: ending every post", "stopped serving", "speech stopped"].compactMap {
+            log.range(of: $0)?.lowerBound
+        }
         #expect(steps.count == 3 && steps == steps.sorted(), "\(log)")
-        #expect(!FileManager.default.fileExists(atPath: "/proc/\(helpers[0])"), "the daemon waited for its helper to exit")
+        #expect(
+            !FileManager.default.fileExists(atPath: "/proc/\(helpers[0])"), "the daemon waited for its helper to exit")
     }
 
     @Test("SIGINT is a graceful stop too")
@@ -60,7 +67,7 @@ struct ProcessTests {
     func staleAndLive() throws {
         let first = try DaemonProcess()
         let path = first.socketPath
-        first.stop(signal: SIGKILL)  // leaves its socket file behind
+        first.stop(signal: SIGKILL) // leaves its socket file behind
         #expect(FileManager.default.fileExists(atPath: path))
 
         let second = try DaemonProcess(socketPath: path)
@@ -72,7 +79,9 @@ struct ProcessTests {
         #expect(third.waitForExit() == 1)
         let message = third.stderrText()
         let reason = message.split(separator: "\n").last.map(String.init) ?? ""
-        #expect(reason.hasPrefix("announced: ") && reason.contains("already serving"), "the last line gives the reason: \(message)")
+        #expect(
+            reason.hasPrefix("announced: ") && reason.contains("already serving"),
+            "the last line gives the reason: \(message)")
         let again = try second.connect()
         again.send(#"{"op":"status","id":2}"#)
         #expect(again.waitFor("ok", id: 2) != nil, "the live daemon keeps serving")
@@ -82,23 +91,27 @@ struct ProcessTests {
     func socketPathFromEnvironment() throws {
         let runtime = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: runtime) }
-        let daemon = try DaemonProcess(socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": ""])
+        let daemon = try DaemonProcess(
+            socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": ""])
         #expect(FileManager.default.fileExists(atPath: runtime.path + "/announced/announced.sock"))
         daemon.stop()
         let explicit = runtime.path + "/env.sock"
-        let second = try DaemonProcess(socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": explicit])
+        let second = try DaemonProcess(
+            socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": explicit])
         #expect(FileManager.default.fileExists(atPath: explicit))
         second.stop()
     }
 
-    @Test("a peer of another uid gets forbidden and is disconnected", .enabled(if: getuid() == 0, "needs root to connect as another user"))
+    @Test(
+        "a peer of another uid gets forbidden and is disconnected",
+        .enabled(if: getuid() == 0, "needs root to connect as another user"))
     func forbiddenPeer() throws {
         let directory = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         chmod(directory.path, 0o755)
         let path = directory.path + "/open.sock"
         let daemon = try DaemonProcess(socketPath: path)
-        chmod(path, 0o666)  // let the other user reach the socket: SO_PEERCRED must still refuse it
+        chmod(path, 0o666) // let the other user reach the socket: SO_PEERCRED must still refuse it
         let lines = try readAsAnotherUser(from: path, sending: #"{"op":"status","id":1}"# + "\n").split(separator: "\n")
         #expect(lines.count == 1)
         #expect(lines.first?.contains(#""code":"forbidden""#) == true, "\(lines)")
@@ -116,10 +129,12 @@ struct ProcessTests {
 
     @Test("no espeak-ng helper where ANNOUNCED_ESPEAK_HELPER points: exit 1 naming where it looked")
     func missingHelper() throws {
-        let daemon = try DaemonProcess(environment: ["ANNOUNCED_ESPEAK_HELPER": "/nonexistent/announced-espeak"], waitForReady: false)
+        let daemon = try DaemonProcess(
+            environment: ["ANNOUNCED_ESPEAK_HELPER": "/nonexistent/announced-espeak"], waitForReady: false)
         #expect(daemon.waitForExit() == 1)
         let stderr = daemon.stderrText()
-        #expect(stderr.contains("announced-espeak was not found (looked at /nonexistent/announced-espeak)"), "\(stderr)")
+        #expect(
+            stderr.contains("announced-espeak was not found (looked at /nonexistent/announced-espeak)"), "\(stderr)")
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "no socket left behind")
     }
 
@@ -137,7 +152,9 @@ struct ProcessTests {
     func halfCloseWithoutNewline() throws {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
-        client.sendRaw(Array(#"{"op":"status","id":1}"#.utf8) + [UInt8(ascii: "\n")] + Array(announce(2, "Download complete").utf8))
+        client.sendRaw(
+            Array(#"{"op":"status","id":1}"#.utf8) + [UInt8(ascii: "\n")] + Array(announce(2, "Download complete").utf8)
+        )
         client.finishSending()
         #expect(client.waitForEOF(timeout: 30))
         #expect(client.lines(id: 1).map { $0.event ?? "" } == ["ok"])

@@ -79,11 +79,17 @@ struct ProtocolErrorTests {
         let watcher = try daemon.connect()
         watcher.send(#"{"op":"subscribe","id":1,"events":["focus"]}"#)
         watcher.waitFor("ok", id: 1)
-        app.send(#"{"op":"focus","id":1,"element":{"id":"save","label":"Save","traits":["button"],"hint":"Saves the document."}}"#)
+        app.send(
+            #"{"op":"focus","id":1,"element":{"id":"save","label":"Save","traits":["button"],"hint":"Saves the document."}}"#
+        )
         #expect(app.waitFor { $0.event == "focused" }?["element"] == .string("save"))
         #expect(app.waitFor("started", id: 1)?["text"] == .string("Save, button. Saves the document."))
-        #expect(watcher.waitFor { $0.event == "focus-changed" }?.text == #"{"event":"focus-changed","from":null,"to":"save","owner":false}"#)
-        other.send(#"{"op":"screen-changed","id":2,"element":null,"elements":[{"id":"b","label":"Body"},{"id":"t","label":"Inbox","traits":["header"],"sort_priority":5}]}"#)
+        #expect(
+            watcher.waitFor { $0.event == "focus-changed" }?.text
+                == #"{"event":"focus-changed","from":null,"to":"save","owner":false}"#)
+        other.send(
+            #"{"op":"screen-changed","id":2,"element":null,"elements":[{"id":"b","label":"Body"},{"id":"t","label":"Inbox","traits":["header"],"sort_priority":5}]}"#
+        )
         #expect(other.waitFor("started", id: 2)?["text"] == .string("Inbox, heading"))
         #expect(app.waitFor { $0.event == "unfocused" }?["element"] == .string("save"))
         #expect(app.waitForTerminal(id: 1)?["reason"] == .string("interrupted"))

@@ -16,7 +16,8 @@ private final class SoakSSIPClient {
     init(_ ssip: SSIPDaemon, index: Int) throws {
         connection = try ssip.connectSSIP()
         for (line, code) in [
-            ("SET self CLIENT_NAME \"soak:ssip:\(index)\"", 208), ("SET self NOTIFICATION all on", 220), ("SET self RATE 80", 203),
+            ("SET self CLIENT_NAME \"soak:ssip:\(index)\"", 208), ("SET self NOTIFICATION all on", 220),
+            ("SET self RATE 80", 203),
         ] where connection.command(line)?.code != code {
             throw SSIPClientError("\(line) was refused")
         }
@@ -95,11 +96,12 @@ private final class SoakNativeClient {
         let before = connection.received.count
         connection.send(#"{"op":"\#(op)","id":\#(id)}"#)
         guard connection.waitFor("ok", id: id, timeout: 20) != nil else { return ["\(op): no ok"] }
-        let early = connection.received[before...].prefix { !($0.event == "ok" && $0["id"] == .integer(Int64(id))) }.filter { line in
-            guard let caused else { return false }
-            if caused == "finished" { return line.event == "finished" && line["reason"] == .string("cancelled") }
-            return line.event == caused
-        }
+        let early = connection.received[before...].prefix { !($0.event == "ok" && $0["id"] == .integer(Int64(id))) }
+            .filter { line in
+                guard let caused else { return false }
+                if caused == "finished" { return line.event == "finished" && line["reason"] == .string("cancelled") }
+                return line.event == caused
+            }
         return early.map { "\(op): \($0.text) came before its ok" }
     }
 
@@ -125,7 +127,9 @@ private final class SoakNativeClient {
 ///
 /// `ANNOUNCED_SOAK_SECONDS` sets how long it runs (45 s by default, `make soak` runs it longer);
 /// `ANNOUNCED_SOAK_SEED` replays a run. It prints its figures.
-@Suite("Soak: SSIP and native clients pausing, cancelling and dying; a fresh client is heard after every step", .onBlockingThreads)
+@Suite(
+    "Soak: SSIP and native clients pausing, cancelling and dying; a fresh client is heard after every step",
+    .onBlockingThreads)
 struct ProtocolSoakTests {
     static let environment = ProcessInfo.processInfo.environment
     static let seconds = environment["ANNOUNCED_SOAK_SECONDS"].flatMap(Double.init) ?? 45
@@ -144,7 +148,9 @@ struct ProtocolSoakTests {
         return "<speak>" + names.joined(separator: " ") + "</speak>"
     }
 
-    @Test("random SSIP and native traffic with kills mid-pause and mid-block; after every step a fresh client is heard to the end")
+    @Test(
+        "random SSIP and native traffic with kills mid-pause and mid-block; after every step a fresh client is heard to the end"
+    )
     func soak() throws {
         var random = SplitMix64(state: Self.seed)
         let ssip = try SSIPDaemon()
@@ -181,7 +187,9 @@ struct ProtocolSoakTests {
                     if client.inBlock, ![0, 1, 9, 10, 11, 12].contains(choice) { choice = 9 }
                     if !client.inBlock, choice == 9 { choice = 8 }
                     // Killed mid-pause or mid-block, and now and then at any time.
-                    if [10, 11].contains(choice), !(client.paused || client.inBlock || Bool.random(using: &random)) { choice = 0 }
+                    if [10, 11].contains(choice), !(client.paused || client.inBlock || Bool.random(using: &random)) {
+                        choice = 0
+                    }
                     switch choice {
                     case 0, 1:
                         problems += client.speak(Self.texts.randomElement(using: &random)!)
@@ -200,7 +208,8 @@ struct ProtocolSoakTests {
                     case 6:
                         problems += client.command(Bool.random(using: &random) ? "CANCEL self" : "CANCEL all", 213)
                     case 7:
-                        let priority = ["important", "message", "text", "notification", "progress"].randomElement(using: &random)!
+                        let priority = ["important", "message", "text", "notification", "progress"].randomElement(
+                            using: &random)!
                         problems += client.command("SET self PRIORITY \(priority)", 202)
                     case 8:
                         problems += client.command("BLOCK BEGIN", 260)
@@ -237,8 +246,10 @@ struct ProtocolSoakTests {
                     switch choice {
                     case 0, 1, 2:
                         let id = client.makeID()
-                        let extra = [#","queue":true"#, #","priority":"low""#, "", #","priority":"high""#].randomElement(using: &random)!
-                        client.connection.send(announce(id, Self.texts.randomElement(using: &random)!, extra + #","rate":300"#))
+                        let extra = [#","queue":true"#, #","priority":"low""#, "", #","priority":"high""#]
+                            .randomElement(using: &random)!
+                        client.connection.send(
+                            announce(id, Self.texts.randomElement(using: &random)!, extra + #","rate":300"#))
                         client.posts.append(id)
                     case 3:
                         problems += client.control("pause", caused: channelHeld ? nil : "paused")
@@ -270,17 +281,22 @@ struct ProtocolSoakTests {
                 fresh.send(announce(1, Self.freshText, #","queue":true"#))
                 let seq = fresh.waitFor("queued", id: 1)?["seq"]?.intValue
                 let end = fresh.waitForTerminal(id: 1, timeout: Self.bound)
-                if end?["success"] != .bool(true) { problems.append("step \(steps): the fresh native post ended \(end?.text ?? "never")") }
+                if end?["success"] != .bool(true) {
+                    problems.append("step \(steps): the fresh native post ended \(end?.text ?? "never")")
+                }
                 heard = seq.flatMap { try? WAVFile.trimmed(ssip.daemon.wavSamples(seq: $0)).count }
             } else {
                 let fresh = try ssip.connectSSIP()
                 _ = fresh.command("SET self NOTIFICATION all on")
                 let id = fresh.speak(Self.freshText).messageID
                 let end = id.flatMap { fresh.waitForTerminal(messageID: $0, timeout: Self.bound) }
-                if end?.code != 702 { problems.append("step \(steps): the fresh SSIP message ended \(end?.description ?? "never")") }
+                if end?.code != 702 {
+                    problems.append("step \(steps): the fresh SSIP message ended \(end?.description ?? "never")")
+                }
                 heard = id.flatMap { try? WAVFile.trimmed(ssip.daemon.wavSamples(seq: $0)).count }
             }
-            if let heard, abs(heard - reference) <= reference / 50 {} else {
+            if let heard, abs(heard - reference) <= reference / 50 {
+            } else {
                 problems.append("step \(steps): the fresh message was heard for \(heard ?? 0) samples of \(reference)")
             }
             // Exactly one terminal event for every message of the clients still connected.
@@ -300,11 +316,12 @@ struct ProtocolSoakTests {
         watcher.send(#"{"op":"status","id":\#(nextWatcherID)}"#)
         nextWatcherID += 1
         let status = watcher.waitFor("ok", id: nextWatcherID - 1)
-        print(String(
-            format: "soak: %.1f s, %d steps (each checked by a fresh client), %d SSIP and %d native operations, "
-                + "%d clients killed mid-pause or mid-block and %d at other times, %d terminal events checked, seed %llu",
-            elapsed, steps, operations.ssip, operations.native, kills.held, kills.other, terminalsChecked, Self.seed
-        ))
+        print(
+            String(
+                format: "soak: %.1f s, %d steps (each checked by a fresh client), %d SSIP and %d native operations, "
+                    + "%d clients killed mid-pause or mid-block and %d at other times, %d terminal events checked, seed %llu",
+                elapsed, steps, operations.ssip, operations.native, kills.held, kills.other, terminalsChecked, Self.seed
+            ))
         #expect(problems.isEmpty, "seed \(Self.seed), step \(steps): \(problems.prefix(10))")
         #expect(status?["paused"] == .bool(false), "nothing is left paused")
         #expect(steps >= 2)

@@ -9,18 +9,23 @@ import Testing
 /// The real audio outputs against the daemon process: a private headless PulseAudio server with a
 /// null sink whose monitor is recorded, and the ALSA and `auto` fallbacks on a machine without a
 /// sound card.
-@Suite("Daemon: PulseAudio output on a headless server", .onBlockingThreads, .serialized, .enabled(if: HeadlessPulseAudio.canRecord, HeadlessPulseAudio.missingReason))
+@Suite(
+    "Daemon: PulseAudio output on a headless server", .onBlockingThreads, .serialized,
+    .enabled(if: HeadlessPulseAudio.canRecord, HeadlessPulseAudio.missingReason))
 struct PulseAudioTests {
     @Test("an announcement is heard for about as long as espeak-ng's WAV; a stopped one clearly less")
     func playsAndStops() throws {
         let server = try HeadlessPulseAudio()
-        try checkPlaysAndStops(label: "pulse", clientEnvironment: server.clientEnvironment, recorder: try server.record())
+        try checkPlaysAndStops(
+            label: "pulse", clientEnvironment: server.clientEnvironment, recorder: try server.record())
     }
 
     @Test("pause silences the sink at once and resume plays the rest: all of the post is heard, nothing twice")
     func pauseAndResume() throws {
         let server = try HeadlessPulseAudio()
-        try checkPauseAndResume(label: "pulse", clientEnvironment: server.clientEnvironment, recorder: try server.record(), sampleExact: true)
+        try checkPauseAndResume(
+            label: "pulse", clientEnvironment: server.clientEnvironment, recorder: try server.record(),
+            sampleExact: true)
     }
 
     @Test("losing the server mid-post fails that post with a message; after a restart the next post speaks")
@@ -30,7 +35,9 @@ struct PulseAudioTests {
         let client = try daemon.connect()
         let long = "This announcement is long enough to be playing when the sound server goes away without warning"
         client.send(announce(1, long, #","words":true"#))
-        try #require(client.waitFor { $0["id"] == .integer(1) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 5 } != nil)
+        try #require(
+            client.waitFor { $0["id"] == .integer(1) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 5 }
+                != nil)
         server.kill()
 
         let terminal = try #require(client.waitForTerminal(id: 1))
@@ -67,7 +74,8 @@ struct AudioFallbackTests {
     @Test("--audio pulse with no server: exit 1 naming the server address")
     func missingPulseServer() throws {
         let dead = "unix:/tmp/announced-no-pulse-\(getpid())/native"
-        let daemon = try DaemonProcess(audio: "pulse", environment: HeadlessPulseAudio.deadServerEnvironment(dead), waitForReady: false)
+        let daemon = try DaemonProcess(
+            audio: "pulse", environment: HeadlessPulseAudio.deadServerEnvironment(dead), waitForReady: false)
         #expect(daemon.waitForExit() == 1)
         let stderr = daemon.stderrText()
         #expect(stderr.contains("PulseAudio server at \(dead)"), "stderr: \(stderr)")
@@ -120,13 +128,17 @@ func checkPlaysAndStops(label: String, clientEnvironment: [String: String], reco
         "\(label): heard \(heard) audible 10 ms windows over \(ms(played1.audible)) ms, espeak-ng WAV \(reference) over \(ms(audibleSpan(of: referenceSamples))) ms"
     )
     #expect(reference > 100)
-    #expect(abs(heard - reference) <= reference / 20 + 5, "heard \(heard) audible 10 ms windows, expected about \(reference)")
+    #expect(
+        abs(heard - reference) <= reference / 20 + 5,
+        "heard \(heard) audible 10 ms windows, expected about \(reference)")
 
     // A long announcement stopped after its third word.
     let long = "This is a rather long announcement that will certainly be stopped before it reaches its end"
     let start2 = recorder.sampleCount
     client.send(announce(2, long, #","voice":"en-us","rate":\#(speechRate),"words":true"#))
-    try #require(client.waitFor { $0["id"] == .integer(2) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 10 } != nil)
+    try #require(
+        client.waitFor { $0["id"] == .integer(2) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 10 }
+            != nil)
     client.send(#"{"op":"stop","id":3}"#)
     let terminal2 = try #require(client.waitForTerminal(id: 2))
     let stoppedAt = recorder.sampleCount
@@ -136,26 +148,31 @@ func checkPlaysAndStops(label: String, clientEnvironment: [String: String], reco
     let played2 = try #require(recorder.waitForSilence(after: start2))
     let full = audibleSpan(of: try espeakReference(text: long, voice: "en-us", rate: speechRate)[...])
     let afterStop = max(0, played2.lastAudible - stoppedAt)
-    print("\(label): stopped post heard \(ms(played2.audible)) ms of \(ms(full)) ms; audible after the terminal line: \(ms(afterStop)) ms")
+    print(
+        "\(label): stopped post heard \(ms(played2.audible)) ms of \(ms(full)) ms; audible after the terminal line: \(ms(afterStop)) ms"
+    )
     #expect(played2.audible > 22_050 / 4, "the stopped post was barely heard: \(ms(played2.audible)) ms")
     #expect(played2.audible < full / 2, "the stopped post played \(ms(played2.audible)) ms of \(ms(full)) ms")
     #expect(afterStop < 22_050 / 5, "audio went on for \(ms(afterStop)) ms after the post ended")
     #expect(daemon.stop() == 0)
 }
 
-
 /// The recorded test of pausing: through the daemon's `pulse` output, a post paused after its
 /// third word falls silent and stays silent until `resume`, then plays to its end; the two
 /// stretches heard add up to espeak-ng's own WAV of it. With `sampleExact` (a server that does not
 /// resample), the audio after the pause also continues sample by sample where it stopped.
-func checkPauseAndResume(label: String, clientEnvironment: [String: String], recorder: MonitorRecorder, sampleExact: Bool) throws {
+func checkPauseAndResume(
+    label: String, clientEnvironment: [String: String], recorder: MonitorRecorder, sampleExact: Bool
+) throws {
     let daemon = try DaemonProcess(audio: "pulse", environment: clientEnvironment)
     try #require(recorder.waitUntilSinkSettles(), "\(label): the sink's monitor recorded nothing")
     let client = try daemon.connect()
     let text = "This is a rather long announcement that is paused in the middle and then resumed to its end"
     let start = recorder.sampleCount
     client.send(announce(1, text, #","voice":"en-us","rate":175,"words":true"#))
-    try #require(client.waitFor { $0["id"] == .integer(1) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 10 } != nil)
+    try #require(
+        client.waitFor { $0["id"] == .integer(1) && $0.event == "word" && ($0["offset"]?.integerValue ?? 0) >= 10 }
+            != nil)
     client.send(#"{"op":"pause","id":2}"#)
     _ = try #require(client.waitFor("paused", id: 1))
     let pausedAt = recorder.sampleCount
@@ -171,18 +188,23 @@ func checkPauseAndResume(label: String, clientEnvironment: [String: String], rec
     let referenceSpan = audibleSpan(of: reference[...])
     let heard = before.audible + after.audible
     let afterPause = max(0, before.lastAudible - pausedAt)
-    print("\(label) pause: heard \(ms(before.audible)) ms before the pause and \(ms(after.audible)) ms after, \(ms(heard)) ms in all; espeak-ng WAV \(ms(referenceSpan)) ms; audible after the paused line: \(ms(afterPause)) ms")
+    print(
+        "\(label) pause: heard \(ms(before.audible)) ms before the pause and \(ms(after.audible)) ms after, \(ms(heard)) ms in all; espeak-ng WAV \(ms(referenceSpan)) ms; audible after the paused line: \(ms(afterPause)) ms"
+    )
     #expect(before.audible > 22_050 / 4 && after.audible > 22_050 / 4)
     // All of it once: the two stretches add up to the whole (less a pause that fell in a gap
     // between words, which neither stretch counts).
-    #expect(abs(heard - referenceSpan) <= referenceSpan / 10, "heard \(ms(heard)) ms, expected about \(ms(referenceSpan)) ms")
+    #expect(
+        abs(heard - referenceSpan) <= referenceSpan / 10,
+        "heard \(ms(heard)) ms, expected about \(ms(referenceSpan)) ms")
     #expect(afterPause < 22_050 / 5, "audio went on for \(ms(afterPause)) ms after the paused line")
     if sampleExact {
         // Sample by sample: the audio after the pause continues where the audio before it stopped
         // (the first post of a fresh daemon is espeak-ng's own output exactly; see the shared
         // notes). The tolerance is the server's own under load (PulseAudioOutputTests.pauseKeepsPlace).
         let recorded = recorder.samples(from: before.firstAudible, to: after.lastAudible + 1)
-        let seam = try #require(PauseSeam(recorded: recorded, reference: reference), "the pause was not found in the recording")
+        let seam = try #require(
+            PauseSeam(recorded: recorded, reference: reference), "the pause was not found in the recording")
         print("\(label) pause: \(seam)")
         #expect(seam.isWithinServerTolerance, "\(seam)")
     }
@@ -196,7 +218,9 @@ private func ms(_ samples: Int) -> Int { samples * 1000 / 22_050 }
 private func audibleWindows(_ samples: ArraySlice<Int16>) -> Int {
     let window = 22_050 / 100
     return stride(from: samples.startIndex, to: samples.endIndex, by: window).count { start in
-        samples[start..<min(start + window, samples.endIndex)].contains { abs(Int($0)) > MonitorRecorder.audibleThreshold }
+        samples[start..<min(start + window, samples.endIndex)].contains {
+            abs(Int($0)) > MonitorRecorder.audibleThreshold
+        }
     }
 }
 

@@ -19,7 +19,9 @@ struct SSIPAudioTests {
         let client = try ssip.connectSSIP()
         #expect(client.command("SET self CLIENT_NAME \"unknown:audio:test\"")?.code == 208)
         #expect(client.command("SET self NOTIFICATION end on")?.code == 220)
-        for setting in settings { #expect(client.command("SET self " + setting)?.lines.last?.hasPrefix("2") == true, "\(setting)") }
+        for setting in settings {
+            #expect(client.command("SET self " + setting)?.lines.last?.hasPrefix("2") == true, "\(setting)")
+        }
         let messageID = try #require(client.speak(text).messageID)
         try #require(client.waitForEvent(702, messageID: messageID) != nil)
         return try ssip.daemon.wavSamples(seq: messageID)
@@ -27,7 +29,9 @@ struct SSIPAudioTests {
 
     /// A fresh daemon's recording of `text` posted natively with `fields` (`,"rate":285`), and the
     /// daemon's default rate, pitch and volume.
-    private func nativeRendering(_ fields: String = "") throws -> (samples: [Int16], defaults: (rate: Int, pitch: Int, volume: Int)) {
+    private func nativeRendering(_ fields: String = "") throws -> (
+        samples: [Int16], defaults: (rate: Int, pitch: Int, volume: Int)
+    ) {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
         client.send(#"{"op":"status","id":1}"#)
@@ -60,10 +64,14 @@ struct SSIPAudioTests {
         let rate = SSIPVoiceMapping.rate(40, defaultRate: defaults.rate)
         let pitch = SSIPVoiceMapping.pitch(-30, defaultPitch: defaults.pitch)
         let volume = SSIPVoiceMapping.volume(-20, defaultVolume: defaults.volume)
-        #expect(rate != defaults.rate && pitch != defaults.pitch && volume != defaults.volume, "the settings are not the defaults")
+        #expect(
+            rate != defaults.rate && pitch != defaults.pitch && volume != defaults.volume,
+            "the settings are not the defaults")
         let native = try nativeRendering(#","rate":\#(rate),"pitch":\#(pitch),"volume":\#(volume)"#).samples
         #expect(ssip.count == native.count)
-        #expect(ssip == native, "the SSIP message's PCM differs from the native post's at rate \(rate), pitch \(pitch), volume \(volume)")
+        #expect(
+            ssip == native,
+            "the SSIP message's PCM differs from the native post's at rate \(rate), pitch \(pitch), volume \(volume)")
         // And the settings made a difference: the faster rendering is shorter than the default one.
         #expect(WAVFile.trimmed(native).count < WAVFile.trimmed(plain.samples).count)
     }

@@ -8,7 +8,9 @@ import Testing
 struct SSIPLimitTests {
     /// Proves a client is still served on both sockets: an SSIP client's CLIENT_ID and a message
     /// queued, and a native `status`.
-    func expectServing(_ daemon: DaemonProcess, ssip path: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    func expectServing(_ daemon: DaemonProcess, ssip path: String, sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         let ssip = try RawSSIPClient(path: path)
         ssip.send("HISTORY GET CLIENT_ID")
         #expect(ssip.replyLine() == "245 OK CLIENT ID SENT", sourceLocation: sourceLocation)
@@ -20,7 +22,9 @@ struct SSIPLimitTests {
         #expect(native.waitFor("ok", id: 1) != nil, sourceLocation: sourceLocation)
     }
 
-    @Test("an SSIP client that never reads its replies and events is cut off past max_outbound_bytes; others are unaffected")
+    @Test(
+        "an SSIP client that never reads its replies and events is cut off past max_outbound_bytes; others are unaffected"
+    )
     func slowReader() throws {
         let place = SSIPSocketPlace()
         defer { place.remove() }
@@ -38,11 +42,15 @@ struct SSIPLimitTests {
         }
         #expect(sleeper.sendError != nil, "the daemon should have closed the connection while it was still sending")
         #expect(sleeper.waitForEOF(), "the slow reader should have been disconnected")
-        #expect(sleeper.bytesRead < 2 * 1_048_576, "at most max_outbound_bytes and the socket buffers: \(sleeper.bytesRead)")
+        #expect(
+            sleeper.bytesRead < 2 * 1_048_576, "at most max_outbound_bytes and the socket buffers: \(sleeper.bytesRead)"
+        )
         try expectServing(daemon, ssip: place.path)
     }
 
-    @Test("an SSIP socket another server answers on makes the daemon exit 1 with a reason that names speech-dispatcher and --ssip-socket")
+    @Test(
+        "an SSIP socket another server answers on makes the daemon exit 1 with a reason that names speech-dispatcher and --ssip-socket"
+    )
     func liveSSIPSocket() throws {
         let place = SSIPSocketPlace()
         defer { place.remove() }
@@ -55,7 +63,9 @@ struct SSIPLimitTests {
         try expectServing(first, ssip: place.path)
     }
 
-    @Test("max_pending_per_client on SSIP: the 257th waiting message, answered 225 from the event loop, ends at once with 703 and is never spoken; the connection and daemon keep serving")
+    @Test(
+        "max_pending_per_client on SSIP: the 257th waiting message, answered 225 from the event loop, ends at once with 703 and is never spoken; the connection and daemon keep serving"
+    )
     func tooManyMessages() throws {
         let place = SSIPSocketPlace()
         defer { place.remove() }
@@ -94,13 +104,15 @@ struct SSIPLimitTests {
         try expectServing(daemon, ssip: place.path)
     }
 
-    @Test("a peer of another uid gets one 300 line on the SSIP socket and is disconnected", .enabled(if: getuid() == 0, "needs root to connect as another user"))
+    @Test(
+        "a peer of another uid gets one 300 line on the SSIP socket and is disconnected",
+        .enabled(if: getuid() == 0, "needs root to connect as another user"))
     func forbiddenPeer() throws {
         let place = SSIPSocketPlace()
         defer { place.remove() }
         chmod(place.directory.path, 0o755)
         let daemon = try DaemonProcess(environment: place.environment)
-        chmod(place.path, 0o666)  // let the other user reach the socket: SO_PEERCRED must still refuse it
+        chmod(place.path, 0o666) // let the other user reach the socket: SO_PEERCRED must still refuse it
         let output = try readAsAnotherUser(from: place.path, sending: "SET SELF CLIENT_NAME \"nobody:test:main\"\r\n")
         let lines = output.split(separator: "\r\n")
         #expect(lines.count == 1, "\(lines)")

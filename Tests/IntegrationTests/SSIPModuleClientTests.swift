@@ -12,7 +12,9 @@ import Testing
 /// tiny fake pair, never spoken with: speaking needs the engine).
 @Suite("SSIP: python3-speechd's output modules against the daemon", .onBlockingThreads)
 struct SSIPModuleClientTests {
-    @Test("without Piper's helper: only espeak-ng is listed; set_output_module('piper') is accepted (216) and espeak-ng speaks")
+    @Test(
+        "without Piper's helper: only espeak-ng is listed; set_output_module('piper') is accepted (216) and espeak-ng speaks"
+    )
     func piperNeedsItsHelper() throws {
         let ssip = try SSIPDaemon(environment: ["ANNOUNCED_PIPER_HELPER": "/nonexistent/announced-piper"])
         let driver = try SpeechdDriver(ssip)
@@ -26,7 +28,9 @@ struct SSIPModuleClientTests {
         #expect(driver.finish() == 0, "\(driver.stderrText)")
     }
 
-    @Test("with Piper's helper and no voice: piper is listed and set (216), lists no voices (249), and espeak-ng speaks its messages; a voice installed later is listed")
+    @Test(
+        "with Piper's helper and no voice: piper is listed and set (216), lists no voices (249), and espeak-ng speaks its messages; a voice installed later is listed"
+    )
     func piperWithoutVoices() throws {
         let ssip = try SSIPDaemon()
         let monitor = try speechWatcher(ssip.daemon)
@@ -49,18 +53,27 @@ struct SSIPModuleClientTests {
         let samples = try ssip.daemon.wavSamples(seq: try #require(started["seq"]?.intValue))
         #expect(samples.count > 11_025 && (samples.map { abs(Int($0)) }.max() ?? 0) > 1_000, "heard, not silent")
 
-        try FakeVoice.install("en_US-fake-medium", in: ssip.daemon.voicesDirectory, config: FakeVoice.config(dataset: "fake"))
-        try FakeVoice.install("de_DE-fake-low", in: ssip.daemon.voicesDirectory, config: FakeVoice.config(code: "de_DE", quality: "low", espeak: "de"))
-        #expect(ssip.daemon.waitForStderr(containing: "piper voices changed voices=de_de-fake-low,en_us-fake-medium", timeout: 10))
+        try FakeVoice.install(
+            "en_US-fake-medium", in: ssip.daemon.voicesDirectory, config: FakeVoice.config(dataset: "fake"))
+        try FakeVoice.install(
+            "de_DE-fake-low", in: ssip.daemon.voicesDirectory,
+            config: FakeVoice.config(code: "de_DE", quality: "low", espeak: "de"))
+        #expect(
+            ssip.daemon.waitForStderr(
+                containing: "piper voices changed voices=de_de-fake-low,en_us-fake-medium", timeout: 10))
         #expect(try driver.call("list_output_modules") == .array([.string("espeak-ng"), .string("piper")]))
         let piperVoices = try #require(try driver.call("list_synthesis_voices"))
-        #expect(piperVoices == .array([
-            .array([.string("de_de-fake-low"), .string("de-DE"), .string("none")]),
-            .array([.string("en_us-fake-medium"), .string("en-US"), .string("none")]),
-        ]), "\(piperVoices)")
+        #expect(
+            piperVoices
+                == .array([
+                    .array([.string("de_de-fake-low"), .string("de-DE"), .string("none")]),
+                    .array([.string("en_us-fake-medium"), .string("en-US"), .string("none")]),
+                ]), "\(piperVoices)")
         try driver.call("set_output_module", .string("espeak-ng"))
         let espeakAgain = try #require(try driver.call("list_synthesis_voices")?.arrayValue)
-        #expect(espeakAgain.count == espeakVoices.count && !espeakAgain.contains { $0.arrayValue?.first == .string("en_us-fake-medium") })
+        #expect(
+            espeakAgain.count == espeakVoices.count
+                && !espeakAgain.contains { $0.arrayValue?.first == .string("en_us-fake-medium") })
         try driver.call("set_output_module", .string("festival"))
         #expect(try driver.command("GET", "OUTPUT_MODULE").data == ["festival"])
         try driver.call("close")
@@ -71,7 +84,9 @@ struct SSIPModuleClientTests {
 /// python3-speechd speaking with the real Piper engine and voice through `set_output_module('piper')`.
 @Suite(
     "SSIP: python3-speechd speaks with the piper module", .onBlockingThreads,
-    .enabled(if: FetchedPiper.isFetched, "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
+    .enabled(
+        if: FetchedPiper.isFetched,
+        "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
 )
 struct SSIPPiperSpeechTests {
     @Test("set_output_module('piper'), speak(): BEGIN then END, the monitor says piper, and the WAV file is heard")

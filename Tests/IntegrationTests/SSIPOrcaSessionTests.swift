@@ -10,12 +10,16 @@ import Testing
 @Suite("SSIP: an Orca-shaped session on a raw socket", .onBlockingThreads)
 struct SSIPOrcaSessionTests {
     /// Orca's SSML for one utterance.
-    static let utterance = #"<speak><mark name="0:6"/>Cancel <mark name="7:11"/>push <mark name="12:19"/>button.</speak>"#
+    static let utterance =
+        #"<speak><mark name="0:6"/>Cancel <mark name="7:11"/>push <mark name="12:19"/>button.</speak>"#
     /// A longer one, to be cancelled while it speaks.
-    static let longUtterance = #"<speak><mark name="0:4"/>This <mark name="5:7"/>is <mark name="8:9"/>a <mark name="10:16"/>rather <mark name="17:21"/>long <mark name="22:34"/>announcement <mark name="35:39"/>that <mark name="40:44"/>will <mark name="45:54"/>certainly <mark name="55:57"/>be <mark name="58:69"/>interrupted.</speak>"#
+    static let longUtterance =
+        #"<speak><mark name="0:4"/>This <mark name="5:7"/>is <mark name="8:9"/>a <mark name="10:16"/>rather <mark name="17:21"/>long <mark name="22:34"/>announcement <mark name="35:39"/>that <mark name="40:44"/>will <mark name="45:54"/>certainly <mark name="55:57"/>be <mark name="58:69"/>interrupted.</speak>"#
 
     /// Sends `line` and expects exactly the reply `lines`.
-    private func expectReply(_ client: RawSSIPClient, _ line: String, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectReply(
+        _ client: RawSSIPClient, _ line: String, _ lines: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let reply = client.command(line)
         #expect(reply?.lines == lines, "reply to \(line)", sourceLocation: sourceLocation)
     }
@@ -55,11 +59,15 @@ struct SSIPOrcaSessionTests {
     }
 
     /// The exact lines of event `code` about `messageID`.
-    private func eventLines(_ code: Int, _ messageID: Int, _ clientID: Int, _ text: String, mark: String? = nil) -> [String] {
+    private func eventLines(_ code: Int, _ messageID: Int, _ clientID: Int, _ text: String, mark: String? = nil)
+        -> [String]
+    {
         ["\(code)-\(messageID)", "\(code)-\(clientID)"] + (mark.map { ["\(code)-\($0)"] } ?? []) + ["\(code) \(text)"]
     }
 
-    @Test("connect sequence, utterances with marks, CANCEL self: exact replies, 213 before its 703, one 702 or 703 each, CR LF")
+    @Test(
+        "connect sequence, utterances with marks, CANCEL self: exact replies, 213 before its 703, one 702 or 703 each, CR LF"
+    )
     func orcaSession() throws {
         let ssip = try SSIPDaemon()
         let client = try ssip.connectSSIP()
@@ -69,19 +77,21 @@ struct SSIPOrcaSessionTests {
         let first = try utter(client, Self.utterance)
         let end = try #require(client.waitForEvent(702, messageID: first.messageID))
         #expect(end.lines == eventLines(702, first.messageID, clientID, "END"))
-        #expect(client.events(messageID: first.messageID).map(\.lines) == [
-            eventLines(701, first.messageID, clientID, "BEGIN"),
-            eventLines(700, first.messageID, clientID, "INDEX MARK", mark: "0:6"),
-            eventLines(700, first.messageID, clientID, "INDEX MARK", mark: "7:11"),
-            eventLines(700, first.messageID, clientID, "INDEX MARK", mark: "12:19"),
-            eventLines(702, first.messageID, clientID, "END"),
-        ])
+        #expect(
+            client.events(messageID: first.messageID).map(\.lines) == [
+                eventLines(701, first.messageID, clientID, "BEGIN"),
+                eventLines(700, first.messageID, clientID, "INDEX MARK", mark: "0:6"),
+                eventLines(700, first.messageID, clientID, "INDEX MARK", mark: "7:11"),
+                eventLines(700, first.messageID, clientID, "INDEX MARK", mark: "12:19"),
+                eventLines(702, first.messageID, clientID, "END"),
+            ])
 
         // 2. A long utterance, cancelled by the next one's CANCEL self as it speaks (a focus change).
         let long = try utter(client, Self.longUtterance)
         try #require(client.waitForEvent(700, messageID: long.messageID) != nil)
         let next = try utter(client, Self.utterance)
-        let cancelEvent = try #require(client.waitForEvent(703, messageID: long.messageID), "703 for the cancelled message")
+        let cancelEvent = try #require(
+            client.waitForEvent(703, messageID: long.messageID), "703 for the cancelled message")
         #expect(cancelEvent.lines == eventLines(703, long.messageID, clientID, "CANCELED"))
         let canceled = try #require(client.indexOfEvent(703, messageID: long.messageID))
         let cancelReply = try #require(next.cancelReply)

@@ -19,7 +19,9 @@ struct SSIPPauseOwnershipTests {
     /// `seq`'s recording is the whole of `text`: as long as a native post of the same text in the
     /// same daemon, within 2 % (a second rendering in one process differs by a few samples), and
     /// not silent.
-    static func expectHeardToTheEnd(_ daemon: DaemonProcess, seq: Int, text: String, watcher: LineClient, id: Int = 900) throws {
+    static func expectHeardToTheEnd(_ daemon: DaemonProcess, seq: Int, text: String, watcher: LineClient, id: Int = 900)
+        throws
+    {
         let heard = WAVFile.trimmed(try daemon.wavSamples(seq: seq))
         watcher.send(announce(id, text))
         let queued = try #require(watcher.waitFor("queued", id: id))
@@ -28,11 +30,14 @@ struct SSIPPauseOwnershipTests {
         let reference = WAVFile.trimmed(try daemon.wavSamples(seq: try #require(queued["seq"]?.intValue)))
         #expect(!reference.isEmpty)
         let difference = abs(heard.count - reference.count)
-        #expect(Double(difference) <= 0.02 * Double(reference.count), "heard \(heard.count) samples of \(reference.count)")
+        #expect(
+            Double(difference) <= 0.02 * Double(reference.count), "heard \(heard.count) samples of \(reference.count)")
         #expect((heard.map { abs(Int($0)) }.max() ?? 0) > 1_000, "heard, not silent")
     }
 
-    @Test("python3-speechd: client A pauses its message and is SIGKILLed; A's message ends, and client B's message is heard to the end")
+    @Test(
+        "python3-speechd: client A pauses its message and is SIGKILLed; A's message ends, and client B's message is heard to the end"
+    )
     func pythonClientKilledWhilePaused() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
@@ -45,13 +50,16 @@ struct SSIPPauseOwnershipTests {
         try #require(a.waitForCallback("pause", tag: "long", client: "a") != nil)
         a.kill()
         // A's message ends (cancelled: nobody can resume it); A, gone, is owed no event.
-        let ended = try #require(watcher.waitForSpeech("finished", seq: paused, timeout: 20), "A's paused message never ended")
+        let ended = try #require(
+            watcher.waitForSpeech("finished", seq: paused, timeout: 20), "A's paused message never ended")
         #expect(ended["success"] == .bool(false) && ended["reason"] == .string("cancelled"), "\(ended.text)")
 
         let b = try SpeechdDriver(ssip)
         try b.connect("b")
         let spoken = try b.speak(Self.otherText, client: "b", tag: "other")
-        #expect(b.waitForTerminalCallback(tag: "other", client: "b", timeout: 20) == "end", "B was not heard after A died paused")
+        #expect(
+            b.waitForTerminalCallback(tag: "other", client: "b", timeout: 20) == "end",
+            "B was not heard after A died paused")
         #expect(b.callbacks(tag: "other", client: "b") == ["begin", "end"])
         try Self.expectHeardToTheEnd(ssip.daemon, seq: spoken, text: Self.otherText, watcher: watcher)
         _ = b.finish()
@@ -68,7 +76,8 @@ struct SSIPPauseOwnershipTests {
         #expect(controller.command("SET self CLIENT_NAME \"unknown:test:controller\"")?.code == 208)
         #expect(controller.command("SET self NOTIFICATION all on")?.code == 220)
         let controllerID = try #require(controller.command("HISTORY GET CLIENT_ID")?.data.first.flatMap { Int($0) })
-        let tool = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-w", Self.longText], daemon: ssip)
+        let tool = try SSIPClientProcess.start(
+            try #require(SSIPClientProcess.spdSay), ["-w", Self.longText], daemon: ssip)
         tool.finishInput()
         let started = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") })
         #expect(started["client"]?.stringValue?.hasSuffix(":spd-say:main") == true, "\(started.text)")
@@ -79,15 +88,19 @@ struct SSIPPauseOwnershipTests {
         #expect(try #require(watcher.waitFor("ok", id: 1))["paused"] == .bool(true), "spd-say's message is held")
         Glibc.kill(tool.process.processIdentifier, SIGKILL)
         _ = tool.finish(timeout: 10)
-        let ended = try #require(watcher.waitForSpeech("finished", seq: seq, timeout: 20), "spd-say's paused message never ended")
+        let ended = try #require(
+            watcher.waitForSpeech("finished", seq: seq, timeout: 20), "spd-say's paused message never ended")
         #expect(ended["reason"] == .string("cancelled"), "\(ended.text)")
 
         let spoken = try #require(controller.speak(Self.otherText).messageID)
-        #expect(controller.waitForTerminal(messageID: spoken, timeout: 20)?.code == 702, "the next message was not spoken")
+        #expect(
+            controller.waitForTerminal(messageID: spoken, timeout: 20)?.code == 702, "the next message was not spoken")
         try Self.expectHeardToTheEnd(ssip.daemon, seq: spoken, text: Self.otherText, watcher: watcher)
     }
 
-    @Test("a native client pauses and closes: its post ends, an SSIP message is heard; announcectl pause outlives its connection")
+    @Test(
+        "a native client pauses and closes: its post ends, an SSIP message is heard; announcectl pause outlives its connection"
+    )
     func nativeClientClosedWhilePaused() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
@@ -98,8 +111,9 @@ struct SSIPPauseOwnershipTests {
         _ = try #require(native?.waitFor("started", id: 1))
         native?.send(#"{"op":"pause","id":2}"#)
         _ = try #require(native?.waitFor("paused", id: 1))
-        native = nil  // closes the socket, as a killed process's does
-        let ended = try #require(watcher.waitForSpeech("finished", seq: seq, timeout: 20), "the paused post never ended")
+        native = nil // closes the socket, as a killed process's does
+        let ended = try #require(
+            watcher.waitForSpeech("finished", seq: seq, timeout: 20), "the paused post never ended")
         #expect(ended["reason"] == .string("cancelled"), "\(ended.text)")
 
         let ssipClient = try ssip.connectSSIP()
@@ -117,7 +131,9 @@ struct SSIPPauseOwnershipTests {
         #expect(try #require(watcher.waitFor("ok", id: 4))["paused"] == .bool(false))
     }
 
-    @Test("PAUSE all from a SIGKILLed python3-speechd client: the hold ends, the held message resumes (705), the next is heard to the end")
+    @Test(
+        "PAUSE all from a SIGKILLed python3-speechd client: the hold ends, the held message resumes (705), the next is heard to the end"
+    )
     func pauseAllEndsWithItsOwner() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
@@ -130,14 +146,18 @@ struct SSIPPauseOwnershipTests {
         try a.call("pause", client: "a", .string("all"))
         try #require(speaker.waitForEvent(704, messageID: first) != nil)
         a.kill()
-        #expect(speaker.waitForEvent(705, messageID: first, timeout: 20) != nil, "the hold of the killed client did not end")
+        #expect(
+            speaker.waitForEvent(705, messageID: first, timeout: 20) != nil, "the hold of the killed client did not end"
+        )
         #expect(speaker.waitForTerminal(messageID: first, timeout: 30)?.code == 702)
         let second = try #require(speaker.speak(Self.otherText).messageID)
         #expect(speaker.waitForTerminal(messageID: second, timeout: 20)?.code == 702)
         try Self.expectHeardToTheEnd(ssip.daemon, seq: second, text: Self.otherText, watcher: watcher)
     }
 
-    @Test("a BLOCK left open by a client that disconnects holds nothing: its messages end and another client's message is heard to the end")
+    @Test(
+        "a BLOCK left open by a client that disconnects holds nothing: its messages end and another client's message is heard to the end"
+    )
     func blockLeftOpen() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
@@ -150,12 +170,18 @@ struct SSIPPauseOwnershipTests {
         let b = try ssip.connectSSIP()
         #expect(b.command("SET self NOTIFICATION all on")?.code == 220)
         let spoken = try #require(b.speak(Self.otherText).messageID)
-        #expect(b.waitForTerminal(messageID: spoken, timeout: 30)?.code == 702, "B's message was not spoken after A left its block open")
-        for seq in [first, second] { #expect(watcher.waitForSpeech("finished", seq: seq, timeout: 10) != nil, "A's message \(seq) ended") }
+        #expect(
+            b.waitForTerminal(messageID: spoken, timeout: 30)?.code == 702,
+            "B's message was not spoken after A left its block open")
+        for seq in [first, second] {
+            #expect(watcher.waitForSpeech("finished", seq: seq, timeout: 10) != nil, "A's message \(seq) ended")
+        }
         try Self.expectHeardToTheEnd(ssip.daemon, seq: spoken, text: Self.otherText, watcher: watcher)
     }
 
-    @Test("python3-speechd set_output_module('flite'): 216, GET OUTPUT_MODULE answers flite, its message is heard, logged once")
+    @Test(
+        "python3-speechd set_output_module('flite'): 216, GET OUTPUT_MODULE answers flite, its message is heard, logged once"
+    )
     func unknownOutputModuleFallsBack() throws {
         let ssip = try SSIPDaemon()
         let watcher = try speechWatcher(ssip.daemon)
@@ -170,7 +196,8 @@ struct SSIPPauseOwnershipTests {
         try Self.expectHeardToTheEnd(ssip.daemon, seq: spoken, text: Self.otherText, watcher: watcher)
         let line = "an output module announced does not have"
         #expect(ssip.daemon.waitForStderr(containing: line, timeout: 10), "the fallback is logged")
-        #expect(!ssip.daemon.waitForStderr(containing: line, count: 2, timeout: 1), "once per connection, not once per SET")
+        #expect(
+            !ssip.daemon.waitForStderr(containing: line, count: 2, timeout: 1), "once per connection, not once per SET")
         try driver.call("close")
         #expect(driver.finish() == 0, "\(driver.stderrText)")
     }

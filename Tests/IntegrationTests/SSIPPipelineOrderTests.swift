@@ -10,7 +10,9 @@ import Testing
 /// END or CANCELED of every message sent before it.
 @Suite("SSIP: a pipelined storm of SET, GET, SPEAK, CHAR and CANCEL on a real socket", .onBlockingThreads)
 struct SSIPPipelineOrderTests {
-    @Test("every reply in the order of its command, 225 before its message's events, 213 after the ends it caused", arguments: [11, 12] as [UInt64])
+    @Test(
+        "every reply in the order of its command, 225 before its message's events, 213 after the ends it caused",
+        arguments: [11, 12] as [UInt64])
     func pipelinedStorm(seed: UInt64) throws {
         let ssip = try SSIPDaemon(audio: "null")
         let client = try ssip.connectSSIP()
@@ -23,7 +25,9 @@ struct SSIPPipelineOrderTests {
             case 45..<70: commands.append("SPEAK\r\nstorm \(step)\r\n.")
             case 70..<78: commands.append("CHAR x")
             case 78..<88: commands.append("CANCEL self")
-            default: commands.append("SET self PRIORITY \(["text", "text", "message", "important"].randomElement(using: &random)!)")
+            default:
+                commands.append(
+                    "SET self PRIORITY \(["text", "text", "message", "important"].randomElement(using: &random)!)")
             }
         }
         // The last message is spoken after every other has ended (message waits its turn).

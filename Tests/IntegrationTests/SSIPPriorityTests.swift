@@ -92,6 +92,9 @@ struct SSIPPriorityTests {
         #expect(driver.callbacks(tag: "second", client: "b") == ["begin", "end"])
         try #require(watcher.waitForSpeech("finished", seq: second) != nil)
         withExtendedLifetime(clients) {}
-        #expect(watcher.speechStates == ["started \(first)", "finished \(first)", "started \(second)", "finished \(second)"])
+        #expect(
+            watcher.speechStates == [
+                "started \(first)", "finished \(first)", "started \(second)", "finished \(second)",
+            ])
     }
 }

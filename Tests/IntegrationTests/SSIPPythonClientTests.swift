@@ -19,7 +19,9 @@ struct SSIPPythonClientTests {
         let tags = ["one", "two", "three"]
         var ids: [String: Int] = [:]
         for tag in tags { ids[tag] = try driver.speak("Message \(tag).", tag: tag) }
-        for tag in tags { #expect(driver.waitForTerminalCallback(tag: tag) == "end", "\(tag): \(driver.callbacks(tag: tag))") }
+        for tag in tags {
+            #expect(driver.waitForTerminalCallback(tag: tag) == "end", "\(tag): \(driver.callbacks(tag: tag))")
+        }
         #expect(Set(ids.values).count == 3, "distinct message ids: \(ids)")
         for tag in tags {
             #expect(driver.callbacks(tag: tag) == ["begin", "end"])
@@ -28,7 +30,9 @@ struct SSIPPythonClientTests {
         #expect(driver.finish() == 0, "\(driver.stderrText)")
     }
 
-    @Test("a connection that never sets a priority speaks at message: speak() twice, both heard to the end (701 and 702 each, no 703)")
+    @Test(
+        "a connection that never sets a priority speaks at message: speak() twice, both heard to the end (701 and 702 each, no 703)"
+    )
     func defaultPriorityQueuesBoth() throws {
         let ssip = try SSIPDaemon()
         let driver = try SpeechdDriver(ssip)
@@ -41,7 +45,9 @@ struct SSIPPythonClientTests {
         #expect(driver.wireEvents(messageID: second) == ["begin", "end"])
     }
 
-    @Test("priority text: each newer text cancels the earlier ones; one END or CANCEL per message, none lost by the client")
+    @Test(
+        "priority text: each newer text cancels the earlier ones; one END or CANCEL per message, none lost by the client"
+    )
     func textSupersedesText() throws {
         let ssip = try SSIPDaemon()
         let driver = try SpeechdDriver(ssip)
@@ -75,7 +81,8 @@ struct SSIPPythonClientTests {
         let driver = try SpeechdDriver(ssip)
         try driver.connect()
         try driver.call("set_data_mode", .string("ssml"))
-        let id = try driver.speak(#"<speak><mark name="m1"/>One <mark name="m2"/>two <mark name="third mark"/>three.</speak>"#, tag: "marks")
+        let id = try driver.speak(
+            #"<speak><mark name="m1"/>One <mark name="m2"/>two <mark name="third mark"/>three.</speak>"#, tag: "marks")
         #expect(driver.waitForTerminalCallback(tag: "marks") == "end")
         let expected = ["begin", "index_marks:m1", "index_marks:m2", "index_marks:third mark", "end"]
         #expect(driver.callbacks(tag: "marks") == expected)
@@ -84,7 +91,8 @@ struct SSIPPythonClientTests {
 
     /// The text the pause test speaks: long enough to pause in its middle, a mark there (inside
     /// the sentence: espeak-ng 1.51 reports no mark placed right after a sentence's full stop).
-    private static let pausedText = #"<speak>The quarterly report is ready and <mark name="middle"/>it covers sales, returns and the new stores in the north.</speak>"#
+    private static let pausedText =
+        #"<speak>The quarterly report is ready and <mark name="middle"/>it covers sales, returns and the new stores in the north.</speak>"#
 
     /// A fresh daemon's first message `pausedText` through python3-speechd, paused at its mark
     /// when `pausing`; its callbacks and its recorded samples.
@@ -106,7 +114,9 @@ struct SSIPPythonClientTests {
         return (driver.callbacks(tag: "long"), try ssip.daemon.wavSamples(seq: id))
     }
 
-    @Test("pause() and resume() during a message: PAUSE and RESUME callbacks, then END; the audio is the unpaused rendering, sample for sample")
+    @Test(
+        "pause() and resume() during a message: PAUSE and RESUME callbacks, then END; the audio is the unpaused rendering, sample for sample"
+    )
     func pauseAndResume() throws {
         let paused = try speakPausedText(pausing: true)
         #expect(paused.callbacks == ["begin", "index_marks:middle", "pause", "resume", "end"])
@@ -121,7 +131,9 @@ struct SSIPPythonClientTests {
         #expect(pausedAudio.elementsEqual(plainAudio), "the paused and resumed PCM differs from the unpaused rendering")
     }
 
-    @Test("char(), key() and sound_icon(): each message gets its BEGIN (when something plays) and exactly one END on the wire")
+    @Test(
+        "char(), key() and sound_icon(): each message gets its BEGIN (when something plays) and exactly one END on the wire"
+    )
     func charKeyAndSoundIcon() throws {
         let ssip = try SSIPDaemon()
         let driver = try SpeechdDriver(ssip)
@@ -135,7 +147,8 @@ struct SSIPPythonClientTests {
         // Queued behind the five: everything about them has come once this one ends.
         let last = try driver.speak("Done.", tag: "sync")
         #expect(driver.waitForTerminalCallback(tag: "sync") == "end")
-        let ids = Set(driver.lines.compactMap { $0["wire"] != nil ? $0["msg_id"]?.intValue : nil }).subtracting([last]).sorted()
+        let ids = Set(driver.lines.compactMap { $0["wire"] != nil ? $0["msg_id"]?.intValue : nil }).subtracting([last])
+            .sorted()
         #expect(ids.count == 5, "one message id per char, key and icon: \(ids)")
         for (index, id) in ids.enumerated() {
             let events = driver.wireEvents(messageID: id)
@@ -150,9 +163,11 @@ struct SSIPPythonClientTests {
         let ssip = try SSIPDaemon()
         let driver = try SpeechdDriver(ssip)
         try driver.connect()
-        let rate = driver.failingRequest("command", ["words": .array(["SET", "self", "RATE", "101"].map { .string($0) })])
+        let rate = driver.failingRequest(
+            "command", ["words": .array(["SET", "self", "RATE", "101"].map { .string($0) })])
         #expect(rate?["code"]?.intValue == 409, "\(rate?.text ?? "no reply")")
-        let priority = driver.failingRequest("command", ["words": .array(["SET", "self", "PRIORITY", "urgent"].map { .string($0) })])
+        let priority = driver.failingRequest(
+            "command", ["words": .array(["SET", "self", "PRIORITY", "urgent"].map { .string($0) })])
         #expect(priority?["code"]?.intValue == 408, "\(priority?.text ?? "no reply")")
         #expect(try driver.call("get_rate") == .string("0"))
         try driver.speak("Still here.", tag: "after")
@@ -191,7 +206,9 @@ struct SSIPPythonSettingsTests {
         #expect(try driver.call("get_rate", client: "b") == .string("-10"))
     }
 
-    @Test("list_synthesis_voices: espeak-ng's voices as (name, language, variant), English among them; list_output_modules names espeak-ng and piper")
+    @Test(
+        "list_synthesis_voices: espeak-ng's voices as (name, language, variant), English among them; list_output_modules names espeak-ng and piper"
+    )
     func lists() throws {
         let ssip = try SSIPDaemon()
         let driver = try SpeechdDriver(ssip)
@@ -199,14 +216,17 @@ struct SSIPPythonSettingsTests {
         let voices = try #require(try driver.call("list_synthesis_voices")?.arrayValue)
         #expect(!voices.isEmpty)
         let triples = voices.compactMap { $0.arrayValue?.compactMap(\.stringValue) }
-        #expect(triples.count == voices.count && triples.allSatisfy { $0.count == 3 && !$0[0].isEmpty && !$0[1].isEmpty }, "\(voices.prefix(5))")
+        #expect(
+            triples.count == voices.count && triples.allSatisfy { $0.count == 3 && !$0[0].isEmpty && !$0[1].isEmpty },
+            "\(voices.prefix(5))")
         #expect(triples.contains { $0[1] == "en" || $0[1].hasPrefix("en-") }, "an English voice")
         let modules = try #require(try driver.call("list_output_modules")?.arrayValue)
         // piper: its helper, announced-piper, is built beside the tests' daemon.
         #expect(modules == [.string("espeak-ng"), .string("piper")])
         let symbolic = try driver.command("LIST", "VOICES")
         #expect(symbolic.code == 249)
-        #expect(symbolic.data == ["MALE1", "MALE2", "MALE3", "FEMALE1", "FEMALE2", "FEMALE3", "CHILD_MALE", "CHILD_FEMALE"])
+        #expect(
+            symbolic.data == ["MALE1", "MALE2", "MALE3", "FEMALE1", "FEMALE2", "FEMALE3", "CHILD_MALE", "CHILD_FEMALE"])
     }
 
     @Test("set_voice (VOICE_TYPE) and set_synthesis_voice are accepted, read back, and the next message is spoken")
@@ -220,7 +240,8 @@ struct SSIPPythonSettingsTests {
         #expect(driver.waitForTerminalCallback(tag: "variant") == "end")
 
         let voices = try #require(try driver.call("list_synthesis_voices")?.arrayValue)
-        let english = try #require(voices.compactMap { $0.arrayValue?.compactMap(\.stringValue) }.first { $0[1].hasPrefix("en") })
+        let english = try #require(
+            voices.compactMap { $0.arrayValue?.compactMap(\.stringValue) }.first { $0[1].hasPrefix("en") })
         try driver.call("set_synthesis_voice", .string(english[0]))
         try driver.speak("An English voice.", tag: "named")
         #expect(driver.waitForTerminalCallback(tag: "named") == "end")

@@ -16,7 +16,9 @@ struct SSIPReplyBeforeEventTests {
 
     /// Sends `command` and takes the next complete block, as `run_test` does; fails when an event
     /// the command causes (`caused`, about a message of `messages`) came before that reply.
-    static func runTest(_ client: RawSSIPClient, _ command: String, expect code: Int, caused: Int, messages: [Int]) throws {
+    static func runTest(_ client: RawSSIPClient, _ command: String, expect code: Int, caused: Int, messages: [Int])
+        throws
+    {
         client.send(command)
         var before: [SSIPBlock] = []
         while true {
@@ -81,10 +83,13 @@ struct SSIPReplyBeforeEventTests {
         // Every message got exactly one terminal event, and its 225 came before its events.
         let ids = Set(client.blocks.filter { $0.code == 225 }.compactMap { $0.data.first.flatMap { Int($0) } })
         for message in ids {
-            #expect(client.events(messageID: message).count { $0.code == 702 || $0.code == 703 } == 1, "message \(message)")
+            #expect(
+                client.events(messageID: message).count { $0.code == 702 || $0.code == 703 } == 1, "message \(message)")
             let queuedAt = client.blocks.firstIndex { $0.code == 225 && $0.data.first == String(message) }
             let firstEvent = client.blocks.firstIndex { $0.isEvent && $0.messageID == message }
-            if let queuedAt, let firstEvent { #expect(queuedAt < firstEvent, "message \(message)'s event before its 225") }
+            if let queuedAt, let firstEvent {
+                #expect(queuedAt < firstEvent, "message \(message)'s event before its 225")
+            }
         }
     }
 }

@@ -93,7 +93,8 @@ func ssipStorm(_ client: RawSSIPClient, index: Int, seed: UInt64, count: Int) th
         case 85..<92:
             try expect("SET SELF RATE \(Int.random(in: -100...100, using: &random))", 203)
         default:
-            let (line, code) = [("GET RATE", 251), ("LIST VOICES", 249), ("LIST OUTPUT_MODULES", 250)].randomElement(using: &random)!
+            let (line, code) = [("GET RATE", 251), ("LIST VOICES", 249), ("LIST OUTPUT_MODULES", 250)].randomElement(
+                using: &random)!
             try expect(line, code)
         }
     }
@@ -130,13 +131,15 @@ struct SSIPStormTests {
             guard index < ssipConnections else {
                 let native = index - ssipConnections
                 for start in stride(from: 0, to: nativeLines[native].count, by: 8) {
-                    posting[native].value.send(contentsOf: Array(nativeLines[native][start..<min(start + 8, nativeLines[native].count)]))
+                    posting[native].value.send(
+                        contentsOf: Array(nativeLines[native][start..<min(start + 8, nativeLines[native].count)]))
                 }
                 return
             }
             let result: Result<SSIPStormOutcome, SSIPClientError>
             do {
-                result = .success(try ssipStorm(sending[index].value, index: index, seed: seed + UInt64(index), count: perConnection))
+                result = .success(
+                    try ssipStorm(sending[index].value, index: index, seed: seed + UInt64(index), count: perConnection))
             } catch {
                 result = .failure(SSIPClientError("connection \(index): \(error)"))
             }
@@ -146,7 +149,9 @@ struct SSIPStormTests {
         // While the SSIP connections are open, status counts them (and the control one).
         let control = try ssip.connectSSIP()
         #expect(control.command(#"SET SELF CLIENT_NAME "storm:ssip:control""#)?.code == 208)
-        for native in natives { try #require(native.client.waitFor { $0["id"] == .integer(Int64(native.last)) } != nil) }
+        for native in natives {
+            try #require(native.client.waitFor { $0["id"] == .integer(Int64(native.last)) } != nil)
+        }
         let watcher = try daemon.connect()
         watcher.send(#"{"op":"status","id":1}"#)
         let status = try #require(watcher.waitFor("ok", id: 1), "the daemon answers status during the storm")
@@ -173,20 +178,28 @@ struct SSIPStormTests {
                 // Once one is missing, the rest are looked at without waiting again.
                 var waiting = 60.0
                 for id in outcome.messageIDs where client.waitForTerminal(messageID: id, timeout: waiting) == nil {
-                    Issue.record("connection \(index), message \(id) (\(outcome.queuedBy[id] ?? "?")): no 702 or 703; its events: \(client.events(messageID: id))")
+                    Issue.record(
+                        "connection \(index), message \(id) (\(outcome.queuedBy[id] ?? "?")): no 702 or 703; its events: \(client.events(messageID: id))"
+                    )
                     waiting = 0
                 }
                 // A round trip: any event written before its reply has been read.
                 #expect(client.command("HISTORY GET CLIENT_ID")?.code == 245)
                 let events = client.blocks.filter(\.isEvent)
                 let own = Set(outcome.messageIDs)
-                #expect(Set(events.compactMap(\.messageID)).isSubset(of: own) && events.allSatisfy { $0.messageID != nil }, "connection \(index) got events about others' messages")
-                #expect(events.allSatisfy { $0.clientID == outcome.clientID }, "connection \(index): events carry its client id")
+                #expect(
+                    Set(events.compactMap(\.messageID)).isSubset(of: own) && events.allSatisfy { $0.messageID != nil },
+                    "connection \(index) got events about others' messages")
+                #expect(
+                    events.allSatisfy { $0.clientID == outcome.clientID },
+                    "connection \(index): events carry its client id")
                 for id in outcome.messageIDs {
                     let codes = client.events(messageID: id).map(\.code)
                     #expect(codes.count { $0 == 702 || $0 == 703 } == 1, "connection \(index), message \(id): \(codes)")
                     #expect(codes.last == 702 || codes.last == 703, "connection \(index), message \(id): \(codes)")
-                    #expect(codes.count { $0 == 701 } <= 1 && codes.first(where: { $0 != 700 }) != 705, "connection \(index), message \(id): \(codes)")
+                    #expect(
+                        codes.count { $0 == 701 } <= 1 && codes.first(where: { $0 != 700 }) != 705,
+                        "connection \(index), message \(id): \(codes)")
                     if codes.last == 702 { ends += 1 } else { cancels += 1 }
                 }
             case nil:
@@ -201,19 +214,29 @@ struct SSIPStormTests {
             #expect(client.command("HISTORY GET CLIENT_ID")?.code == 245)
             let events = client.blocks.filter(\.isEvent)
             let allowed: Set<Int> = stormNotifications(index) == ["end"] ? [702] : []
-            #expect(events.allSatisfy { allowed.contains($0.code) }, "connection \(index) enabled \(stormNotifications(index)) and got \(events)")
-            #expect(Set(events.compactMap(\.messageID)).count == events.count, "connection \(index): one END per message at most")
+            #expect(
+                events.allSatisfy { allowed.contains($0.code) },
+                "connection \(index) enabled \(stormNotifications(index)) and got \(events)")
+            #expect(
+                Set(events.compactMap(\.messageID)).count == events.count,
+                "connection \(index): one END per message at most")
         }
 
-        print("SSIP storm: \(ends + cancels) messages on \(ssipConnections) connections, \(ends) ended 702, \(cancels) ended 703")
+        print(
+            "SSIP storm: \(ends + cancels) messages on \(ssipConnections) connections, \(ends) ended 702, \(cancels) ended 703"
+        )
         #expect(ends > 0 && cancels > 0, "the storm both finished and cancelled messages")
 
         for (index, native) in natives.enumerated() {
             native.client.finishSending()
-            #expect(native.client.waitForEOF(timeout: 120), "native connection \(index): the daemon answers every post, then closes")
+            #expect(
+                native.client.waitForEOF(timeout: 120),
+                "native connection \(index): the daemon answers every post, then closes")
             for id in native.posts {
                 let lines = native.client.lines(id: id).map { $0.event ?? "?" }
-                #expect(lines.count { ["finished", "dropped", "error"].contains($0) } == 1, "native connection \(index), post \(id): \(lines)")
+                #expect(
+                    lines.count { ["finished", "dropped", "error"].contains($0) } == 1,
+                    "native connection \(index), post \(id): \(lines)")
             }
         }
 

@@ -35,10 +35,12 @@ struct SandboxSetupTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let helper = try Self.helperWithoutSeccompCall(in: directory)
         let daemon = try DaemonProcess(environment: ["ANNOUNCED_ESPEAK_HELPER": helper], waitForReady: false)
-        let said = daemon.waitForStderr(containing: "announced-espeak: the speech engine's sandbox cannot be set up", timeout: 30)
+        let said = daemon.waitForStderr(
+            containing: "announced-espeak: the speech engine's sandbox cannot be set up", timeout: 30)
         guard said else {
             daemon.stop()
-            Issue.record("the helper ran with its filter on one thread only; the daemon's stderr:\n\(daemon.stderrText())")
+            Issue.record(
+                "the helper ran with its filter on one thread only; the daemon's stderr:\n\(daemon.stderrText())")
             return
         }
         #expect(daemon.waitForExit() != 0)
@@ -49,14 +51,18 @@ struct SandboxSetupTests {
 
     @Test(
         "without TSYNC a Piper post ends error, the helper saying why, and espeak-ng's posts still speak",
-        .enabled(if: FetchedPiper.isFetched, "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
+        .enabled(
+            if: FetchedPiper.isFetched,
+            "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
     )
     func threadSyncRefusedForPiper() throws {
         let directory = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let helper = try Self.helperWithoutSeccompCall("announced-piper", in: directory)
         let daemon = try DaemonProcess(
-            environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory, "ANNOUNCED_PIPER_HELPER": helper]
+            environment: [
+                "ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory, "ANNOUNCED_PIPER_HELPER": helper,
+            ]
         )
         try FetchedPiper.install(in: daemon.voicesDirectory)
         // A voice is known once the catalog has seen it settle, not as soon as its files exist.
@@ -65,7 +71,9 @@ struct SandboxSetupTests {
         client.send(announce(1, "Download complete.", #","voice":"en_us-joe-medium""#))
         let terminal = try #require(client.waitForTerminal(id: 1, timeout: 90))
         #expect(terminal["reason"] == .string("error"), "\(terminal.text)")
-        #expect(daemon.waitForStderr(containing: "the seccomp filter cannot be put on every thread at once (TSYNC)", timeout: 10))
+        #expect(
+            daemon.waitForStderr(
+                containing: "the seccomp filter cannot be put on every thread at once (TSYNC)", timeout: 10))
         client.send(announce(2, "Still speaking"))
         let next = try #require(client.waitForTerminal(id: 2))
         #expect(next["success"] == .bool(true), "\(next.text)")

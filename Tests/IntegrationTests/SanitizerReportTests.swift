@@ -24,7 +24,9 @@ struct SanitizerReportTests {
         #expect(report?.hasSuffix("in Dispatcher.runTurn()") == true)
     }
 
-    @Test("AddressSanitizer, UndefinedBehaviorSanitizer and ThreadSanitizer crash reports are found; a clean log has none")
+    @Test(
+        "AddressSanitizer, UndefinedBehaviorSanitizer and ThreadSanitizer crash reports are found; a clean log has none"
+    )
     func otherSanitizers() {
         #expect(SanitizerReport.first(in: "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x6") != nil)
         #expect(SanitizerReport.first(in: "x.c:3:5: runtime error: signed integer overflow") != nil)
@@ -39,7 +41,8 @@ struct SanitizerReportTests {
     /// test gives the daemon a report folder of its own, so the report does not fail the run.
     @Test(
         "a report by the daemon's child lands in the report folder and fails the scan make asan / make tsan run",
-        .enabled(if: installedTool("cc") != nil, "needs a C compiler with the sanitizer runtimes (apt-get install gcc)"),
+        .enabled(
+            if: installedTool("cc") != nil, "needs a C compiler with the sanitizer runtimes (apt-get install gcc)"),
         arguments: [SanitizerFixture.address, .thread]
     )
     func reportFromTheDaemonsChild(fixture: SanitizerFixture) throws {
@@ -51,10 +54,14 @@ struct SanitizerReportTests {
         #expect(try SanitizerFixture.scan(reports).status == 0, "an empty report folder passes")
 
         // The run's own options (make asan's detect_leaks=0), with this test's report folder last.
-        let options = [ProcessInfo.processInfo.environment[fixture.optionsVariable], "log_path=\(reports.path)/report:log_exe_name=1"]
+        let options = [
+            ProcessInfo.processInfo.environment[fixture.optionsVariable],
+            "log_path=\(reports.path)/report:log_exe_name=1",
+        ]
         let daemon = try DaemonProcess(
             environment: [
-                "ANNOUNCED_ESPEAK_HELPER": program, fixture.optionsVariable: options.compactMap { $0 }.joined(separator: ":"),
+                "ANNOUNCED_ESPEAK_HELPER": program,
+                fixture.optionsVariable: options.compactMap { $0 }.joined(separator: ":"),
             ],
             waitForReady: false
         )
@@ -72,7 +79,8 @@ struct SanitizerReportTests {
 enum SanitizerFixture: CustomTestStringConvertible {
     case address, thread
 
-    static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/sanitizer_report.c")
+    static let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/sanitizer_report.c")
     static let scanScript = systemdTestsRepositoryRoot.appendingPathComponent("scripts/sanitizer-reports.sh")
 
     var testDescription: String { "-fsanitize=\(self)" }
@@ -88,7 +96,9 @@ enum SanitizerFixture: CustomTestStringConvertible {
     /// Compiles the program into `directory`; its path.
     func build(in directory: URL) throws -> String {
         let output = directory.appendingPathComponent("sanitizer_report").path
-        let result = try Self.run(try #require(installedTool("cc")), ["-Wall", "-Werror", "-g", "-fsanitize=\(self)", "-o", output, Self.source.path, "-lpthread"])
+        let result = try Self.run(
+            try #require(installedTool("cc")),
+            ["-Wall", "-Werror", "-g", "-fsanitize=\(self)", "-o", output, Self.source.path, "-lpthread"])
         guard result.status == 0 else { throw SSIPClientError("cc failed (\(result.status)): \(result.output)") }
         return output
     }

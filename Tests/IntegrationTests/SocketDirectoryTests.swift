@@ -25,7 +25,8 @@ struct SocketDirectoryTests {
         let runtime = try Self.foreignSocketDirectory()
         defer { try? FileManager.default.removeItem(at: runtime) }
         let daemon = try DaemonProcess(
-            audio: "null", socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": ""], waitForReady: false
+            audio: "null", socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": ""],
+            waitForReady: false
         )
         #expect(daemon.waitForExit() == 1)
         let stderr = daemon.stderrText()
@@ -42,7 +43,8 @@ struct SocketDirectoryTests {
         try FileManager.default.createDirectory(atPath: runtime.path + "/announced", withIntermediateDirectories: false)
         chmod(runtime.path + "/announced", 0o755)
         let daemon = try DaemonProcess(
-            audio: "null", socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": ""], waitForReady: false
+            audio: "null", socketPath: "", environment: ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": ""],
+            waitForReady: false
         )
         #expect(daemon.waitForExit() == 1)
         #expect(daemon.stderrText().contains("chmod 700 \(runtime.path)/announced"), "\(daemon.stderrText())")
@@ -60,17 +62,22 @@ struct SocketDirectoryTests {
         chmod(folder, mode_t(mode))
         if foreign { try #require(chown(folder, 65534, 65534) == 0) }
         let environment = ["XDG_RUNTIME_DIR": runtime.path, "ANNOUNCED_SOCKET": ""]
-        let daemon = try DaemonProcess(audio: "null", socketPath: "", environment: environment.merging(["ANNOUNCED_SSIP_SOCKET": "default"]) { $1 }, waitForReady: false)
+        let daemon = try DaemonProcess(
+            audio: "null", socketPath: "",
+            environment: environment.merging(["ANNOUNCED_SSIP_SOCKET": "default"]) { $1 }, waitForReady: false)
         #expect(daemon.waitForExit() == 1)
         let stderr = daemon.stderrText()
-        #expect(stderr.contains("announced: refusing to serve \(folder)/speechd.sock: the socket directory \(folder) "), "\(stderr)")
+        #expect(
+            stderr.contains("announced: refusing to serve \(folder)/speechd.sock: the socket directory \(folder) "),
+            "\(stderr)")
         #expect(stderr.contains(foreign ? "belongs to uid 65534" : "chmod 700 \(folder)"), "\(stderr)")
         var info = stat()
         #expect(lstat(folder + "/speechd.sock", &info) != 0, "no socket made there")
 
         // Without the folder, the daemon makes it, 0700, and serves SSIP in it.
         try FileManager.default.removeItem(atPath: folder)
-        let serving = try DaemonProcess(arguments: ["--ssip-socket", "default"], audio: "null", socketPath: "", environment: environment)
+        let serving = try DaemonProcess(
+            arguments: ["--ssip-socket", "default"], audio: "null", socketPath: "", environment: environment)
         #expect(stat(folder, &info) == 0 && info.st_mode & 0o777 == 0o700)
         #expect(lstat(folder + "/speechd.sock", &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
         #expect(serving.stop() == 0)
@@ -85,7 +92,9 @@ struct SocketDirectoryTests {
         defer { close(impostor) }
         var address = sockaddr_un.make(path: runtime.path + "/announced/announced.sock")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(impostor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(impostor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         try #require(bound == 0 && listen(impostor, 8) == 0)
         let result = try AnnouncectlProcess.run(
@@ -101,7 +110,7 @@ struct SocketDirectoryTests {
     func unwritableDirectory() throws {
         let directory = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        chmod(directory.path, 0o755)  // root's, not writable for uid 65534
+        chmod(directory.path, 0o755) // root's, not writable for uid 65534
         let (status, _, text) = try AnnouncectlProcess.run(
             [
                 "--reuid=65534", "--regid=65534", "--clear-groups",

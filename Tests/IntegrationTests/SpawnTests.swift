@@ -45,7 +45,9 @@ final class SpawnHome {
 
     /// Runs `announced ARGUMENTS` (`--spawn ...`) to its end in this home; its standard output
     /// and error are read to their end, so a daemon that kept either open would hold this up.
-    func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> (status: Int32, stdout: String, stderr: String) {
+    func run(_ arguments: [String], extraEnvironment: [String: String] = [:]) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         let command = try AnnouncectlProcess(
             arguments, environment: environment.merging(extraEnvironment) { $1 }, executable: DaemonProcess.executable
         )
@@ -82,7 +84,9 @@ struct SpawnTests {
     func alreadyServed() throws {
         let home = try SpawnHome()
         let daemon = try DaemonProcess(audio: "null")
-        let result = try home.run(["--spawn", "--communication-method", "unix_socket", "--socket-path", daemon.socketPath])
+        let result = try home.run([
+            "--spawn", "--communication-method", "unix_socket", "--socket-path", daemon.socketPath,
+        ])
         #expect(result.status == 0)
         #expect(result.stderr.isEmpty)
         #expect(result.stdout.isEmpty)
@@ -90,17 +94,26 @@ struct SpawnTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test("an announced already serves the main socket without SSIP: exit 1 and one line saying how to turn ssip_socket on")
+    @Test(
+        "an announced already serves the main socket without SSIP: exit 1 and one line saying how to turn ssip_socket on"
+    )
     func mainSocketTaken() throws {
         let home = try SpawnHome()
         let daemon = try DaemonProcess(audio: "null", socketPath: "", environment: home.environment)
         #expect(FileManager.default.fileExists(atPath: home.mainSocketPath))
-        let result = try home.run(["--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath])
+        let result = try home.run([
+            "--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath,
+        ])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "one line: \(result.stderr)")
-        #expect(result.stderr.hasPrefix("announced: announced already serves \(home.mainSocketPath) but not SSIP at \(home.defaultSSIPPath)"))
-        #expect(result.stderr.contains(#""ssip_socket": "default" in \#(home.directory.path)/config/announced/announced.json"#), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "announced: announced already serves \(home.mainSocketPath) but not SSIP at \(home.defaultSSIPPath)"))
+        #expect(
+            result.stderr.contains(
+                #""ssip_socket": "default" in \#(home.directory.path)/config/announced/announced.json"#),
+            "\(result.stderr)")
         #expect(result.stderr.contains("systemctl --user enable --now announced-ssip.socket"))
         #expect(!FileManager.default.fileExists(atPath: home.logPath), "no second daemon was started")
         #expect(daemon.stop() == 0)
@@ -120,10 +133,15 @@ struct SpawnTests {
     @Test("a daemon that cannot start: exit 1 with its own reason and where its log is, as soon as it has ended")
     func daemonFails() throws {
         let home = try SpawnHome()
-        let result = try home.run(["--spawn", "--socket-path", home.defaultSSIPPath, "--audio", "null", "--voice", "no-such-voice"])
+        let result = try home.run([
+            "--spawn", "--socket-path", home.defaultSSIPPath, "--audio", "null", "--voice", "no-such-voice",
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("announced: the daemon it started exited with status 1 before serving \(home.defaultSSIPPath): the voice \"no-such-voice\" is not one of espeak-ng's"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasPrefix(
+                "announced: the daemon it started exited with status 1 before serving \(home.defaultSSIPPath): the voice \"no-such-voice\" is not one of espeak-ng's"
+            ), "\(result.stderr)")
         #expect(result.stderr.hasSuffix("(its log: \(home.logPath))\n"))
         let log = try String(contentsOfFile: home.logPath, encoding: .utf8)
         #expect(log.contains("announced: the voice \"no-such-voice\""))
@@ -131,20 +149,30 @@ struct SpawnTests {
         #expect(stat(home.logPath, &info) == 0 && info.st_mode & 0o777 == 0o600)
 
         // A second attempt keeps the first attempt's log as spawned.log.1.
-        _ = try home.run(["--spawn", "--socket-path", home.defaultSSIPPath, "--audio", "null", "--voice", "other-voice"])
+        _ = try home.run([
+            "--spawn", "--socket-path", home.defaultSSIPPath, "--audio", "null", "--voice", "other-voice",
+        ])
         #expect(try String(contentsOfFile: home.logPath + ".1", encoding: .utf8).contains("no-such-voice"))
         #expect(try String(contentsOfFile: home.logPath, encoding: .utf8).contains("other-voice"))
     }
 
-    @Test("speech-dispatcher's default path, as libspeechd names it in full, gets the default directory's checks: a 0755 one is refused")
+    @Test(
+        "speech-dispatcher's default path, as libspeechd names it in full, gets the default directory's checks: a 0755 one is refused"
+    )
     func defaultPathIsChecked() throws {
         let home = try SpawnHome()
         let folder = home.runtime + "/speech-dispatcher"
         try #require(mkdir(folder, 0o755) == 0 && chmod(folder, 0o755) == 0)
-        let result = try home.run(["--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath, "--audio", "null"])
+        let result = try home.run([
+            "--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath, "--audio",
+            "null",
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("refusing to serve \(home.defaultSSIPPath): the socket directory \(folder) has mode 755"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "refusing to serve \(home.defaultSSIPPath): the socket directory \(folder) has mode 755"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("chmod 700 \(folder)"))
         var info = stat()
         #expect(lstat(home.defaultSSIPPath, &info) != 0, "no socket made there")
@@ -156,7 +184,10 @@ struct SpawnTests {
         let file = try EditableConfigFile(#"{"rate": 20}"#)
         let result = try home.run(["--spawn", "--socket-path", home.defaultSSIPPath, "--config", file.path])
         #expect(result.status == 1)
-        #expect(result.stderr == "announced: config file \(file.path), key \"rate\": must be a whole number from 80 to 450, not 20; correct it, or remove the key to use the default\n")
+        #expect(
+            result.stderr
+                == "announced: config file \(file.path), key \"rate\": must be a whole number from 80 to 450, not 20; correct it, or remove the key to use the default\n"
+        )
         #expect(!FileManager.default.fileExists(atPath: home.logPath))
     }
 
@@ -175,15 +206,22 @@ struct SpawnTests {
         #expect(result.stderr.contains(says), "\(result.stderr)")
     }
 
-    @Test("no server yet: a daemon starts in the background serving SSIP at the path and its main socket, detached; exit 0 once it accepts; a second spawn reuses it")
+    @Test(
+        "no server yet: a daemon starts in the background serving SSIP at the path and its main socket, detached; exit 0 once it accepts; a second spawn reuses it"
+    )
     func startsAndReuses() throws {
         let home = try SpawnHome()
-        let arguments = ["--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath, "--audio", "null"]
+        let arguments = [
+            "--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath, "--audio",
+            "null",
+        ]
         let first = try home.run(arguments, extraEnvironment: ["UNRELATED_SECRET": "x", "LISTEN_FDS": "1"])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.isEmpty)
-        #expect(peerProcess(of: home.defaultSSIPPath) != nil, "the SSIP socket accepts connections when the command exits")
-        let pid = try #require(peerProcess(of: home.mainSocketPath), "the daemon serves its main socket at its usual default")
+        #expect(
+            peerProcess(of: home.defaultSSIPPath) != nil, "the SSIP socket accepts connections when the command exits")
+        let pid = try #require(
+            peerProcess(of: home.mainSocketPath), "the daemon serves its main socket at its usual default")
         home.daemons.append(pid)
         #expect(peerProcess(of: home.defaultSSIPPath) == pid, "one daemon serves both")
 
@@ -200,7 +238,9 @@ struct SpawnTests {
         }
         var info = stat()
         #expect(stat(home.runtime + "/speech-dispatcher", &info) == 0 && info.st_mode & 0o777 == 0o700)
-        #expect(try String(contentsOfFile: home.logPath, encoding: .utf8).contains("protocol=ssip socket=\(home.defaultSSIPPath)"))
+        #expect(
+            try String(contentsOfFile: home.logPath, encoding: .utf8).contains(
+                "protocol=ssip socket=\(home.defaultSSIPPath)"))
 
         let second = try home.run(arguments)
         #expect(second.status == 0, "\(second.stderr)")
@@ -216,7 +256,10 @@ struct SpawnTests {
     @Test("two clients spawning at the same moment: both exit 0, and one daemon serves both sockets")
     func concurrentSpawns() throws {
         let home = try SpawnHome()
-        let arguments = ["--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath, "--audio", "null"]
+        let arguments = [
+            "--spawn", "--communication-method", "unix_socket", "--socket-path", home.defaultSSIPPath, "--audio",
+            "null",
+        ]
         let commands = try (0..<2).map { _ in
             try AnnouncectlProcess(arguments, environment: home.environment, executable: DaemonProcess.executable)
         }
@@ -237,13 +280,17 @@ struct SpawnTests {
 
     @Test(
         "python3-speechd with SPEECHD_CMD=announced: the client autospawns announced, speaks, its connection gets BEGIN and END, and the audio is in the WAV output",
-        .enabled(if: FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/speechd/client.py"), "needs python3-speechd (apt-get install python3-speechd)")
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/speechd/client.py"),
+            "needs python3-speechd (apt-get install python3-speechd)")
     )
     func pythonClientAutospawns() throws {
         let home = try SpawnHome()
         let wav = home.directory.appendingPathComponent("wav").path
-        try FileManager.default.createDirectory(atPath: home.directory.appendingPathComponent("config/announced").path, withIntermediateDirectories: true)
-        try Data(#"{"audio": {"output": "wav:\#(wav)"}}"#.utf8).write(to: home.directory.appendingPathComponent("config/announced/announced.json"))
+        try FileManager.default.createDirectory(
+            atPath: home.directory.appendingPathComponent("config/announced").path, withIntermediateDirectories: true)
+        try Data(#"{"audio": {"output": "wav:\#(wav)"}}"#.utf8).write(
+            to: home.directory.appendingPathComponent("config/announced/announced.json"))
         // The events are taken from the connection before python3-speechd routes them to a
         // speak() callback: speak() registers its callback only after the reply, so a BEGIN that
         // comes first is dropped (python3-speechd's own TODO in client.py says so), the more
@@ -284,13 +331,17 @@ struct SpawnTests {
 
     @Test(
         "spd-say (libspeechd) with SPEECHD_CMD=announced: it autospawns announced, -w waits for the end, and the text is heard in the WAV",
-        .enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/spd-say"), "needs spd-say (apt-get install speech-dispatcher)")
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/usr/bin/spd-say"),
+            "needs spd-say (apt-get install speech-dispatcher)")
     )
     func spdSayAutospawns() throws {
         let home = try SpawnHome()
         let wav = home.directory.appendingPathComponent("wav").path
-        try FileManager.default.createDirectory(atPath: home.directory.appendingPathComponent("config/announced").path, withIntermediateDirectories: true)
-        try Data(#"{"audio": {"output": "wav:\#(wav)"}}"#.utf8).write(to: home.directory.appendingPathComponent("config/announced/announced.json"))
+        try FileManager.default.createDirectory(
+            atPath: home.directory.appendingPathComponent("config/announced").path, withIntermediateDirectories: true)
+        try Data(#"{"audio": {"output": "wav:\#(wav)"}}"#.utf8).write(
+            to: home.directory.appendingPathComponent("config/announced/announced.json"))
         let say = try AnnouncectlProcess(
             ["-w", "Started by spd-say"],
             environment: home.environment.merging(["SPEECHD_CMD": DaemonProcess.executable.path]) { $1 },

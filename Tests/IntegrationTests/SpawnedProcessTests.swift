@@ -20,15 +20,20 @@ struct SpawnedProcessTests {
             _ = child.waitForExit()
         }
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd").sorted()
-        let targets = descriptors.map { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/fd/\($0)")) ?? "?" }
-        #expect(descriptors == ["0", "1", "2"], "the child's descriptors: \(zip(descriptors, targets).map { "\($0) -> \($1)" })")
+        let targets = descriptors.map {
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/fd/\($0)")) ?? "?"
+        }
+        #expect(
+            descriptors == ["0", "1", "2"],
+            "the child's descriptors: \(zip(descriptors, targets).map { "\($0) -> \($1)" })")
         withExtendedLifetime(pipe) {}
     }
 
     @Test("a client's standard input reaches its end when the test closes it, though a child was started while it ran")
     func clientInputEnds() throws {
         let client = try AnnouncectlProcess([], executable: URL(fileURLWithPath: "/bin/cat"))
-        let child = try SpawnedProcess(executable: "/bin/sleep", arguments: ["30"], environment: [:], output: .discarded)
+        let child = try SpawnedProcess(
+            executable: "/bin/sleep", arguments: ["30"], environment: [:], output: .discarded)
         defer {
             child.signal(SIGKILL)
             _ = child.waitForExit()

@@ -26,11 +26,16 @@ func spdSaySpoken(_ ssip: SSIPDaemon, _ watcher: LineClient, _ arguments: [Strin
     let result = try SSIPClientProcess.spdSay(ssip, ["-w"] + arguments)
     #expect(result.status == 0, "spd-say \(arguments): \(result.stdout)\(result.stderr)")
     #expect(result.stdout.isEmpty, "spd-say printed no complaint: \(result.stdout)")
-    let finished = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") }, "spd-say \(arguments): no finished")
+    let finished = try #require(
+        watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") },
+        "spd-say \(arguments): no finished")
     #expect(finished["success"] == .bool(true), "spd-say \(arguments): \(finished.text)")
     let seq = try #require(finished["seq"]?.integerValue)
-    let started = watcher.received.first { $0.event == "speech" && $0["state"] == .string("started") && $0["seq"] == .integer(seq) }
-    return SpdSayMessage(seq: seq, started: started, finished: finished, samples: try ssip.daemon.wavSamples(seq: Int(seq)))
+    let started = watcher.received.first {
+        $0.event == "speech" && $0["state"] == .string("started") && $0["seq"] == .integer(seq)
+    }
+    return SpdSayMessage(
+        seq: seq, started: started, finished: finished, samples: try ssip.daemon.wavSamples(seq: Int(seq)))
 }
 
 /// The root mean square of `samples`.
@@ -39,17 +44,22 @@ func rms(_ samples: ArraySlice<Int16>) -> Double {
     return (samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count)).squareRoot()
 }
 
-@Suite("spd-say against the daemon's SSIP socket", .onBlockingThreads, .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))
+@Suite(
+    "spd-say against the daemon's SSIP socket", .onBlockingThreads,
+    .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))
 struct SpdSayTests {
     @Test("spd-say -w speaks the text under its CLIENT_NAME and exits only after the daemon's finished for it")
     func waitsForTheEnd() throws {
         let ssip = try SSIPDaemon()
         let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let tool = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-w", "Hello from spd-say, spoken to the end"], daemon: ssip)
+        let tool = try SSIPClientProcess.start(
+            try #require(SSIPClientProcess.spdSay), ["-w", "Hello from spd-say, spoken to the end"], daemon: ssip)
         tool.finishInput()
         let started = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") })
-        #expect(started["client"]?.stringValue?.hasSuffix(":spd-say:main") == true, "libspeechd's CLIENT_NAME, unquoted: \(started.text)")
+        #expect(
+            started["client"]?.stringValue?.hasSuffix(":spd-say:main") == true,
+            "libspeechd's CLIENT_NAME, unquoted: \(started.text)")
         #expect(started["text"] == .string("Hello from spd-say, spoken to the end"))
         let result = tool.finish()
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
@@ -59,13 +69,16 @@ struct SpdSayTests {
         let status = try #require(watcher.waitFor("ok", id: 2))
         let finishedIndex = watcher.received.firstIndex { $0.event == "speech" && $0["state"] == .string("finished") }
         let statusIndex = watcher.received.firstIndex { $0 == status }
-        #expect(finishedIndex != nil && statusIndex != nil && finishedIndex! < statusIndex!, "spd-say exited before the daemon's finished for its message: \(watcher.received.map(\.text))")
+        #expect(
+            finishedIndex != nil && statusIndex != nil && finishedIndex! < statusIndex!,
+            "spd-say exited before the daemon's finished for its message: \(watcher.received.map(\.text))")
         let finished = try #require(finishedIndex.map { watcher.received[$0] })
         #expect(finished["success"] == .bool(true) && finished["seq"] == started["seq"])
         // The recording holds the whole sentence: exactly what espeak-ng says for it with the
         // daemon's default voice and rate (the first synthesis after start equals espeak-ng's).
         let audio = WAVFile.trimmed(try daemon.wavSamples(seq: Int(try #require(started["seq"]?.integerValue))))
-        let reference = WAVFile.trimmed(try espeakReference(text: "Hello from spd-say, spoken to the end", voice: "en-us", rate: 175))
+        let reference = WAVFile.trimmed(
+            try espeakReference(text: "Hello from spd-say, spoken to the end", voice: "en-us", rate: 175))
         #expect(audio.count == reference.count)
         #expect(audio.elementsEqual(reference), "the recorded audio is not espeak-ng's for the text")
     }
@@ -81,12 +94,15 @@ struct SpdSayTests {
         #expect(finished["success"] == .bool(true), "kept after spd-say closed its connection: \(finished.text)")
     }
 
-    @Test("spd-say -C from another process cancels the speaking and the waiting messages: a waiting spd-say -w exits 0, the other owner gets 703")
+    @Test(
+        "spd-say -C from another process cancels the speaking and the waiting messages: a waiting spd-say -w exits 0, the other owner gets 703"
+    )
     func cancelFromAnotherProcess() throws {
         let ssip = try SSIPDaemon(audio: "null")
         let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
-        let speaking = try SSIPClientProcess.start(try #require(SSIPClientProcess.spdSay), ["-w", "-P", "message", interruptibleText], daemon: ssip)
+        let speaking = try SSIPClientProcess.start(
+            try #require(SSIPClientProcess.spdSay), ["-w", "-P", "message", interruptibleText], daemon: ssip)
         speaking.finishInput()
         let started = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("started") })
         let owner = try ssip.connectSSIP()
@@ -100,12 +116,17 @@ struct SpdSayTests {
         let waited = speaking.finish()
         #expect(waited.status == 0, "spd-say -w ends on its message's 703: \(waited.stdout)\(waited.stderr)")
         var ended: [JSONValue] = []
-        for _ in 0..<2 { ended.append(try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })) }
+        for _ in 0..<2 {
+            ended.append(try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") }))
+        }
         #expect(ended.contains { $0["seq"] == started["seq"] }, "the speaking message ended: \(ended.map(\.text))")
-        #expect(ended.allSatisfy { $0["success"] == .bool(false) && $0["reason"] == .string("cancelled") }, "\(ended.map(\.text))")
+        #expect(
+            ended.allSatisfy { $0["success"] == .bool(false) && $0["reason"] == .string("cancelled") },
+            "\(ended.map(\.text))")
     }
 
-    @Test("spd-say -S from another process stops the speaking message only: 703 for it, the queued one is spoken to 702")
+    @Test(
+        "spd-say -S from another process stops the speaking message only: 703 for it, the queued one is spoken to 702")
     func stopFromAnotherProcess() throws {
         let ssip = try SSIPDaemon(audio: "null")
         let owner = try ssip.connectSSIP()
@@ -122,7 +143,9 @@ struct SpdSayTests {
         #expect(owner.events(messageID: queued).map(\.code) == [701, 702])
     }
 
-    @Test("spd-say -w with a notification while a message speaks exits 0 at once: the dropped notification gets its 703 (speech-dispatcher sends none, and spd-say -w waits forever)")
+    @Test(
+        "spd-say -w with a notification while a message speaks exits 0 at once: the dropped notification gets its 703 (speech-dispatcher sends none, and spd-say -w waits forever)"
+    )
     func droppedNotificationEndsTheWait() throws {
         let ssip = try SSIPDaemon(audio: "null")
         let daemon = ssip.daemon
@@ -135,8 +158,12 @@ struct SpdSayTests {
         let result = try SSIPClientProcess.spdSay(ssip, ["-w", "-P", "notification", "A notification nobody hears"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let dropped = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })
-        #expect(dropped["success"] == .bool(false) && dropped["seq"] != .integer(Int64(speaking)), "the notification, not the message: \(dropped.text)")
-        #expect(!watcher.received.contains { $0["state"] == .string("started") && $0["seq"] == dropped["seq"] }, "never started")
+        #expect(
+            dropped["success"] == .bool(false) && dropped["seq"] != .integer(Int64(speaking)),
+            "the notification, not the message: \(dropped.text)")
+        #expect(
+            !watcher.received.contains { $0["state"] == .string("started") && $0["seq"] == dropped["seq"] },
+            "never started")
         #expect(owner.events(messageID: speaking).map(\.code) == [701], "the message speaks on")
     }
 
@@ -168,7 +195,9 @@ struct SpdSayTests {
         #expect(try SSIPClientProcess.spdSay(ssip, ["-w", "Next"], timeout: 20).status == 0)
     }
 
-    @Test("a text over max_text_chars is refused: spd-say says it failed to say the message and exits 1; the next one is spoken")
+    @Test(
+        "a text over max_text_chars is refused: spd-say says it failed to say the message and exits 1; the next one is spoken"
+    )
     func textOverTheLimit() throws {
         let ssip = try SSIPDaemon(audio: "null", environment: ["ANNOUNCED_MAX_TEXT_CHARS": "1000"])
         let daemon = ssip.daemon
@@ -195,7 +224,8 @@ struct SpdSayTests {
         for _ in 0..<2 {
             let finished = try #require(watcher.waitFor { $0.event == "speech" && $0["state"] == .string("finished") })
             #expect(finished["success"] == .bool(true), "\(finished.text)")
-            texts += watcher.received.filter { $0["state"] == .string("started") && $0["seq"] == finished["seq"] }.compactMap { $0["text"]?.stringValue }
+            texts += watcher.received.filter { $0["state"] == .string("started") && $0["seq"] == finished["seq"] }
+                .compactMap { $0["text"]?.stringValue }
         }
         #expect(texts.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } == ["First line", "Second line"])
     }
@@ -231,14 +261,19 @@ struct SpdSayTests {
         #expect(message.audio.elementsEqual(reference), "spd-say \(option) is not espeak-ng's French voice")
     }
 
-    @Test("each of spd-say's voice options is accepted and changes the audio as it should", arguments: SpdSayOptionEffect.all)
+    @Test(
+        "each of spd-say's voice options is accepted and changes the audio as it should",
+        arguments: SpdSayOptionEffect.all)
     func optionEffect(_ effect: SpdSayOptionEffect) throws {
         let ssip = try SSIPDaemon()
         let daemon = ssip.daemon
         let watcher = try speechWatcher(daemon)
         let with = try spdSaySpoken(ssip, watcher, effect.with)
         let against = try spdSaySpoken(ssip, watcher, effect.against)
-        #expect(effect.holds(with.audio, against.audio), "\(effect.claim): \(with.audio.count) samples (rms \(Int(rms(with.audio)))) against \(against.audio.count) (rms \(Int(rms(against.audio))))")
+        #expect(
+            effect.holds(with.audio, against.audio),
+            "\(effect.claim): \(with.audio.count) samples (rms \(Int(rms(with.audio)))) against \(against.audio.count) (rms \(Int(rms(against.audio))))"
+        )
     }
 
     @Test("spd-say -o, -R and -P are accepted without a complaint")
@@ -268,7 +303,9 @@ struct SpdSayTests {
         #expect(modules.stdout == "OUTPUT MODULES\nespeak-ng\npiper\n")
     }
 
-    @Test("spd-say exits 0 against the daemon and 1, saying why, once no server listens, as with speech-dispatcher absent")
+    @Test(
+        "spd-say exits 0 against the daemon and 1, saying why, once no server listens, as with speech-dispatcher absent"
+    )
     func exitCodes() throws {
         let ssip = try SSIPDaemon(audio: "null")
         let daemon = ssip.daemon
@@ -278,7 +315,9 @@ struct SpdSayTests {
         // No text and no action: spd-say prints its help and exits 1 without connecting.
         let usage = try SSIPClientProcess.spdSay(ssip, [])
         #expect(usage.status == 1)
-        #expect(usage.stdout.contains("Usage: \(try #require(SSIPClientProcess.spdSay)) [options]"), "stdout: \(usage.stdout) stderr: \(usage.stderr)")
+        #expect(
+            usage.stdout.contains("Usage: \(try #require(SSIPClientProcess.spdSay)) [options]"),
+            "stdout: \(usage.stdout) stderr: \(usage.stderr)")
         #expect(daemon.stop() == 0)
         #expect(!FileManager.default.fileExists(atPath: ssipPath), "the daemon removes its SSIP socket")
         // What spd-say does when no server is there at all (SPEECHD_CMD=/bin/false: no autospawn).
@@ -298,29 +337,47 @@ struct SpdSayOptionEffect: Sendable, CustomTestStringConvertible {
     var testDescription: String { claim }
 
     static let all: [SpdSayOptionEffect] = [
-        SpdSayOptionEffect(with: ["-r", "50", "Hello there"], against: ["-r", "-50", "Hello there"], claim: "-r 50 is faster than -r -50") {
+        SpdSayOptionEffect(
+            with: ["-r", "50", "Hello there"], against: ["-r", "-50", "Hello there"],
+            claim: "-r 50 is faster than -r -50"
+        ) {
             $0.count < $1.count * 3 / 4
         },
-        SpdSayOptionEffect(with: ["-p", "50", "Hello there"], against: ["-p", "-50", "Hello there"], claim: "-p 50 sounds other than -p -50") {
+        SpdSayOptionEffect(
+            with: ["-p", "50", "Hello there"], against: ["-p", "-50", "Hello there"],
+            claim: "-p 50 sounds other than -p -50"
+        ) {
             $0 != $1
         },
-        SpdSayOptionEffect(with: ["-i", "-50", "Hello there"], against: ["-i", "50", "Hello there"], claim: "-i -50 is quieter than -i 50") {
+        SpdSayOptionEffect(
+            with: ["-i", "-50", "Hello there"], against: ["-i", "50", "Hello there"],
+            claim: "-i -50 is quieter than -i 50"
+        ) {
             rms($0) < rms($1) * 3 / 4
         },
-        SpdSayOptionEffect(with: ["-l", "fr", "Bonjour"], against: ["-l", "en", "Bonjour"], claim: "-l fr speaks other than -l en") {
+        SpdSayOptionEffect(
+            with: ["-l", "fr", "Bonjour"], against: ["-l", "en", "Bonjour"], claim: "-l fr speaks other than -l en"
+        ) {
             $0 != $1
         },
-        SpdSayOptionEffect(with: ["-t", "female1", "Hello there"], against: ["-t", "male1", "Hello there"], claim: "-t female1 sounds other than -t male1") {
+        SpdSayOptionEffect(
+            with: ["-t", "female1", "Hello there"], against: ["-t", "male1", "Hello there"],
+            claim: "-t female1 sounds other than -t male1"
+        ) {
             $0 != $1
         },
-        SpdSayOptionEffect(with: ["-m", "all", "one, two; three."], against: ["-m", "none", "one, two; three."], claim: "-m all says the punctuation -m none leaves out") {
+        SpdSayOptionEffect(
+            with: ["-m", "all", "one, two; three."], against: ["-m", "none", "one, two; three."],
+            claim: "-m all says the punctuation -m none leaves out"
+        ) {
             $0.count > $1.count * 5 / 4
         },
         SpdSayOptionEffect(with: ["-s", "hello"], against: ["hello"], claim: "-s spells the word out") {
             $0.count > $1.count * 2
         },
         SpdSayOptionEffect(
-            with: ["-x", #"<speak>one <break time="1s"/> two</speak>"#], against: [#"<speak>one <break time="1s"/> two</speak>"#],
+            with: ["-x", #"<speak>one <break time="1s"/> two</speak>"#],
+            against: [#"<speak>one <break time="1s"/> two</speak>"#],
             claim: "-x makes the text SSML: a one-second break, and no tags read out"
         ) {
             longestQuiet($0) > 22050 * 9 / 10 && longestQuiet($1) < 22050 / 2 && $0.count < $1.count

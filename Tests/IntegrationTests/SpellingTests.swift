@@ -20,8 +20,10 @@ struct SpellingTests {
 
         let spelled = seconds(try daemon.wavSamples(seq: 1))
         let word = seconds(try daemon.wavSamples(seq: 2))
-        let letters = (["a", "b", "c", "d"].map { #"<say-as interpret-as="characters">\#($0)</say-as>"# }).joined(separator: " ")
-        let reference = seconds(try espeakReference(text: "<speak>\(letters)</speak>", voice: "en-us", rate: 175, ssml: true))
+        let letters = (["a", "b", "c", "d"].map { #"<say-as interpret-as="characters">\#($0)</say-as>"# }).joined(
+            separator: " ")
+        let reference = seconds(
+            try espeakReference(text: "<speak>\(letters)</speak>", voice: "en-us", rate: 175, ssml: true))
         print("spell abcd: \(spelled) s; the word abcd: \(word) s; espeak-ng -m spelling the letters: \(reference) s")
         // Read as markup ("less than speak greater than ...") it would last many times longer.
         #expect(spelled < 2)

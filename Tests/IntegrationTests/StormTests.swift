@@ -33,13 +33,19 @@ func stormLines(seed: UInt64, count: Int) -> (lines: [String], postIDs: [Int], l
             lines.append(announce(id, "storm \(id)", options))
             posts.append(id)
         case 45..<55:
-            lines.append(#"{"op":"focus","id":\#(id),"element":{"id":"e\#(id)","label":"Item \#(id)","traits":["button"]}\#(options)}"#)
+            lines.append(
+                #"{"op":"focus","id":\#(id),"element":{"id":"e\#(id)","label":"Item \#(id)","traits":["button"]}\#(options)}"#
+            )
             posts.append(id)
         case 55..<62:
-            lines.append(#"{"op":"screen-changed","id":\#(id),"element":null,"elements":[{"id":"s\#(id)","label":"Screen \#(id)"}]\#(options)}"#)
+            lines.append(
+                #"{"op":"screen-changed","id":\#(id),"element":null,"elements":[{"id":"s\#(id)","label":"Screen \#(id)"}]\#(options)}"#
+            )
             posts.append(id)
         case 62..<68:
-            lines.append(#"{"op":"layout-changed","id":\#(id),"element":\#(Bool.random(using: &random) ? "null" : "\"changed\"")\#(options)}"#)
+            lines.append(
+                #"{"op":"layout-changed","id":\#(id),"element":\#(Bool.random(using: &random) ? "null" : "\"changed\"")\#(options)}"#
+            )
             posts.append(id)
         case 68..<76:
             lines.append(#"{"op":"cancel","id":\#(id),"target":\#(Int.random(in: 0...max(0, id), using: &random))}"#)
@@ -50,7 +56,7 @@ func stormLines(seed: UInt64, count: Int) -> (lines: [String], postIDs: [Int], l
         case 84..<90:
             lines.append(#"{"op":"status","id":\#(id)}"#)
         case 90..<95:
-            lines.append(#"{"op":"announce","id":\#(id),"text":""}"#)  // invalid
+            lines.append(#"{"op":"announce","id":\#(id),"text":""}"#) // invalid
             posts.append(id)
         default:
             lines.append(#"{"op":"announce","text":"fire and forget \#(id)"}"#)
@@ -93,7 +99,9 @@ struct StormTests {
         }
         // Unmute, then stop whatever still waits, so the storm ends.
         let control = try daemon.connect()
-        for (client, last) in zip(clients, lastIDs) { try #require(client.waitFor { $0["id"] == .integer(Int64(last)) } != nil) }
+        for (client, last) in zip(clients, lastIDs) {
+            try #require(client.waitFor { $0["id"] == .integer(Int64(last)) } != nil)
+        }
         control.send(#"{"op":"set","id":1,"muted":false}"#, #"{"op":"stop","id":2}"#)
         control.waitFor("ok", id: 2)
         for (client, posts) in zip(clients, expected) {
@@ -104,7 +112,9 @@ struct StormTests {
                 let terminals = lines.filter { ["finished", "dropped", "error"].contains($0) }
                 #expect(terminals.count == 1, "post \(id): \(lines)")
                 let order = lines.filter { ["queued", "started", "finished", "dropped", "error"].contains($0) }
-                #expect(["queued,finished", "queued,started,finished", "dropped", "error"].contains(order.joined(separator: ",")), "post \(id): \(lines)")
+                #expect(
+                    ["queued,finished", "queued,started,finished", "dropped", "error"].contains(
+                        order.joined(separator: ",")), "post \(id): \(lines)")
             }
         }
         // Closed connections leave the dispatcher just after their last line; ask until they have.
@@ -130,12 +140,16 @@ struct StormTests {
             expected.append(posts)
             lastIDs.append(last)
         }
-        for (client, last) in zip(clients, lastIDs) { try #require(client.waitFor { $0["id"] == .integer(Int64(last)) } != nil) }
+        for (client, last) in zip(clients, lastIDs) {
+            try #require(client.waitFor { $0["id"] == .integer(Int64(last)) } != nil)
+        }
         #expect(daemon.stop(signal: SIGTERM) == 0)
         for (client, posts) in zip(clients, expected) {
             #expect(client.waitForEOF(timeout: 30))
             for id in posts {
-                let terminals = client.lines(id: id).filter { ["finished", "dropped", "error"].contains($0.event ?? "") }
+                let terminals = client.lines(id: id).filter {
+                    ["finished", "dropped", "error"].contains($0.event ?? "")
+                }
                 #expect(terminals.count == 1, "post \(id): \(client.lines(id: id).map(\.text))")
             }
         }
@@ -151,7 +165,9 @@ struct StormTests {
         let daemon = try DaemonProcess(audio: "null")
         var clients: [LineClient] = []
         for _ in 0..<1000 { clients.append(try daemon.connect()) }
-        for (index, client) in clients.enumerated() { client.send(#"{"op":"hello","id":\#(index),"client":"c\#(index)"}"#) }
+        for (index, client) in clients.enumerated() {
+            client.send(#"{"op":"hello","id":\#(index),"client":"c\#(index)"}"#)
+        }
         for (index, client) in clients.enumerated() {
             #expect(client.waitFor("ok", id: index) != nil)
         }

@@ -7,11 +7,13 @@ import TestSupport
 import Testing
 
 /// The repository's root folder.
-let systemdTestsRepositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+let systemdTestsRepositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
 
 /// The path of `tool` on PATH, if it is installed.
 func installedTool(_ tool: String) -> String? {
-    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin", "/bin"]
+    let directories =
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") + ["/usr/bin", "/bin"]
     return directories.map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
 }
 
@@ -27,24 +29,29 @@ struct SystemdTests {
     func unitsVerify() throws {
         let directory = DaemonProcess.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try String(contentsOf: systemdTestsRepositoryRoot.appendingPathComponent("systemd/announced.service"), encoding: .utf8)
+        let service = try String(
+            contentsOf: systemdTestsRepositoryRoot.appendingPathComponent("systemd/announced.service"), encoding: .utf8)
         #expect(service.contains("\nExecStart=/usr/local/bin/announced\n"), "make install rewrites this line")
-        let installed = service.replacingOccurrences(of: "ExecStart=/usr/local/bin/", with: "ExecStart=\(DaemonProcess.binDirectory.path)/")
+        let installed = service.replacingOccurrences(
+            of: "ExecStart=/usr/local/bin/", with: "ExecStart=\(DaemonProcess.binDirectory.path)/")
         try Data(installed.utf8).write(to: directory.appendingPathComponent("announced.service"))
         for unit in ["announced.socket", "announced-ssip.socket"] {
             try FileManager.default.copyItem(
-                at: systemdTestsRepositoryRoot.appendingPathComponent("systemd/\(unit)"), to: directory.appendingPathComponent(unit)
+                at: systemdTestsRepositoryRoot.appendingPathComponent("systemd/\(unit)"),
+                to: directory.appendingPathComponent(unit)
             )
         }
         let runtime = directory.appendingPathComponent("runtime")
-        try FileManager.default.createDirectory(at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try FileManager.default.createDirectory(
+            at: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
 
         let ownRuntime = ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"]
             .flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
         let result = try AnnouncectlProcess.run(
             [
                 "--user", "verify", "--man=no",
-                directory.appendingPathComponent("announced.socket").path, directory.appendingPathComponent("announced-ssip.socket").path,
+                directory.appendingPathComponent("announced.socket").path,
+                directory.appendingPathComponent("announced-ssip.socket").path,
                 directory.appendingPathComponent("announced.service").path,
             ],
             environment: ["XDG_RUNTIME_DIR": ownRuntime ?? runtime.path, "SYSTEMD_LOG_COLOR": "0"],
@@ -56,23 +63,33 @@ struct SystemdTests {
 
         // The values the issue asks for.
         let socket = try String(contentsOf: directory.appendingPathComponent("announced.socket"), encoding: .utf8)
-        for line in ["ListenStream=%t/announced/announced.sock", "SocketMode=0600", "DirectoryMode=0700", "FileDescriptorName=announced"] {
+        for line in [
+            "ListenStream=%t/announced/announced.sock", "SocketMode=0600", "DirectoryMode=0700",
+            "FileDescriptorName=announced",
+        ] {
             #expect(socket.contains("\n\(line)\n"), "announced.socket lacks \(line)")
         }
         let ssip = try String(contentsOf: directory.appendingPathComponent("announced-ssip.socket"), encoding: .utf8)
-        for line in ["ListenStream=%t/speech-dispatcher/speechd.sock", "SocketMode=0600", "DirectoryMode=0700", "FileDescriptorName=ssip",
-                     "Service=announced.service", "Conflicts=speech-dispatcher.socket"] {
+        for line in [
+            "ListenStream=%t/speech-dispatcher/speechd.sock", "SocketMode=0600", "DirectoryMode=0700",
+            "FileDescriptorName=ssip",
+            "Service=announced.service", "Conflicts=speech-dispatcher.socket",
+        ] {
             #expect(ssip.contains("\n\(line)\n"), "announced-ssip.socket lacks \(line)")
         }
-        for line in ["Type=notify", "ExecReload=/bin/kill -HUP $MAINPID", "Restart=on-failure", "NoNewPrivileges=yes",
-                     "RestrictAddressFamilies=AF_UNIX", "ProtectSystem=strict", "PrivateTmp=yes"] {
+        for line in [
+            "Type=notify", "ExecReload=/bin/kill -HUP $MAINPID", "Restart=on-failure", "NoNewPrivileges=yes",
+            "RestrictAddressFamilies=AF_UNIX", "ProtectSystem=strict", "PrivateTmp=yes",
+        ] {
             #expect(service.contains("\n\(line)\n"), "announced.service lacks \(line)")
         }
     }
 
     @Test(
         "systemd-socket-activate: the daemon serves the passed socket, names it in its log, sends READY=1 and leaves the socket file on SIGTERM",
-        .enabled(if: installedTool("systemd-socket-activate") != nil, "needs systemd-socket-activate (apt-get install systemd)")
+        .enabled(
+            if: installedTool("systemd-socket-activate") != nil,
+            "needs systemd-socket-activate (apt-get install systemd)")
     )
     func socketActivation() throws {
         let directory = DaemonProcess.makeTemporaryDirectory()
@@ -92,7 +109,9 @@ struct SystemdTests {
         process.signal(SIGTERM)
         #expect(process.waitForExit() == 0)
         activated.readRemainingOutput()
-        #expect(activated.said.contains("socket=\(socketPath)"), "the log names the socket actually served:\n\(activated.said)")
+        #expect(
+            activated.said.contains("socket=\(socketPath)"),
+            "the log names the socket actually served:\n\(activated.said)")
         var info = stat()
         #expect(lstat(socketPath, &info) == 0, "the passed socket must not be unlinked")
         #expect(info.st_mode & S_IFMT == S_IFSOCK)
@@ -100,7 +119,9 @@ struct SystemdTests {
 
     @Test(
         "systemd-socket-activate with announced-ssip.socket's socket passed first: the daemon serves the one named announced as its main socket",
-        .enabled(if: installedTool("systemd-socket-activate") != nil, "needs systemd-socket-activate (apt-get install systemd)")
+        .enabled(
+            if: installedTool("systemd-socket-activate") != nil,
+            "needs systemd-socket-activate (apt-get install systemd)")
     )
     func twoSocketsByName() throws {
         let directory = DaemonProcess.makeTemporaryDirectory()
@@ -122,7 +143,8 @@ struct SystemdTests {
         process.signal(SIGTERM)
         #expect(process.waitForExit() == 0)
         activated.readRemainingOutput()
-        #expect(activated.said.contains("socket=\(socketPath)"), "the log names the main socket served:\n\(activated.said)")
+        #expect(
+            activated.said.contains("socket=\(socketPath)"), "the log names the main socket served:\n\(activated.said)")
         #expect(!activated.said.contains("not served"), "both passed sockets are known:\n\(activated.said)")
     }
 }

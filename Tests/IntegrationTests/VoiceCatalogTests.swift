@@ -9,13 +9,16 @@ import Testing
 /// directories, so neither the event loops nor the main queue scan them.
 @Suite("Voice catalog: voices installed and removed while the daemon runs", .onBlockingThreads)
 struct VoiceCatalogTests {
-    @Test("a voice installed while the daemon runs is listed by SSIP and `voices` once the catalog logs it; removed, it goes")
+    @Test(
+        "a voice installed while the daemon runs is listed by SSIP and `voices` once the catalog logs it; removed, it goes"
+    )
     func installAndRemoveAreSeen() throws {
         let ssip = try SSIPDaemon()
         let daemon = ssip.daemon
         let source = try TemporaryDirectory()
         defer { source.remove() }
-        let model = try FakeVoice.install("en_US-fake-medium", in: source.path, config: FakeVoice.config(dataset: "fake"))
+        let model = try FakeVoice.install(
+            "en_US-fake-medium", in: source.path, config: FakeVoice.config(dataset: "fake"))
         let session = try ssip.connectSSIP()
         #expect(session.command("SET self CLIENT_NAME test:catalog:main")?.code == 208)
         let entry = "249-en_us-fake-medium\ten-US\tnone"
@@ -34,10 +37,14 @@ struct VoiceCatalogTests {
     }
 
     /// `announcectl voices ...` for `daemon`'s voice directory.
-    func voices(_ daemon: DaemonProcess, _ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+    func voices(_ daemon: DaemonProcess, _ arguments: String...) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try AnnouncectlProcess.run(
             ["--socket", daemon.socketPath, "voices"] + arguments,
-            environment: ["XDG_DATA_HOME": daemon.directory.appendingPathComponent("data").path, "ANNOUNCED_SYSTEM_VOICES": ""]
+            environment: [
+                "XDG_DATA_HOME": daemon.directory.appendingPathComponent("data").path, "ANNOUNCED_SYSTEM_VOICES": "",
+            ]
         )
     }
 }

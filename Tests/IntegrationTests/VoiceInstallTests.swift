@@ -11,10 +11,14 @@ import Testing
 @Suite("announcectl voices install and remove", .onBlockingThreads)
 struct VoiceInstallTests {
     /// Runs announcectl with the daemon's socket and its XDG_DATA_HOME.
-    func voices(_ daemon: DaemonProcess, _ arguments: String...) throws -> (status: Int32, stdout: String, stderr: String) {
+    func voices(_ daemon: DaemonProcess, _ arguments: String...) throws -> (
+        status: Int32, stdout: String, stderr: String
+    ) {
         try AnnouncectlProcess.run(
             ["--socket", daemon.socketPath, "voices"] + arguments,
-            environment: ["XDG_DATA_HOME": daemon.directory.appendingPathComponent("data").path, "ANNOUNCED_SYSTEM_VOICES": ""]
+            environment: [
+                "XDG_DATA_HOME": daemon.directory.appendingPathComponent("data").path, "ANNOUNCED_SYSTEM_VOICES": "",
+            ]
         )
     }
 
@@ -23,17 +27,25 @@ struct VoiceInstallTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: daemon.voicesDirectory)) ?? []).sorted()
     }
 
-    @Test("a file:// URL of the .onnx installs the pair (its .onnx.json fetched beside it); the running daemon lists it; remove takes it away")
+    @Test(
+        "a file:// URL of the .onnx installs the pair (its .onnx.json fetched beside it); the running daemon lists it; remove takes it away"
+    )
     func installFromURL() throws {
         let daemon = try DaemonProcess()
         let source = try TemporaryDirectory()
         defer { source.remove() }
-        try FakeVoice.install("en_US-fake-medium", in: source.path + "/voice", config: FakeVoice.config(dataset: "fake"))
+        try FakeVoice.install(
+            "en_US-fake-medium", in: source.path + "/voice", config: FakeVoice.config(dataset: "fake"))
         let installed = try voices(daemon, "install", "file://\(source.path)/voice/en_US-fake-medium.onnx")
         #expect(installed.status == 0, "\(installed)")
-        #expect(installed.stdout == "installed en_us-fake-medium (en-us, medium quality) in \(daemon.voicesDirectory)\n")
-        #expect(installedFiles(daemon) == ["en_US-fake-medium.onnx", "en_US-fake-medium.onnx.json"], "no temporary file is left")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: daemon.voicesDirectory + "/en_US-fake-medium.onnx")) == Data(FakeVoice.model))
+        #expect(
+            installed.stdout == "installed en_us-fake-medium (en-us, medium quality) in \(daemon.voicesDirectory)\n")
+        #expect(
+            installedFiles(daemon) == ["en_US-fake-medium.onnx", "en_US-fake-medium.onnx.json"],
+            "no temporary file is left")
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: daemon.voicesDirectory + "/en_US-fake-medium.onnx"))
+                == Data(FakeVoice.model))
         #expect(daemon.waitForStderr(containing: "piper voices changed voices=en_us-fake-medium", timeout: 10))
         let listed = try voices(daemon, "--lang", "en")
         #expect(listed.stdout.contains("en_us-fake-medium"), "\(listed)")
@@ -47,22 +59,29 @@ struct VoiceInstallTests {
         #expect(again.status == 1 && again.stderr.contains("no voice named en_us-fake-medium"), "\(again)")
     }
 
-    @Test("a percent-encoded URL installs under the decoded file name; a URL curl cannot fetch is refused with curl's reason")
+    @Test(
+        "a percent-encoded URL installs under the decoded file name; a URL curl cannot fetch is refused with curl's reason"
+    )
     func installFromEncodedURL() throws {
         let daemon = try DaemonProcess()
         let source = try TemporaryDirectory()
         defer { source.remove() }
-        try FakeVoice.install("en_US-fake-medium", in: source.path + "/voice", config: FakeVoice.config(dataset: "fake"))
+        try FakeVoice.install(
+            "en_US-fake-medium", in: source.path + "/voice", config: FakeVoice.config(dataset: "fake"))
         let installed = try voices(daemon, "install", "file://\(source.path)/voice/en%5FUS-fake%2Dmedium.onnx")
         #expect(installed.status == 0, "\(installed)")
-        #expect(installed.stdout == "installed en_us-fake-medium (en-us, medium quality) in \(daemon.voicesDirectory)\n")
+        #expect(
+            installed.stdout == "installed en_us-fake-medium (en-us, medium quality) in \(daemon.voicesDirectory)\n")
         #expect(installedFiles(daemon) == ["en_US-fake-medium.onnx", "en_US-fake-medium.onnx.json"])
 
         let missing = try voices(daemon, "install", "file://\(source.path)/none/en_GB-gone-low.onnx")
         #expect(missing.status == 1, "\(missing)")
-        let reason = "en_GB-gone-low.onnx cannot be fetched from file://\(source.path)/none/en_GB-gone-low.onnx: curl: (37)"
+        let reason =
+            "en_GB-gone-low.onnx cannot be fetched from file://\(source.path)/none/en_GB-gone-low.onnx: curl: (37)"
         #expect(missing.stderr.contains(reason), "\(missing)")
-        #expect(installedFiles(daemon) == ["en_US-fake-medium.onnx", "en_US-fake-medium.onnx.json"], "the refused install leaves nothing")
+        #expect(
+            installedFiles(daemon) == ["en_US-fake-medium.onnx", "en_US-fake-medium.onnx.json"],
+            "the refused install leaves nothing")
     }
 
     @Test("a .onnx path and a directory with one pair install too; installing again replaces the pair")
@@ -70,17 +89,23 @@ struct VoiceInstallTests {
         let daemon = try DaemonProcess()
         let source = try TemporaryDirectory()
         defer { source.remove() }
-        let model = try FakeVoice.install("de_DE-fake-low", in: source.path + "/a", config: FakeVoice.config(code: "de_DE", quality: "low", espeak: "de"))
+        let model = try FakeVoice.install(
+            "de_DE-fake-low", in: source.path + "/a",
+            config: FakeVoice.config(code: "de_DE", quality: "low", espeak: "de"))
         #expect(try voices(daemon, "install", model).status == 0)
         #expect(daemon.waitForStderr(containing: "piper voices changed voices=de_de-fake-low", timeout: 10))
-        try FakeVoice.install("de_DE-fake-low", in: source.path + "/b", config: FakeVoice.config(code: "de_DE", quality: "high", espeak: "de"))
+        try FakeVoice.install(
+            "de_DE-fake-low", in: source.path + "/b",
+            config: FakeVoice.config(code: "de_DE", quality: "high", espeak: "de"))
         let replaced = try voices(daemon, "install", source.path + "/b")
         #expect(replaced.status == 0, "\(replaced)")
         #expect(installedFiles(daemon) == ["de_DE-fake-low.onnx", "de_DE-fake-low.onnx.json"])
         // Listed again when replaced by the pair of another quality.
         #expect(daemon.waitForStderr(containing: "piper voices changed voices=de_de-fake-low", count: 2, timeout: 10))
         let listed = try voices(daemon, "--lang", "de")
-        #expect(listed.stdout.split(separator: "\n").contains { $0.hasPrefix("de_de-fake-low ") && $0.contains(" high ") }, "\(listed.stdout)")
+        #expect(
+            listed.stdout.split(separator: "\n").contains { $0.hasPrefix("de_de-fake-low ") && $0.contains(" high ") },
+            "\(listed.stdout)")
     }
 
     @Test(
@@ -101,7 +126,9 @@ struct VoiceInstallTests {
         let config = FakeVoice.config()
         switch kind {
         case "cut": try FakeVoice.install(stem, in: source.path, model: Array(FakeVoice.model.prefix(12)))
-        case "no-map": try FakeVoice.install(stem, in: source.path, config: config.replacingOccurrences(of: "phoneme_id_map", with: "phonemes"))
+        case "no-map":
+            try FakeVoice.install(
+                stem, in: source.path, config: config.replacingOccurrences(of: "phoneme_id_map", with: "phonemes"))
         case "half-json": try FakeVoice.install(stem, in: source.path, config: String(config.prefix(config.count / 2)))
         case "text": try FakeVoice.install(stem, in: source.path, model: Array("<html>Not Found</html>".utf8))
         default:
@@ -115,11 +142,13 @@ struct VoiceInstallTests {
         #expect(try !voices(daemon).stdout.contains(stem.lowercased()))
     }
 
-    @Test("a source that is not a pair is refused before anything is fetched", arguments: [
-        ("ftp://example.invalid/v.onnx", "only https:// and file:// URLs"),
-        ("https://example.invalid/voice.zip", "must name the voice's .onnx file"),
-        ("/nonexistent/v.onnx", "does not exist"),
-    ])
+    @Test(
+        "a source that is not a pair is refused before anything is fetched",
+        arguments: [
+            ("ftp://example.invalid/v.onnx", "only https:// and file:// URLs"),
+            ("https://example.invalid/voice.zip", "must name the voice's .onnx file"),
+            ("/nonexistent/v.onnx", "does not exist"),
+        ])
     func badSources(source: String, message: String) throws {
         let daemon = try DaemonProcess()
         let result = try voices(daemon, "install", source)

@@ -47,7 +47,9 @@ func exampleVoiceNames(in text: String) -> Set<String> {
 
 @Suite("Daemon: voice names are resolved the same way everywhere", .onBlockingThreads, .serialized)
 struct VoiceNameTests {
-    @Test("every language and file name `espeak-ng --voices` prints is either refused at `set` or speaks, with that voice")
+    @Test(
+        "every language and file name `espeak-ng --voices` prints is either refused at `set` or speaks, with that voice"
+    )
     func everyListedVoice() throws {
         let entries = try EspeakVoiceEntry.all()
         try #require(entries.count > 50, "espeak-ng --voices listed \(entries.count) voices")
@@ -66,7 +68,8 @@ struct VoiceNameTests {
                 let id = batchStart + offset + 1
                 lines.append(#"{"op":"set","id":\#(100_000 + id),"voice":"\#(name)"}"#)
                 lines.append(#"{"op":"announce","id":\#(id),"text":"a","rate":450,"queue":true}"#)
-                lines.append(#"{"op":"announce","id":\#(200_000 + id),"text":"a","rate":450,"queue":true,"voice":"\#(name)"}"#)
+                lines.append(
+                    #"{"op":"announce","id":\#(200_000 + id),"text":"a","rate":450,"queue":true,"voice":"\#(name)"}"#)
             }
             client.sendRaw(Array(lines.map { $0 + "\n" }.joined().utf8))
             for (offset, (name, entry)) in batch.enumerated() {
@@ -75,13 +78,17 @@ struct VoiceNameTests {
                 let terminal = try #require(client.waitForTerminal(id: id, timeout: 60))
                 let byVoice = try #require(client.waitForTerminal(id: 200_000 + id, timeout: 60))
                 if answer.event == "error" {
-                    #expect(byVoice["code"] == .string("invalid"), "\(name) refused at set, but a post's voice: \(byVoice.text)")
+                    #expect(
+                        byVoice["code"] == .string("invalid"),
+                        "\(name) refused at set, but a post's voice: \(byVoice.text)")
                     #expect(answer["code"] == .string("invalid"), "\(name): \(answer.text)")
                     refused.append(name)
                     continue
                 }
                 #expect(answer.event == "ok", "\(name): \(answer.text)")
-                #expect(terminal["success"] == .bool(true), "`set` accepted \(name) (\(entry)), then the post ended \(terminal.text)")
+                #expect(
+                    terminal["success"] == .bool(true),
+                    "`set` accepted \(name) (\(entry)), then the post ended \(terminal.text)")
                 #expect(byVoice["success"] == .bool(true), "a post with voice \(name) (\(entry)) ended \(byVoice.text)")
                 // A language two voices list (yue) may pick either of them.
                 let expected = Set(entries.filter { $0.file == name || $0.language == name }.map(\.name))
@@ -92,13 +99,17 @@ struct VoiceNameTests {
                 if terminal["success"] == .bool(true) { spoken += 1 }
             }
         }
-        print("espeak-ng --voices: \(entries.count) voices, \(names.count) names: \(spoken) spoke, \(refused.count) refused at set: \(refused)")
+        print(
+            "espeak-ng --voices: \(entries.count) voices, \(names.count) names: \(spoken) spoke, \(refused.count) refused at set: \(refused)"
+        )
     }
 
-    @Test("the voice names of the README's examples and of the error message all speak, by `set` and by a post's `voice`")
+    @Test(
+        "the voice names of the README's examples and of the error message all speak, by `set` and by a post's `voice`")
     func documentedNamesSpeak() throws {
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../README.md").standardizedFileURL, encoding: .utf8)
         // The README's natural-voice example names the Piper test voice: installed and spoken when
         // the engine is fetched, else left out with a note.
         let daemon = try DaemonProcess(environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory])
@@ -125,7 +136,9 @@ struct VoiceNameTests {
         #expect(names.contains("en_us-joe-medium"), "the README's natural-voice example: \(names.sorted())")
         if !FetchedPiper.isFetched {
             names.remove("en_us-joe-medium")
-            print("the Piper engine or its test voice is not fetched (scripts/fetch-piper-engine.sh): en_us-joe-medium not spoken")
+            print(
+                "the Piper engine or its test voice is not fetched (scripts/fetch-piper-engine.sh): en_us-joe-medium not spoken"
+            )
         }
         #expect(names.isSuperset(of: ["en-gb", "fr-fr", "de", "cmn", "en-us"]), "found \(names.sorted())")
         for (index, name) in names.sorted().enumerated() {
@@ -134,9 +147,13 @@ struct VoiceNameTests {
             #expect(client.waitFor { $0["id"] == .integer(Int64(id)) }?.event == "ok", "set \(name)")
             client.send(announce(id + 1, "Hi", #","rate":450"#))
             // A Piper voice's first post waits for its model to load (seconds on two cores).
-            #expect(client.waitForTerminal(id: id + 1, timeout: 90)?["success"] == .bool(true), "\(name) as the default voice: \(client.lines(id: id + 1).map(\.text))")
+            #expect(
+                client.waitForTerminal(id: id + 1, timeout: 90)?["success"] == .bool(true),
+                "\(name) as the default voice: \(client.lines(id: id + 1).map(\.text))")
             client.send(announce(id + 2, "Hi", #","rate":450,"voice":"\#(name)""#))
-            #expect(client.waitForTerminal(id: id + 2, timeout: 90)?["success"] == .bool(true), "\(name) as a post's voice: \(client.lines(id: id + 2).map(\.text))")
+            #expect(
+                client.waitForTerminal(id: id + 2, timeout: 90)?["success"] == .bool(true),
+                "\(name) as a post's voice: \(client.lines(id: id + 2).map(\.text))")
         }
     }
 
@@ -150,7 +167,9 @@ struct VoiceNameTests {
         let heard = WAVFile.trimmed(try daemon.wavSamples(seq: 1)).count
         let french = WAVFile.trimmed(try espeakReference(text: "Bonjour", voice: "roa/fr", rate: 175)).count
         let english = WAVFile.trimmed(try espeakReference(text: "Bonjour", voice: "en-us", rate: 175)).count
-        #expect(abs(heard - french) < french / 50 && abs(heard - english) > english / 50, "heard \(heard), French \(french), English \(english)")
+        #expect(
+            abs(heard - french) < french / 50 && abs(heard - english) > english / 50,
+            "heard \(heard), French \(french), English \(english)")
 
         let refused = try DaemonProcess(arguments: ["--voice", "no-such-voice"], waitForReady: false)
         #expect(refused.waitForExit() == 1)

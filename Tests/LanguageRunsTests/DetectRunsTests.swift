@@ -9,12 +9,14 @@ struct DetectRunsTests {
         let splitter = LanguageRunSplitter(switching: .detect, languages: ["en", "de"])
         let text = "He wrote \"Ich habe heute leider keine Zeit für dich\" and left."
         let runs = splitter.runs(of: text, language: "en")
-        #expect(runs.map { "\($0.language): \($0.text)" } == [
-            "en: He wrote ", "de: \"Ich habe heute leider keine Zeit für dich\" ", "en: and left.",
-        ])
+        #expect(
+            runs.map { "\($0.language): \($0.text)" } == [
+                "en: He wrote ", "de: \"Ich habe heute leider keine Zeit für dich\" ", "en: and left.",
+            ])
         #expect(runs.map(\.range) == [0..<9, 9..<53, 53..<62])
         // The same post with `script` only is one English run.
-        #expect(LanguageRunSplitter(switching: .script, languages: ["en", "de"]).runs(of: text, language: "en").count == 1)
+        #expect(
+            LanguageRunSplitter(switching: .script, languages: ["en", "de"]).runs(of: text, language: "en").count == 1)
     }
 
     @Test("A German post quoting an English sentence, and the user's tag as given")

@@ -12,8 +12,10 @@ struct EspeakSpeaksRunsTests {
     /// espeak-ng's IPA for `text` with `voice`.
     func ipa(_ text: String, voice: String) throws -> String {
         expectBlockingAllowed("running espeak-ng")
-        let espeak = try #require(HeadlessPulseAudio.findExecutable("espeak-ng"), "espeak-ng is not installed: apt-get install espeak-ng")
-        let child = try SpawnedProcess(executable: espeak, arguments: ["-q", "--ipa", "-v", voice, text], environment: [:], output: .pipe)
+        let espeak = try #require(
+            HeadlessPulseAudio.findExecutable("espeak-ng"), "espeak-ng is not installed: apt-get install espeak-ng")
+        let child = try SpawnedProcess(
+            executable: espeak, arguments: ["-q", "--ipa", "-v", voice, text], environment: [:], output: .pipe)
         let output = try #require(child.output).readDataToEndOfFile()
         #expect(child.waitForExit() == 0, "espeak-ng -v \(voice) failed")
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -28,7 +30,8 @@ struct EspeakSpeaksRunsTests {
     func foreignRunsInTheirVoices() throws {
         let splitter = LanguageRunSplitter(switching: .script, languages: ["en"])
         let runs = splitter.runs(of: "The file Привет was saved, καλημέρα and こんにちは, then 北京欢迎你.", language: "en")
-        let ukrainian = LanguageRunSplitter(switching: .script, languages: ["en", "uk"]).runs(of: "Файл Привіт", language: "en")
+        let ukrainian = LanguageRunSplitter(switching: .script, languages: ["en", "uk"]).runs(
+            of: "Файл Привіт", language: "en")
         let foreign = runs.filter { $0.language != "en" } + ukrainian
         #expect(foreign.map(\.language) == ["ru", "el", "ja", "zh", "uk"])
         for run in foreign {

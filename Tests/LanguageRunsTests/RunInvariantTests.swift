@@ -8,9 +8,12 @@ import Testing
 @Suite("Runs cover any text, however malformed")
 struct RunInvariantTests {
     static let pieces = [
-        "<speak>", "</speak>", "<p xml:lang=\"de\">", "</p>", "<voice xml:lang='ru'>", "</voice>", "<s xml:lang=\"uk\">", "</s>",
-        "<lang xml:lang=\"el\">", "</lang>", "<mark name=\"m\"/>", "<break time=\"1s\"/>", "<!-- <p> -->", "<!--", "<", ">", "\"", "'",
-        "<p xml:lang=", "</", "/>", "<?xml?>", "<![CDATA[x<y]]>", "Hello ", "world", "Привет", "а", "καλημέρα", "こんにちは", "東京", "ー",
+        "<speak>", "</speak>", "<p xml:lang=\"de\">", "</p>", "<voice xml:lang='ru'>", "</voice>",
+        "<s xml:lang=\"uk\">", "</s>",
+        "<lang xml:lang=\"el\">", "</lang>", "<mark name=\"m\"/>", "<break time=\"1s\"/>", "<!-- <p> -->", "<!--", "<",
+        ">", "\"", "'",
+        "<p xml:lang=", "</", "/>", "<?xml?>", "<![CDATA[x<y]]>", "Hello ", "world", "Привет", "а", "καλημέρα", "こんにちは",
+        "東京", "ー",
         "שלום", "नमस्ते", " ", "\n", ", ", "42", "e\u{301}", "👍🏽", "Ich habe heute keine Zeit ", "«", "»",
     ]
 
@@ -39,12 +42,18 @@ struct RunInvariantTests {
                     let runs = splitter.runs(of: text, language: languages[0])
                     let scalars = Array(text.unicodeScalars)
                     #expect(!runs.isEmpty)
-                    #expect(runs.first?.range.lowerBound == 0 && runs.last?.range.upperBound == scalars.count, "\(text.debugDescription)")
+                    #expect(
+                        runs.first?.range.lowerBound == 0 && runs.last?.range.upperBound == scalars.count,
+                        "\(text.debugDescription)")
                     let touching = zip(runs, runs.dropFirst()).allSatisfy { $0.range.upperBound == $1.range.lowerBound }
                     #expect(touching, "\(text.debugDescription)")
-                    #expect(runs.allSatisfy { $0.text.unicodeScalars.elementsEqual(scalars[$0.range]) }, "\(text.debugDescription)")
+                    #expect(
+                        runs.allSatisfy { $0.text.unicodeScalars.elementsEqual(scalars[$0.range]) },
+                        "\(text.debugDescription)")
                     if switching != .off {
-                        #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.language != $1.language }, "\(text.debugDescription)")
+                        #expect(
+                            zip(runs, runs.dropFirst()).allSatisfy { $0.language != $1.language },
+                            "\(text.debugDescription)")
                     }
                 }
             }
@@ -59,18 +68,26 @@ struct RunInvariantTests {
                 let runs = splitter.runs(ofSSML: text, language: "en")
                 let scalars = Array(text.unicodeScalars)
                 #expect(!runs.isEmpty)
-                #expect(runs.first?.range.lowerBound == 0 && runs.last?.range.upperBound == scalars.count, "\(text.debugDescription)")
-                #expect(zip(runs, runs.dropFirst()).allSatisfy { $0.range.upperBound == $1.range.lowerBound }, "\(text.debugDescription)")
+                #expect(
+                    runs.first?.range.lowerBound == 0 && runs.last?.range.upperBound == scalars.count,
+                    "\(text.debugDescription)")
+                #expect(
+                    zip(runs, runs.dropFirst()).allSatisfy { $0.range.upperBound == $1.range.lowerBound },
+                    "\(text.debugDescription)")
                 for run in runs {
                     let own = Array(run.ssml.unicodeScalars)
                     let source = scalars[run.range]
                     #expect(run.sourceOffset + source.count <= own.count, "\(text.debugDescription)")
                     guard run.sourceOffset + source.count <= own.count else { continue }
-                    #expect(own[run.sourceOffset..<(run.sourceOffset + source.count)].elementsEqual(source), "\(text.debugDescription)")
+                    #expect(
+                        own[run.sourceOffset..<(run.sourceOffset + source.count)].elementsEqual(source),
+                        "\(text.debugDescription)")
                 }
                 // Every mark of the post is in exactly one run, in order.
                 let marks = text.split(separator: "<mark ", omittingEmptySubsequences: false).count - 1
-                #expect(runs.map { $0.ssml.split(separator: "<mark ", omittingEmptySubsequences: false).count - 1 }.reduce(0, +) == marks)
+                #expect(
+                    runs.map { $0.ssml.split(separator: "<mark ", omittingEmptySubsequences: false).count - 1 }.reduce(
+                        0, +) == marks)
             }
         }
     }

@@ -35,7 +35,9 @@ struct HelperRuntimeTests {
         #expect(helper.waitForExit() == 2, "stderr: \(helper.errors)")
     }
 
-    @Test("announced-espeak: ready, abort between utterances ignored, an utterance, an unknown voice, a malformed frame ends it with 2")
+    @Test(
+        "announced-espeak: ready, abort between utterances ignored, an utterance, an unknown voice, a malformed frame ends it with 2"
+    )
     func espeakHelper() throws {
         let helper = try PiperHelper(executable: PiperTestFiles.builtExecutable("announced-espeak"))
         try Self.checkFrameLoop(helper, voice: "gmw/en-US", unknownVoice: "no-such-voice")
@@ -47,6 +49,7 @@ struct HelperRuntimeTests {
     )
     func piperHelper() throws {
         let helper = try PiperHelper()
-        try Self.checkFrameLoop(helper, voice: PiperTestFiles.voice, unknownVoice: PiperTestFiles.voiceDirectory + "/no-such-voice.onnx")
+        try Self.checkFrameLoop(
+            helper, voice: PiperTestFiles.voice, unknownVoice: PiperTestFiles.voiceDirectory + "/no-such-voice.onnx")
     }
 }

@@ -22,7 +22,10 @@ struct PiperEngineLayoutTests {
         arguments: [
             ("float noise_scale_w;", "double noise_scale_w;"),
             ("    int32_t num_threads;\n    int32_t debug;", "    int32_t debug;\n    int32_t num_threads;"),
-            ("typedef int32_t (*CSherpaOnnx_OfflineTtsSampleRate)(const CSherpaOnnx_RealTts *tts);", "typedef int32_t (*CSherpaOnnx_OfflineTtsSampleRate)(CSherpaOnnx_RealTts *tts, int extra);"),
+            (
+                "typedef int32_t (*CSherpaOnnx_OfflineTtsSampleRate)(const CSherpaOnnx_RealTts *tts);",
+                "typedef int32_t (*CSherpaOnnx_OfflineTtsSampleRate)(CSherpaOnnx_RealTts *tts, int extra);"
+            ),
         ]
     )
     func catchesMismatch(original: String, broken: String) throws {
@@ -31,7 +34,8 @@ struct PiperEngineLayoutTests {
         let directory = NSTemporaryDirectory() + "csherpaonnx-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try header.replacingOccurrences(of: original, with: broken).write(toFile: directory + "/CSherpaOnnx.h", atomically: true, encoding: .utf8)
+        try header.replacingOccurrences(of: original, with: broken).write(
+            toFile: directory + "/CSherpaOnnx.h", atomically: true, encoding: .utf8)
         let result = try LayoutCheck.compile(shimDirectory: directory)
         #expect(result.status != 0, "a changed declaration must not compile against the real header")
     }
@@ -47,7 +51,8 @@ enum LayoutCheck {
     static let compiler: String? = {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for name in ["clang", "cc"] {
-            for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+            for directory in path.split(separator: ":")
+            where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
                 return "\(directory)/\(name)"
             }
         }
@@ -59,7 +64,8 @@ enum LayoutCheck {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: compiler!)
         process.arguments = [
-            "-std=c11", "-fsyntax-only", "-Werror", "-Wall", "-I", PiperTestFiles.engineDirectory + "/include", "-I", shimDirectory, fixture,
+            "-std=c11", "-fsyntax-only", "-Werror", "-Wall", "-I", PiperTestFiles.engineDirectory + "/include", "-I",
+            shimDirectory, fixture,
         ]
         let output = Pipe()
         process.standardOutput = output

@@ -11,14 +11,18 @@ import Testing
 struct PiperEngineMissingTests {
     @Test(
         "initializationFailed 1, a message naming where it looked and what to install, exit status 1",
-        .enabled(if: !FileManager.default.fileExists(atPath: "/usr/lib/announced/piper/libsherpa-onnx-c-api.so"), "the engine is installed system-wide")
+        .enabled(
+            if: !FileManager.default.fileExists(atPath: "/usr/lib/announced/piper/libsherpa-onnx-c-api.so"),
+            "the engine is installed system-wide")
     )
     func missingEngine() throws {
         let helper = try PiperHelper(environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": "/nonexistent/piper-engine"])
         #expect(helper.next() == .initializationFailed(code: 1))
         #expect(helper.waitForExit() == 1)
         let errors = helper.errors
-        #expect(errors.contains("/nonexistent/piper-engine") && errors.contains("/usr/lib/announced/piper"), "\(errors)")
-        #expect(errors.contains("scripts/fetch-piper-engine.sh") && errors.contains("announced-piper package"), "\(errors)")
+        #expect(
+            errors.contains("/nonexistent/piper-engine") && errors.contains("/usr/lib/announced/piper"), "\(errors)")
+        #expect(
+            errors.contains("scripts/fetch-piper-engine.sh") && errors.contains("announced-piper package"), "\(errors)")
     }
 }

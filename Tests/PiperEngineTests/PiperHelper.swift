@@ -8,10 +8,12 @@ import TestSupport
 /// Where the tests find the engine and the test voice that scripts/fetch-piper-engine.sh fetched.
 enum PiperTestFiles {
     /// The repository, from this file's path.
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 
     /// The engine: `ANNOUNCED_PIPER_ENGINE_DIR`, else the script's default `.build/piper-engine`.
-    static let engineDirectory = ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_ENGINE_DIR"] ?? repository + "/.build/piper-engine"
+    static let engineDirectory =
+        ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_ENGINE_DIR"] ?? repository + "/.build/piper-engine"
 
     /// The directory of the engine's libraries.
     static var libraryDirectory: String { engineDirectory + "/lib" }
@@ -19,7 +21,8 @@ enum PiperTestFiles {
     /// The directory of the test voice: the script's cache.
     static let voiceDirectory: String = {
         let environment = ProcessInfo.processInfo.environment
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory() + "/.cache"
+        let cache =
+            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory() + "/.cache"
         return cache + "/announced/voices"
     }()
 
@@ -40,7 +43,8 @@ enum PiperTestFiles {
 
     /// The executable `name` (a helper), built beside the test runner.
     static func builtExecutable(_ name: String) -> String {
-        let runner = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let runner =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: runner).deletingLastPathComponent().path + "/" + name
     }
 }
@@ -129,9 +133,13 @@ final class PiperHelper {
     }
 
     /// A synthesis request for the test voice (or `voice`).
-    static func request(_ text: String, voice: String = PiperTestFiles.voice, ssml: Bool = false, rate: Int32 = 175, volume: Int32 = 100) -> EngineRequest {
+    static func request(
+        _ text: String, voice: String = PiperTestFiles.voice, ssml: Bool = false, rate: Int32 = 175, volume: Int32 = 100
+    ) -> EngineRequest {
         .synthesize(
-            SynthesisRequest(voice: voice, rate: rate, pitch: 50, volume: volume, punctuation: .none, punctuationList: "", ssml: ssml, text: text)
+            SynthesisRequest(
+                voice: voice, rate: rate, pitch: 50, volume: volume, punctuation: .none, punctuationList: "",
+                ssml: ssml, text: text)
         )
     }
 

@@ -34,7 +34,9 @@ struct PiperHelperTests {
         #expect(helper.stop() == 0)
     }
 
-    @Test("\"Download complete.\" is about a second of audible speech, with its two words, between voiceSelected and done")
+    @Test(
+        "\"Download complete.\" is about a second of audible speech, with its two words, between voiceSelected and done"
+    )
     func downloadComplete() throws {
         let helper = try Self.preparedHelper()
         helper.send(PiperHelper.request("Download complete."))
@@ -52,7 +54,9 @@ struct PiperHelperTests {
         #expect(words.count == 2 && words[0].sample < words[1].sample && Int(words[1].sample) < samples.count)
     }
 
-    @Test("SSML marks come in order, each at the sample where the text after it begins; tags are not spoken; word positions count in the SSML text")
+    @Test(
+        "SSML marks come in order, each at the sample where the text after it begins; tags are not spoken; word positions count in the SSML text"
+    )
     func marks() throws {
         let helper = try Self.preparedHelper()
         let text = "<speak>First. <mark name=\"one\"/>second, <mark name='two'/>third &amp; last.</speak>"
@@ -68,22 +72,30 @@ struct PiperHelperTests {
         #expect(marks.count == 2 && marks[0].sample < marks[1].sample)
         let scalars = Array(text.unicodeScalars)
         let spoken = messages.words.map { word in
-            String(String.UnicodeScalarView(scalars[Int(word.textPosition - 1)..<Int(word.textPosition - 1 + word.length)]))
+            String(
+                String.UnicodeScalarView(scalars[Int(word.textPosition - 1)..<Int(word.textPosition - 1 + word.length)])
+            )
         }
         #expect(spoken == ["First", "second", "third", "last"], "an entity alone is no word; punctuation is left out")
         // "second" starts where mark one is: the pause after "First." comes before the mark.
         let words = messages.words
-        #expect(words.count == 4 && marks.count == 2 && words[1].sample == marks[0].sample && words[2].sample == marks[1].sample)
+        #expect(
+            words.count == 4 && marks.count == 2 && words[1].sample == marks[0].sample
+                && words[2].sample == marks[1].sample)
         let samples = messages.samples
         let zerosAfterMark = samples[Int(marks[0].sample)...].prefix { $0 == 0 }.count
         let zerosBeforeMark = samples[..<Int(marks[0].sample)].reversed().prefix { $0 == 0 }.count
-        #expect(zerosAfterMark < 2_205 && zerosBeforeMark >= 4_410, "the sentence's 0.2 s pause is before the mark (\(zerosBeforeMark) zeros), not after (\(zerosAfterMark))")
+        #expect(
+            zerosAfterMark < 2_205 && zerosBeforeMark >= 4_410,
+            "the sentence's 0.2 s pause is before the mark (\(zerosBeforeMark) zeros), not after (\(zerosAfterMark))")
     }
 
     @Test("an SSML break is that much silence between the words")
     func breaks() throws {
         let helper = try Self.preparedHelper()
-        helper.send(PiperHelper.request("<speak>Hello <break time=\"2s\"/> world, <break strength='x-strong'/>again.</speak>", ssml: true))
+        helper.send(
+            PiperHelper.request(
+                "<speak>Hello <break time=\"2s\"/> world, <break strength='x-strong'/>again.</speak>", ssml: true))
         let messages = helper.utterance()
         let samples = messages.samples
         let words = messages.words
@@ -121,7 +133,9 @@ struct PiperHelperTests {
         #expect(next.last == .done(status: 0) && Self.peak(next.samples) > 1_000)
     }
 
-    @Test("a voice that cannot be loaded: voiceFailed and done for synthesize, voicePrepared 1 for prepare; the helper goes on")
+    @Test(
+        "a voice that cannot be loaded: voiceFailed and done for synthesize, voicePrepared 1 for prepare; the helper goes on"
+    )
     func badVoice() throws {
         let helper = try Self.preparedHelper()
         let missing = PiperTestFiles.voiceDirectory + "/no-such-voice.onnx"
@@ -151,18 +165,24 @@ struct PiperHelperTests {
     func damagedVoices() throws {
         let directory = NSTemporaryDirectory() + "piper-voices-\(UUID().uuidString)"
         let outside = NSTemporaryDirectory() + "piper-outside-\(UUID().uuidString)"
-        for path in [directory, outside] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        for path in [directory, outside] {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        }
         defer { for path in [directory, outside] { try? FileManager.default.removeItem(atPath: path) } }
         let json = try String(contentsOfFile: PiperTestFiles.voice + ".json", encoding: .utf8)
-        let modelStart = try FileHandle(forReadingFrom: URL(fileURLWithPath: PiperTestFiles.voice)).read(upToCount: 4096) ?? Data()
+        let modelStart =
+            try FileHandle(forReadingFrom: URL(fileURLWithPath: PiperTestFiles.voice)).read(upToCount: 4096) ?? Data()
         try "{\"audio\": ".write(toFile: directory + "/nojson.onnx.json", atomically: true, encoding: .utf8)
         try modelStart.write(to: URL(fileURLWithPath: directory + "/nojson.onnx"))
         try json.write(toFile: directory + "/cut.onnx.json", atomically: true, encoding: .utf8)
         try modelStart.write(to: URL(fileURLWithPath: directory + "/cut.onnx"))
         try json.write(toFile: outside + "/elsewhere.onnx.json", atomically: true, encoding: .utf8)
-        let helper = try Self.preparedHelper(environment: ["ANNOUNCED_PIPER_VOICE_DIRS": PiperTestFiles.voiceDirectory + ":" + directory])
+        let helper = try Self.preparedHelper(environment: [
+            "ANNOUNCED_PIPER_VOICE_DIRS": PiperTestFiles.voiceDirectory + ":" + directory
+        ])
         for (voice, reason) in [
-            (directory + "/nojson.onnx", "is not valid JSON"), (directory + "/cut.onnx", "sherpa-onnx cannot load the voice"),
+            (directory + "/nojson.onnx", "is not valid JSON"),
+            (directory + "/cut.onnx", "sherpa-onnx cannot load the voice"),
             (outside + "/elsewhere.onnx", "cannot be read (Permission denied)"),
         ] {
             helper.send(PiperHelper.request("Hello.", voice: voice))
@@ -193,17 +213,23 @@ struct PiperHelperTests {
         for (stem, text) in broken {
             #expect(text != json, "\(stem) changes the file")
             try text.write(toFile: directory + "/\(stem).onnx.json", atomically: true, encoding: .utf8)
-            try FileManager.default.createSymbolicLink(atPath: directory + "/\(stem).onnx", withDestinationPath: PiperTestFiles.voice)
+            try FileManager.default.createSymbolicLink(
+                atPath: directory + "/\(stem).onnx", withDestinationPath: PiperTestFiles.voice)
         }
         var scanner = PiperVoiceScanner(directories: PiperVoiceDirectories(user: directory, system: nil))
         let scan = scanner.scan()
         #expect(scan.voices.isEmpty)
-        let helper = try Self.preparedHelper(environment: ["ANNOUNCED_PIPER_VOICE_DIRS": PiperTestFiles.voiceDirectory + ":" + directory])
+        let helper = try Self.preparedHelper(environment: [
+            "ANNOUNCED_PIPER_VOICE_DIRS": PiperTestFiles.voiceDirectory + ":" + directory
+        ])
         for (stem, _) in broken {
-            let daemonSays = try #require(scan.problems.first { $0.path == directory + "/\(stem).onnx.json" }?.description, "\(scan.problems)")
+            let daemonSays = try #require(
+                scan.problems.first { $0.path == directory + "/\(stem).onnx.json" }?.description, "\(scan.problems)")
             helper.send(PiperHelper.request("Hello.", voice: directory + "/\(stem).onnx"))
             let messages = helper.utterance()
-            #expect(messages.first == .voiceFailed(message: daemonSays), "\(stem): \(messages.first.map { "\($0)" } ?? "nothing")")
+            #expect(
+                messages.first == .voiceFailed(message: daemonSays),
+                "\(stem): \(messages.first.map { "\($0)" } ?? "nothing")")
             #expect(messages.last == .done(status: 0))
         }
         helper.send(PiperHelper.request("Still here."))
@@ -214,7 +240,11 @@ struct PiperHelperTests {
     func streams() throws {
         let helper = try Self.preparedHelper()
         let first = "Download complete. "
-        let text = first + String(repeating: "The next sentence of a long text waits until the first has been sent, clause by clause. ", count: 60)
+        let text =
+            first
+            + String(
+                repeating: "The next sentence of a long text waits until the first has been sent, clause by clause. ",
+                count: 60)
         #expect(text.count > 5_000)
         let asked = ContinuousClock.now
         helper.send(PiperHelper.request(text))
@@ -229,11 +259,15 @@ struct PiperHelperTests {
         _ = helper.utterance()
         print("\(text.count) characters: first samples after \(firstAudio.map { "\($0)" } ?? "none")")
         let firstSamples = messages.firstIndex { if case .samples = $0 { true } else { false } }
-        let secondSentence = messages.firstIndex { if case .word(_, let position, _) = $0 { position > first.count } else { false } }
+        let secondSentence = messages.firstIndex {
+            if case .word(_, let position, _) = $0 { position > first.count } else { false }
+        }
         #expect(firstSamples != nil && secondSentence != nil && firstSamples! < secondSentence!)
     }
 
-    @Test("a post's first chunk starts 5 ms before its first sample above |64|: it is the engine's own rendering with the quiet onset cut, sample for sample; a later sentence keeps its onset")
+    @Test(
+        "a post's first chunk starts 5 ms before its first sample above |64|: it is the engine's own rendering with the quiet onset cut, sample for sample; a later sentence keeps its onset"
+    )
     func firstChunkSkipsTheQuietOnset() throws {
         // The same sentence twice: the second is the engine's own rendering of the same phonemes at
         // the same settings, uncut (a later chunk keeps its quiet; it is part of the pause).
@@ -255,18 +289,26 @@ struct PiperHelperTests {
         func firstAudible(_ audio: [Int16]) -> Int? { audio.firstIndex { abs(Int($0)) > 64 } }
         let ownAudible = try #require(firstAudible(own))
         let firstSentAudible = try #require(firstAudible(first))
-        let leadIn = 110  // 5 ms at 22,050 Hz
+        let leadIn = 110 // 5 ms at 22,050 Hz
         let cut = max(0, ownAudible - leadIn)
-        print("quiet onset: the engine's rendering is audible from sample \(ownAudible) (\(Double(ownAudible) / 22.05) ms); the first chunk sent from \(firstSentAudible), \(first.count) samples of \(own.count)")
+        print(
+            "quiet onset: the engine's rendering is audible from sample \(ownAudible) (\(Double(ownAudible) / 22.05) ms); the first chunk sent from \(firstSentAudible), \(first.count) samples of \(own.count)"
+        )
         #expect(ownAudible > leadIn, "the voice's rendering starts quiet (else there is nothing to cut)")
-        #expect(firstSentAudible == ownAudible - cut, "the first chunk's first audible sample is the lead-in from its start")
+        #expect(
+            firstSentAudible == ownAudible - cut, "the first chunk's first audible sample is the lead-in from its start"
+        )
         #expect(first.count == own.count - cut, "only the quiet onset is cut")
         let difference = zip(first, own[cut...]).map { abs(Int($0) - Int($1)) }.max() ?? .max
-        #expect(difference <= 8, "the rest is the engine's rendering, within noiseless rendering's step or two: \(difference)")
+        #expect(
+            difference <= 8,
+            "the rest is the engine's rendering, within noiseless rendering's step or two: \(difference)")
         #expect(words[0].sample == 0, "the first word starts with the audio as sent")
     }
 
-    @Test("ANNOUNCED_PIPER_NOISE=0 makes the audio repeatable: the same length, each sample within a few steps; the voice's own noise does not")
+    @Test(
+        "ANNOUNCED_PIPER_NOISE=0 makes the audio repeatable: the same length, each sample within a few steps; the voice's own noise does not"
+    )
     func repeatable() throws {
         let text = "Build finished, all tests passed."
         let noiseless = try Self.preparedHelper(environment: ["ANNOUNCED_PIPER_NOISE": "0"])
@@ -302,10 +344,15 @@ struct PiperHelperTests {
         #expect(!muted.isEmpty && Self.peak(muted) == 0)
     }
 
-    @Test("a text that crashes espeak-ng 1.51 costs only that helper: it dies by SIGABRT (not its sandbox), and a new one speaks")
+    @Test(
+        "a text that crashes espeak-ng 1.51 costs only that helper: it dies by SIGABRT (not its sandbox), and a new one speaks"
+    )
     func crashText() throws {
-        let crash = try String(contentsOfFile: PiperTestFiles.repository + "/Tests/FuzzCorpus/espeak-crashes/stacked-suffixes", encoding: .utf8)
-            .drop { $0 == "\0" || $0.asciiValue.map { $0 < 32 } == true }
+        let crash = try String(
+            contentsOfFile: PiperTestFiles.repository + "/Tests/FuzzCorpus/espeak-crashes/stacked-suffixes",
+            encoding: .utf8
+        )
+        .drop { $0 == "\0" || $0.asciiValue.map { $0 < 32 } == true }
         let helper = try Self.preparedHelper()
         helper.send(PiperHelper.request(String(crash)))
         let messages = helper.utterance()

@@ -44,7 +44,8 @@ struct PiperWireTests {
         // L, length 5, the string (length 1, "v").
         #expect(EngineRequest.prepare(voice: "v").frame == [0x4C, 5, 0, 0, 0, 1, 0, 0, 0, 0x76])
         // K, length 8: status 1, empty message.
-        #expect(EngineMessage.voicePrepared(status: 1, message: "").frame == [0x4B, 8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0])
+        #expect(
+            EngineMessage.voicePrepared(status: 1, message: "").frame == [0x4B, 8, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0])
         // F, length 4: empty message.
         #expect(EngineMessage.voiceFailed(message: "").frame == [0x46, 4, 0, 0, 0, 0, 0, 0, 0])
         // The espeak helper's frames keep theirs.
@@ -55,10 +56,14 @@ struct PiperWireTests {
     @Test("a cut-short prepare, voicePrepared or voiceFailed is refused, not misread")
     func truncated() {
         let prepare = EngineRequest.prepare(voice: "/a.onnx").frame
-        #expect(throws: EngineWireError.self) { try EngineRequest(tag: prepare[0], payload: prepare[5..<(prepare.count - 1)]) }
+        #expect(throws: EngineWireError.self) {
+            try EngineRequest(tag: prepare[0], payload: prepare[5..<(prepare.count - 1)])
+        }
         let prepared = EngineMessage.voicePrepared(status: 0, message: "loaded").frame
         #expect(throws: EngineWireError.self) { try EngineMessage(tag: prepared[0], payload: prepared[5..<8]) }
         let failed = EngineMessage.voiceFailed(message: "no").frame
-        #expect(throws: EngineWireError.self) { try EngineMessage(tag: failed[0], payload: failed[5..<(failed.count - 1)]) }
+        #expect(throws: EngineWireError.self) {
+            try EngineMessage(tag: failed[0], payload: failed[5..<(failed.count - 1)])
+        }
     }
 }

@@ -8,7 +8,8 @@ import Testing
 struct PiperVoiceConfigTests {
     @Test("a real-shaped .onnx.json gives its language, espeak voice, rate, quality and dataset")
     func parsesConfig() throws {
-        let config = try PiperVoiceConfig(bytes: Array(FakeVoice.config(code: "en_GB", dataset: "alba", quality: "high", espeak: "en-gb-x-rp").utf8))
+        let config = try PiperVoiceConfig(
+            bytes: Array(FakeVoice.config(code: "en_GB", dataset: "alba", quality: "high", espeak: "en-gb-x-rp").utf8))
         #expect(config.languageCode == "en_GB")
         #expect(config.languages == ["en-gb", "en"])
         #expect(config.espeakVoice == "en-gb-x-rp")
@@ -20,13 +21,16 @@ struct PiperVoiceConfigTests {
         #expect(config.languageName == "English")
     }
 
-    @Test("what announced-piper loads with: the phoneme ids in the file's order, and the inference scales, Piper's defaults where missing")
+    @Test(
+        "what announced-piper loads with: the phoneme ids in the file's order, and the inference scales, Piper's defaults where missing"
+    )
     func engineFields() throws {
         let config = try PiperVoiceConfig(bytes: Array(FakeVoice.config().utf8))
         #expect(config.phonemeIDs.map(\.symbol) == ["_", "^", "$", " ", "a", "b"])
         #expect(config.phonemeIDs.map(\.id) == [0, 1, 2, 3, 14, 15])
         let scaled = FakeVoice.config().replacingOccurrences(
-            of: "\"noise_scale\": 0.667, \"length_scale\": 1, \"noise_w\": 0.8", with: "\"noise_scale\": 0.5, \"length_scale\": 1.25"
+            of: "\"noise_scale\": 0.667, \"length_scale\": 1, \"noise_w\": 0.8",
+            with: "\"noise_scale\": 0.5, \"length_scale\": 1.25"
         )
         let settings = try PiperVoiceConfig(bytes: Array(scaled.utf8)).inference
         #expect(settings == PiperInferenceSettings(noiseScale: 0.5, lengthScale: 1.25, noiseWidth: 0.8))
@@ -114,10 +118,12 @@ struct PiperVoiceConfigTests {
         }
     }
 
-    @Test("an empty file, a text file and a protobuf without a graph are not models", arguments: [
-        ([UInt8](), "empty"), (Array("{\"not\": \"onnx\"}".utf8), "does not start like an ONNX model"),
-        ([0x08, 0x08, 0x12, 0x01, 0x41], "no model graph"),
-    ])
+    @Test(
+        "an empty file, a text file and a protobuf without a graph are not models",
+        arguments: [
+            ([UInt8](), "empty"), (Array("{\"not\": \"onnx\"}".utf8), "does not start like an ONNX model"),
+            ([0x08, 0x08, 0x12, 0x01, 0x41], "no model graph"),
+        ])
     func refusesNonModels(bytes: [UInt8], expected: String) throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -10,9 +10,12 @@ struct PiperVoiceScannerTests {
     func findsPairs() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
-        let user = root.path + "/user", system = root.path + "/system"
+        let user = root.path + "/user"
+        let system = root.path + "/system"
         try FakeVoice.install("en_US-joe-medium", in: user)
-        try FakeVoice.install("de_DE-thorsten-low", in: system, config: FakeVoice.config(code: "de_DE", dataset: "thorsten", quality: "low", espeak: "de"))
+        try FakeVoice.install(
+            "de_DE-thorsten-low", in: system,
+            config: FakeVoice.config(code: "de_DE", dataset: "thorsten", quality: "low", espeak: "de"))
         try FakeVoice.install("en_US-joe-medium", in: system, config: FakeVoice.config(dataset: "system-joe"))
         var scanner = PiperVoiceScanner(directories: PiperVoiceDirectories(user: user, system: system))
         let scan = scanner.scan()
@@ -30,7 +33,9 @@ struct PiperVoiceScannerTests {
         defer { root.remove() }
         try FakeVoice.install("en_US-good-medium", in: root.path)
         try FakeVoice.install("en_US-halfmodel-medium", in: root.path, model: Array(FakeVoice.model.prefix(9)))
-        try FakeVoice.install("en_US-nomap-medium", in: root.path, config: FakeVoice.config().replacingOccurrences(of: "phoneme_id_map", with: "x"))
+        try FakeVoice.install(
+            "en_US-nomap-medium", in: root.path,
+            config: FakeVoice.config().replacingOccurrences(of: "phoneme_id_map", with: "x"))
         try Data(FakeVoice.model).write(to: URL(fileURLWithPath: root.path + "/en_US-lonely-medium.onnx"))
         try Data(FakeVoice.config().utf8).write(to: URL(fileURLWithPath: root.path + "/en_US-orphan-medium.onnx.json"))
         var scanner = PiperVoiceScanner(directories: PiperVoiceDirectories(user: root.path, system: nil))
@@ -40,8 +45,13 @@ struct PiperVoiceScannerTests {
         #expect(problems.count == 4, "\(problems)")
         #expect(problems.contains { $0.contains("en_US-halfmodel-medium.onnx ") && $0.contains("cut short") })
         #expect(problems.contains { $0.contains("en_US-nomap-medium.onnx.json") && $0.contains("phoneme_id_map") })
-        #expect(problems.contains { $0.contains("en_US-lonely-medium.onnx ") && $0.contains("has no en_US-lonely-medium.onnx.json beside it") })
-        #expect(problems.contains { $0.contains("en_US-orphan-medium.onnx.json") && $0.contains("has no model beside it") })
+        #expect(
+            problems.contains {
+                $0.contains("en_US-lonely-medium.onnx ")
+                    && $0.contains("has no en_US-lonely-medium.onnx.json beside it")
+            })
+        #expect(
+            problems.contains { $0.contains("en_US-orphan-medium.onnx.json") && $0.contains("has no model beside it") })
     }
 
     @Test("a rescan sees a pair added, a pair changed and a pair removed")
@@ -60,7 +70,9 @@ struct PiperVoiceScannerTests {
         #expect(scan.problems.count == 1)
     }
 
-    @Test("changedModels: after a rescan, the pairs installed again (new files) or removed, and none when nothing changed")
+    @Test(
+        "changedModels: after a rescan, the pairs installed again (new files) or removed, and none when nothing changed"
+    )
     func changedModelsNamesReinstalledAndRemovedPairs() throws {
         let root = try TemporaryDirectory()
         defer { root.remove() }
@@ -83,10 +95,16 @@ struct PiperVoiceScannerTests {
         #expect(scanner.changedModels == [amy])
     }
 
-    @Test("the directories follow XDG_DATA_HOME, else HOME; ANNOUNCED_SYSTEM_VOICES moves the system's, empty removes it")
+    @Test(
+        "the directories follow XDG_DATA_HOME, else HOME; ANNOUNCED_SYSTEM_VOICES moves the system's, empty removes it")
     func directories() {
-        #expect(PiperVoiceDirectories(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]).searchOrder == ["/d/announced/voices", "/usr/share/announced/voices"])
-        #expect(PiperVoiceDirectories(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]).user == "/h/.local/share/announced/voices")
+        #expect(
+            PiperVoiceDirectories(environment: ["XDG_DATA_HOME": "/d", "HOME": "/h"]).searchOrder == [
+                "/d/announced/voices", "/usr/share/announced/voices",
+            ])
+        #expect(
+            PiperVoiceDirectories(environment: ["XDG_DATA_HOME": "relative", "HOME": "/h"]).user
+                == "/h/.local/share/announced/voices")
         #expect(PiperVoiceDirectories(environment: ["HOME": "/h", "ANNOUNCED_SYSTEM_VOICES": "/s"]).system == "/s")
         #expect(PiperVoiceDirectories(environment: ["ANNOUNCED_SYSTEM_VOICES": ""]).searchOrder == [])
     }

@@ -18,7 +18,9 @@ struct SSIPCorpusTests {
         var refused = 0
         for file in files {
             var session = SSIPSession(clientID: 1, maxCharacters: 64)
-            for line in try Data(contentsOf: file).split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            for line in try Data(contentsOf: file).split(
+                separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            {
                 switch session.take(line) {
                 case .reply(let reply):
                     let text = String(decoding: reply.bytes, as: UTF8.self)

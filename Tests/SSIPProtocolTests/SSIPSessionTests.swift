@@ -1,11 +1,11 @@
+import AnnounceProtocol
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
-import AnnounceProtocol
 import SSIPProtocol
 import Testing
 
-private extension SSIPSession {
-    mutating func send(_ line: String) -> SSIPStep { take(Array((line + "\r").utf8)) }
+extension SSIPSession {
+    fileprivate mutating func send(_ line: String) -> SSIPStep { take(Array((line + "\r").utf8)) }
 }
 
 @Suite("SSIP sessions")
@@ -41,7 +41,8 @@ struct SSIPSessionTests {
         }
         #expect(!session.isReceivingData)
         #expect(message.kind == .text && message.text.hasPrefix("<speak>") && !message.inBlock)
-        #expect(message.settings.priority == .message && message.settings.ssmlMode && message.settings.language == "en-US")
+        #expect(
+            message.settings.priority == .message && message.settings.ssmlMode && message.settings.language == "en-US")
         let options = message.settings.speechOptions(defaultRate: 175, defaultPitch: 50, defaultVolume: 100)
         #expect(options.ssml && options.lang == "en-US" && options.punctuation == .some)
         #expect(options.rate == 181)
@@ -53,7 +54,9 @@ struct SSIPSessionTests {
         var session = SSIPSession(clientID: 1, maxCharacters: 100)
         _ = session.send("SPEAK")
         #expect(session.send("QUIT") == .none)
-        #expect(session.send(".") == .queue(SSIPMessage(kind: .text, text: "QUIT", settings: SSIPSettings(), inBlock: false)))
+        #expect(
+            session.send(".")
+                == .queue(SSIPMessage(kind: .text, text: "QUIT", settings: SSIPSettings(), inBlock: false)))
         #expect(session.send("QUIT") == .quit)
     }
 
@@ -80,11 +83,17 @@ struct SSIPSessionTests {
         #expect(session.send("BLOCK END") == .reply(.alreadyOutsideBlock))
         #expect(session.send("BLOCK BEGIN") == .reply(.insideBlock))
         #expect(session.send("BLOCK BEGIN") == .reply(.alreadyInsideBlock))
-        #expect(session.send("KEY control_alt_delete") == .queue(SSIPMessage(kind: .key, text: "control_alt_delete", settings: SSIPSettings(), inBlock: true)))
+        #expect(
+            session.send("KEY control_alt_delete")
+                == .queue(SSIPMessage(kind: .key, text: "control_alt_delete", settings: SSIPSettings(), inBlock: true)))
         #expect(session.send("STOP self") == .reply(.notAllowedInsideBlock))
         #expect(session.send("BLOCK END") == .reply(.outsideBlock))
-        #expect(session.send("CHAR space") == .queue(SSIPMessage(kind: .char, text: "space", settings: SSIPSettings(), inBlock: false)))
-        #expect(session.send("SOUND_ICON bell") == .queue(SSIPMessage(kind: .soundIcon, text: "bell", settings: SSIPSettings(), inBlock: false)))
+        #expect(
+            session.send("CHAR space")
+                == .queue(SSIPMessage(kind: .char, text: "space", settings: SSIPSettings(), inBlock: false)))
+        #expect(
+            session.send("SOUND_ICON bell")
+                == .queue(SSIPMessage(kind: .soundIcon, text: "bell", settings: SSIPSettings(), inBlock: false)))
     }
 
     @Test("CHAR, KEY and SOUND_ICON are bounded like SPEAK (found by FuzzSSIP)")
@@ -97,13 +106,20 @@ struct SSIPSessionTests {
             }
             #expect(reply.code == 420)
         }
-        #expect(session.send("KEY abcdefgh") == .queue(SSIPMessage(kind: .key, text: "abcdefgh", settings: SSIPSettings(), inBlock: false)))
+        #expect(
+            session.send("KEY abcdefgh")
+                == .queue(SSIPMessage(kind: .key, text: "abcdefgh", settings: SSIPSettings(), inBlock: false)))
     }
 
     @Test("lists")
     func lists() {
         var session = SSIPSession(clientID: 2, maxCharacters: 100)
-        #expect(session.send("LIST VOICES") == .reply(.voiceList(["MALE1", "MALE2", "MALE3", "FEMALE1", "FEMALE2", "FEMALE3", "CHILD_MALE", "CHILD_FEMALE"])))
+        #expect(
+            session.send("LIST VOICES")
+                == .reply(
+                    .voiceList([
+                        "MALE1", "MALE2", "MALE3", "FEMALE1", "FEMALE2", "FEMALE3", "CHILD_MALE", "CHILD_FEMALE",
+                    ])))
         #expect(session.send("LIST OUTPUT_MODULES") == .listOutputModules)
         #expect(session.send("SET self OUTPUT_MODULE piper") == .setOutputModule(.self, "piper"))
         #expect(session.settings.outputModule == nil, "the front-end applies it once it knows the module has voices")

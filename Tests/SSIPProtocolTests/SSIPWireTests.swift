@@ -21,21 +21,25 @@ struct SSIPWireTests {
         #expect(text(SSIPReply.got("a\r\nb").bytes) == "251-a  b\r\n251 OK GET RETURNED\r\n")
     }
 
-    @Test("events in the exact formats", arguments: [
-        (SSIPEvent.begin, "701-5\r\n701-2\r\n701 BEGIN\r\n"),
-        (.end, "702-5\r\n702-2\r\n702 END\r\n"),
-        (.canceled, "703-5\r\n703-2\r\n703 CANCELED\r\n"),
-        (.paused, "704-5\r\n704-2\r\n704 PAUSED\r\n"),
-        (.resumed, "705-5\r\n705-2\r\n705 RESUMED\r\n"),
-        (.indexMark("7:11"), "700-5\r\n700-2\r\n700-7:11\r\n700 INDEX MARK\r\n"),
-    ])
+    @Test(
+        "events in the exact formats",
+        arguments: [
+            (SSIPEvent.begin, "701-5\r\n701-2\r\n701 BEGIN\r\n"),
+            (.end, "702-5\r\n702-2\r\n702 END\r\n"),
+            (.canceled, "703-5\r\n703-2\r\n703 CANCELED\r\n"),
+            (.paused, "704-5\r\n704-2\r\n704 PAUSED\r\n"),
+            (.resumed, "705-5\r\n705-2\r\n705 RESUMED\r\n"),
+            (.indexMark("7:11"), "700-5\r\n700-2\r\n700-7:11\r\n700 INDEX MARK\r\n"),
+        ])
     func events(event: SSIPEvent, expected: String) {
         #expect(text(event.bytes(messageID: 5, clientID: 2)) == expected)
     }
 
     @Test("LIST SYNTHESIS_VOICES is name, language and variant split by tabs")
     func synthesisVoices() {
-        let reply = SSIPReply.synthesisVoices([SSIPVoice(name: "en-gb", language: "en-GB"), SSIPVoice(name: "a\tb", language: "fr", variant: "f1")])
+        let reply = SSIPReply.synthesisVoices([
+            SSIPVoice(name: "en-gb", language: "en-GB"), SSIPVoice(name: "a\tb", language: "fr", variant: "f1"),
+        ])
         #expect(text(reply.bytes) == "249-en-gb\ten-GB\tnone\r\n249-a b\tfr\tf1\r\n249 OK VOICE LIST SENT\r\n")
     }
 
@@ -81,12 +85,17 @@ struct SSIPWireTests {
         var reader = SSIPMessageReader(maxCharacters: 100)
         #expect(reader.take([0xFF, 0x41]) == .needMore)
         #expect(reader.take(Array(".\r".utf8)) == .refused(.invalidEncoding))
-        guard case .refused(let reply)? = read([String(repeating: "a", count: 60), String(repeating: "b", count: 60), ".\r"]) else {
+        guard
+            case .refused(let reply)? = read([
+                String(repeating: "a", count: 60), String(repeating: "b", count: 60), ".\r",
+            ])
+        else {
             Issue.record("a long message was not refused")
             return
         }
         #expect(reply.code == 420)
         #expect(reply.text.contains("121 CHARACTERS, THE LIMIT IS 100"))
-        #expect(read([String(repeating: "a", count: 99), ".\r"], limit: 100) == .message(String(repeating: "a", count: 99)))
+        #expect(
+            read([String(repeating: "a", count: 99), ".\r"], limit: 100) == .message(String(repeating: "a", count: 99)))
     }
 }

@@ -2,6 +2,7 @@
 import BlockingThreads
 import Foundation
 import Testing
+
 @testable import SpeechSynthesis
 
 @Suite(.onBlockingThreads)
@@ -34,7 +35,7 @@ struct AudioOutputTests {
         let directory = TestAudio.temporaryDirectory()
         let output = try WAVAudioOutput(directory: directory, time: SteppedTime().playbackTime)
         try output.begin(seq: 4, sampleRate: 8_000)
-        let samples = [Int16](repeating: 1000, count: 8_000)  // one second
+        let samples = [Int16](repeating: 1000, count: 8_000) // one second
         try samples.withUnsafeBufferPointer { try output.write($0) }
         // The write returned once all but the 20 ms device buffer was played (time moves only
         // while the device waits, so the buffer is still unplayed however busy the machine is).
@@ -70,7 +71,7 @@ struct UtteranceAbortSignalTests {
         let thread = SpeechThread()
         var clock = VirtualPlaybackClock()
         clock.reset(sampleRate: 1_000, abortSignal: UtteranceAbortSignal(thread: thread))
-        clock.recordWrite(1_000)  // one second
+        clock.recordWrite(1_000) // one second
         thread.raiseAbort()
         clock.waitForBufferSpace()
         // Returned without waiting for the second to play down to the device buffer.
@@ -104,12 +105,13 @@ struct UtteranceAbortSignalTests {
         #expect(clock.playedFrames >= 200 - clock.bufferFrames)
     }
 
-    @Test("a paused wav output stops playing where it is, keeps every sample in its file once, and plays on after resume")
+    @Test(
+        "a paused wav output stops playing where it is, keeps every sample in its file once, and plays on after resume")
     func pausedWAVOutputHoldsItsPlace() throws {
         let directory = TestAudio.temporaryDirectory()
         let output = try WAVAudioOutput(directory: directory, time: SteppedTime().playbackTime)
         try output.begin(seq: 5, sampleRate: 8_000)
-        let samples = (0..<4_000).map { Int16(truncatingIfNeeded: $0 &* 7) }  // half a second
+        let samples = (0..<4_000).map { Int16(truncatingIfNeeded: $0 &* 7) } // half a second
         try samples.withUnsafeBufferPointer { try output.write($0) }
         output.pause()
         let held = output.playedFrames

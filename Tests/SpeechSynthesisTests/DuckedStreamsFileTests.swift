@@ -2,8 +2,9 @@
 import CPulseAudio
 import Foundation
 import Glibc
-@testable import SpeechSynthesis
 import Testing
+
+@testable import SpeechSynthesis
 
 @Suite("Ducking: the state file and the volume arithmetic")
 struct DuckedStreamsFileTests {
@@ -16,7 +17,8 @@ struct DuckedStreamsFileTests {
         let file = DuckedStreamsFile(path: temporaryPath())
         defer { file.remove() }
         let streams = [
-            DuckedStream(index: 7, processID: "1234", name: "Music \"live\"", original: [65536, 60000], lowered: [41285, 37800]),
+            DuckedStream(
+                index: 7, processID: "1234", name: "Music \"live\"", original: [65536, 60000], lowered: [41285, 37800]),
             DuckedStream(index: 9, processID: nil, name: "", original: [100], lowered: [63]),
         ]
         try file.write(streams)

@@ -2,6 +2,7 @@
 import AnnounceCore
 import Foundation
 import Testing
+
 @testable import SpeechSynthesis
 
 /// The backend with real espeak-ng. Serialized: all backends share the suite's speech thread and
@@ -33,7 +34,9 @@ struct EngineBackendTests {
     @Test func wordEventsMapToTheWordsOfTheText() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger,
+            eventHandler: recorder.handler)
         let text = "The naïve café served crème brûlée, déjà vu! Zoë’s 42 friends came."
         engine.speak(Utterance(seq: 5, text: text, voice: "en-us", rate: 450))
         let events = await recorder.events(untilFinished: 5)
@@ -51,7 +54,9 @@ struct EngineBackendTests {
     @Test func ssmlMarksArriveInPlaybackOrder() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger,
+            eventHandler: recorder.handler)
         let text = #"<speak>one <mark name="first"/>two three <mark name="second"/>four</speak>"#
         engine.speak(Utterance(seq: 6, text: text, ssml: true, voice: "en-us", rate: 450))
         let events = await recorder.events(untilFinished: 6)
@@ -67,12 +72,17 @@ struct EngineBackendTests {
         #expect(events.last == .finished(seq: 6, outcome: .completed))
     }
 
-    @Test("a mark right after a sentence's full stop, which espeak-ng 1.51 does not report, is reported in its place among the marks")
+    @Test(
+        "a mark right after a sentence's full stop, which espeak-ng 1.51 does not report, is reported in its place among the marks"
+    )
     func marksAfterFullStopsAreReported() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
-        let text = #"<speak><mark name="s1"/>The report is ready. <mark name='s2'/>It has three pages. <mark name="s3"/>Done. <mark name="s4"/></speak>"#
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger,
+            eventHandler: recorder.handler)
+        let text =
+            #"<speak><mark name="s1"/>The report is ready. <mark name='s2'/>It has three pages. <mark name="s3"/>Done. <mark name="s4"/></speak>"#
         engine.speak(Utterance(seq: 9, text: text, ssml: true, voice: "en-us", rate: 450))
         let events = await recorder.events(untilFinished: 9)
         let marks = events.compactMap { event -> String? in
@@ -88,7 +98,9 @@ struct EngineBackendTests {
     @Test func spellingReportsEachCharacterOfTheOriginalText() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger,
+            eventHandler: recorder.handler)
         let text = "é<1 b&Z"
         engine.speak(Utterance(seq: 7, text: text, voice: "en-us", rate: 450, spell: true))
         let events = await recorder.events(untilFinished: 7)
@@ -104,8 +116,10 @@ struct EngineBackendTests {
         let directory = TestAudio.temporaryDirectory()
         let output = try WAVAudioOutput(directory: directory)
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
-        let text = "This long sentence keeps going for a while so that it can be interrupted somewhere in the middle of it."
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
+        let text =
+            "This long sentence keeps going for a while so that it can be interrupted somewhere in the middle of it."
         engine.speak(Utterance(seq: 10, text: text, voice: "en-us"))
 
         // Interrupt once playback has reached the third word.
@@ -142,7 +156,9 @@ struct EngineBackendTests {
     @Test func longTextStartsAtOnceAndStopsAtOnce() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger,
+            eventHandler: recorder.handler)
         let sentence = "Every word of this long text is synthesized only as fast as it is played. "
         let text = String(String(repeating: sentence, count: 120).unicodeScalars.prefix(8_192))
         engine.speak(Utterance(seq: 15, text: text, voice: "en-us"))
@@ -159,7 +175,9 @@ struct EngineBackendTests {
     @Test func abortWhileQueuedReportsNoStart() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger,
+            eventHandler: recorder.handler)
         engine.speak(Utterance(seq: 20, text: "A sentence that plays for more than a moment.", voice: "en-us"))
         engine.speak(Utterance(seq: 21, text: "Never heard.", voice: "en-us"))
         engine.abort(seq: 21)
@@ -183,7 +201,8 @@ struct EngineBackendTests {
 
         var recorder = EventRecorder()
         let output = LookaheadRecordingOutput()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
         engine.speak(Utterance(seq: 30, text: text, voice: "en-us"))
         let events = await recorder.events(untilFinished: 30)
 
@@ -198,7 +217,9 @@ struct EngineBackendTests {
     @Test func unknownVoiceFails() async throws {
         try await FirstSynthesis.done()
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger,
+            eventHandler: recorder.handler)
         engine.speak(Utterance(seq: 40, text: "Hello.", voice: "xx-nonexistent"))
         let events = await recorder.events(untilFinished: 40)
 
@@ -216,7 +237,8 @@ struct EngineBackendTests {
         let directory = TestAudio.temporaryDirectory()
         let output = try WAVAudioOutput(directory: directory)
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
         engine.speak(Utterance(seq: 50, text: "Changed.", voice: "en-us", rate: 300, earcon: true))
         let events = await recorder.events(untilFinished: 50)
         #expect(events.first == .started(seq: 50))
@@ -233,7 +255,8 @@ struct EngineBackendTests {
     }
 
     @Test func voicesAreSelectableByName() throws {
-        let engine = try EngineBackend(thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: { _ in })
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: { _ in })
         let names = Set(engine.voices.map(\.name))
         #expect(names.isSuperset(of: ["en-us", "de", "cmn", "fr"]))
         let english = engine.voices.first { $0.name == "en-us" }

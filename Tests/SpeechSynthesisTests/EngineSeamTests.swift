@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import Testing
+
 @testable import SpeechSynthesis
 
 /// The engine seam without the Piper engine: routing by voice, and a Piper helper that cannot
@@ -17,9 +18,12 @@ struct EngineSeamTests {
     /// reporting to `recorder`.
     static func backendWithoutPiperHelper(reportingTo recorder: EventRecorder) throws -> (SpeechThread, EngineBackend) {
         let missing = EngineHelperKind(
-            engine: "piper", executableName: "announced-piper-missing", environmentVariable: "ANNOUNCED_TEST_NO_SUCH_VARIABLE"
+            engine: "piper", executableName: "announced-piper-missing",
+            environmentVariable: "ANNOUNCED_TEST_NO_SUCH_VARIABLE"
         )
-        let thread = SpeechThread.start(engines: [EspeakEngine(), PiperEngine(idleUnload: .seconds(300), helper: missing)])
+        let thread = SpeechThread.start(engines: [
+            EspeakEngine(), PiperEngine(idleUnload: .seconds(300), helper: missing),
+        ])
         let backend = try EngineBackend(
             thread: thread, output: NullAudioOutput(), logger: TestAudio.logger, eventHandler: recorder.handler,
             installedVoices: { [Self.piperVoice] }
@@ -27,7 +31,9 @@ struct EngineSeamTests {
         return (thread, backend)
     }
 
-    @Test("a Piper voice's post goes to Piper; a missing Piper helper fails that post naming where it looked, and espeak-ng's posts around it speak")
+    @Test(
+        "a Piper voice's post goes to Piper; a missing Piper helper fails that post naming where it looked, and espeak-ng's posts around it speak"
+    )
     func missingPiperHelperCostsOnlyItsPost() async throws {
         var recorder = EventRecorder()
         let (thread, backend) = try Self.backendWithoutPiperHelper(reportingTo: recorder)
@@ -53,14 +59,18 @@ struct EngineSeamTests {
         #expect(thread.piper.loadState.pid == 0 && thread.piper.loadState.voice == nil)
     }
 
-    @Test("what Piper cannot say in a Piper voice (spell, a say-as letter, punctuation modes) is spoken by espeak-ng's voice for its language; plain words stay Piper's")
+    @Test(
+        "what Piper cannot say in a Piper voice (spell, a say-as letter, punctuation modes) is spoken by espeak-ng's voice for its language; plain words stay Piper's"
+    )
     func spellingInAPiperVoiceGoesToEspeak() async throws {
         var recorder = EventRecorder()
         let (_, backend) = try Self.backendWithoutPiperHelper(reportingTo: recorder)
         let piper = Self.piperVoice.identifier
         let utterances = [
             Utterance(seq: 1, text: "ab#", voice: piper, rate: 450, spell: true),
-            Utterance(seq: 2, text: #"<speak>shift <say-as interpret-as="characters">a</say-as></speak>"#, ssml: true, voice: piper, rate: 450),
+            Utterance(
+                seq: 2, text: #"<speak>shift <say-as interpret-as="characters">a</say-as></speak>"#, ssml: true,
+                voice: piper, rate: 450),
             Utterance(seq: 3, text: "5 $.", voice: piper, rate: 450, punctuation: .all),
             Utterance(seq: 4, text: "5 $.", voice: piper, rate: 450, punctuation: .some),
             Utterance(seq: 5, text: "Natural.", voice: piper),
@@ -73,9 +83,14 @@ struct EngineSeamTests {
         #expect(backend.routed(utterances[4]) == utterances[4])
         for utterance in utterances { backend.speak(utterance) }
         let events = await recorder.events(untilFinished: 5)
-        for seq in 1...4 { #expect(events.outcome(of: UInt64(seq)) == .completed, "post \(seq) is espeak-ng's, so the missing Piper helper does not matter") }
+        for seq in 1...4 {
+            #expect(
+                events.outcome(of: UInt64(seq)) == .completed,
+                "post \(seq) is espeak-ng's, so the missing Piper helper does not matter")
+        }
         guard case .failed? = events.outcome(of: 5) else {
-            Issue.record("the plain post is Piper's, whose helper is missing: \(String(describing: events.outcome(of: 5)))")
+            Issue.record(
+                "the plain post is Piper's, whose helper is missing: \(String(describing: events.outcome(of: 5)))")
             return
         }
     }

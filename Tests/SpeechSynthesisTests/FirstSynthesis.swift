@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import Foundation
+
 @testable import SpeechSynthesis
 
 /// The first synthesis of the process, through a WAV output, recorded for the CLI comparison.
@@ -21,7 +22,8 @@ struct FirstSynthesis: Sendable {
         let directory = TestAudio.temporaryDirectory()
         let output = try WAVAudioOutput(directory: directory)
         var recorder = EventRecorder()
-        let engine = try EngineBackend(thread: TestAudio.speech, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
+        let engine = try EngineBackend(
+            thread: TestAudio.speech, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
         engine.speak(Utterance(seq: seq, text: text, voice: "en-us", rate: 175))
         let events = await recorder.events(untilFinished: seq)
         let path = output.path(forSeq: seq)

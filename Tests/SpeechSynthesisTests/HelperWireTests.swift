@@ -1,6 +1,6 @@
+import BlockingThreads
 // SPDX-License-Identifier: GPL-3.0-or-later
 import EngineWire
-import BlockingThreads
 import Foundation
 import Glibc
 import Testing
@@ -13,7 +13,13 @@ struct HelperWireTests {
     )
 
     static let messages: [EngineMessage] = [
-        .ready(sampleRate: 22_050, voices: [EngineVoice(name: "en-us", identifier: "gmw/en-US", languages: ["en-us", "en"], gender: 1, title: "English_(America)"), EngineVoice(name: "cmn", languages: [])]),
+        .ready(
+            sampleRate: 22_050,
+            voices: [
+                EngineVoice(
+                    name: "en-us", identifier: "gmw/en-US", languages: ["en-us", "en"], gender: 1,
+                    title: "English_(America)"), EngineVoice(name: "cmn", languages: []),
+            ]),
         .initializationFailed(code: -1),
         .voiceSelected,
         .voiceUnknown,
@@ -114,7 +120,8 @@ struct HelperWireTests {
     @Test("the samples frame written straight from a buffer equals the message's, byte for byte")
     func samplesFrame() {
         let samples: [Int16] = [3, -3, 256, -256]
-        #expect(samples.withUnsafeBufferPointer { EngineMessage.samplesFrame($0) } == EngineMessage.samples(samples).frame)
+        #expect(
+            samples.withUnsafeBufferPointer { EngineMessage.samplesFrame($0) } == EngineMessage.samples(samples).frame)
         // Tag P, length 8, then each sample little-endian.
         #expect(EngineMessage.samples(samples).frame == [0x50, 8, 0, 0, 0, 3, 0, 0xFD, 0xFF, 0x00, 0x01, 0x00, 0xFF])
     }
@@ -124,7 +131,9 @@ struct HelperWireTests {
         let word = EngineMessage.word(sample: 1, textPosition: 2, length: 3).frame
         #expect(throws: EngineWireError.self) { try EngineMessage(tag: word[0], payload: word[5..<(word.count - 1)]) }
         #expect(throws: EngineWireError.self) { try EngineMessage(tag: 0x7A, payload: []) }
-        #expect(throws: EngineWireError.self) { try EngineRequest(tag: EngineMessage.voiceSelected.frame[0], payload: []) }
+        #expect(throws: EngineWireError.self) {
+            try EngineRequest(tag: EngineMessage.voiceSelected.frame[0], payload: [])
+        }
         let odd = EngineMessage.samples([1]).frame
         #expect(throws: EngineWireError.self) { try EngineMessage(tag: odd[0], payload: odd[5..<6]) }
     }

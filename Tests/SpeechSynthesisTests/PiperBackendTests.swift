@@ -4,27 +4,32 @@ import BlockingThreads
 import Foundation
 import Glibc
 import Testing
+
 @testable import SpeechSynthesis
 
 /// Where the real Piper engine and test voice are, once `scripts/fetch-piper-engine.sh` ran.
 enum PiperFixture {
     /// The engine's libraries: `.build/piper-engine/lib` of this checkout.
-    static let libraryDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    static let libraryDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent(".build/piper-engine/lib").path
     /// en_US-joe-medium, as the script unpacks it.
-    static let voicePath = (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache")
+    static let voicePath =
+        (ProcessInfo.processInfo.environment["XDG_CACHE_HOME"] ?? NSHomeDirectory() + "/.cache")
         + "/announced/voices/en_US-joe-medium.onnx"
 
     /// Whether the engine, the voice and the helper are all there.
     static var isFetched: Bool {
         FileManager.default.fileExists(atPath: libraryDirectory + "/libsherpa-onnx-c-api.so")
-            && FileManager.default.fileExists(atPath: voicePath) && FileManager.default.fileExists(atPath: voicePath + ".json")
+            && FileManager.default.fileExists(atPath: voicePath)
+            && FileManager.default.fileExists(atPath: voicePath + ".json")
     }
 
     static let skipNote = "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh"
 
     /// The test voice as the voices list gives it.
-    static let voice = VoiceDescription(name: "en_us-joe-medium", identifier: voicePath, languages: ["en-us"], engine: VoiceDescription.piperEngine)
+    static let voice = VoiceDescription(
+        name: "en_us-joe-medium", identifier: voicePath, languages: ["en-us"], engine: VoiceDescription.piperEngine)
 
     /// A speech thread whose Piper helper loads the engine from this checkout and may read the
     /// voice where the script put it (its sandbox reads only voice directories); `idle` is its
@@ -36,9 +41,12 @@ enum PiperFixture {
     }
 
     /// A backend on `thread` that knows the test voice as a Piper voice.
-    static func backend(_ thread: SpeechThread, output: any AudioOutput = NullAudioOutput(), recorder: EventRecorder) throws -> EngineBackend {
+    static func backend(_ thread: SpeechThread, output: any AudioOutput = NullAudioOutput(), recorder: EventRecorder)
+        throws -> EngineBackend
+    {
         try EngineBackend(
-            thread: thread, output: output, logger: TestAudio.logger, eventHandler: recorder.handler, installedVoices: { [voice] }
+            thread: thread, output: output, logger: TestAudio.logger, eventHandler: recorder.handler,
+            installedVoices: { [voice] }
         )
     }
 }
@@ -48,7 +56,9 @@ enum PiperFixture {
 /// costs one post. Serialized: each test starts its own helper and loads a 60 MB model.
 @Suite(.serialized, .onBlockingThreads, .enabled(if: PiperFixture.isFetched, "\(PiperFixture.skipNote)"))
 struct PiperBackendTests {
-    @Test("a Piper post starts the helper, loads the voice and is heard: started, then completed, non-silent audio at espeak-ng's rate")
+    @Test(
+        "a Piper post starts the helper, loads the voice and is heard: started, then completed, non-silent audio at espeak-ng's rate"
+    )
     func speaksThroughPiper() async throws {
         // Idle for longer than the test can take (it awaits on the blocking executor, behind other
         // suites' blocking tests): the voice checked as loaded at the end is not unloaded as idle.
@@ -77,11 +87,15 @@ struct PiperBackendTests {
         var recorder = EventRecorder()
         let backend = try PiperFixture.backend(thread, recorder: recorder)
         backend.speak(Utterance(seq: 1, text: "Natural voice.", voice: PiperFixture.voicePath))
-        try #require(waitFor(seconds: 30) { thread.piper.loadState.loading == PiperFixture.voicePath && thread.piper.loadState.pid > 0 })
+        try #require(
+            waitFor(seconds: 30) {
+                thread.piper.loadState.loading == PiperFixture.voicePath && thread.piper.loadState.pid > 0
+            })
         // Held mid-load (a load that takes as long as it likes), so the check cannot race it.
         let pid = thread.piper.loadState.pid
         kill(pid, SIGSTOP)
-        try #require(thread.piper.loadState.loading == PiperFixture.voicePath, "the load ended before the helper was held")
+        try #require(
+            thread.piper.loadState.loading == PiperFixture.voicePath, "the load ended before the helper was held")
         backend.abort(seq: 1)
         let first = await recorder.events(untilFinished: 1)
         #expect(first == [.finished(seq: 1, outcome: .aborted(spokenChars: 0))])
@@ -121,16 +135,22 @@ struct PiperBackendTests {
         let backend = try PiperFixture.backend(thread, recorder: recorder)
         thread.configureEngines(EngineSettings(synthesisThreads: 1_000))
         backend.prepare(voice: PiperFixture.voicePath)
-        try #require(waitFor(seconds: 60) { thread.piper.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
+        try #require(
+            waitFor(seconds: 60) { thread.piper.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
         let pid = thread.piper.loadState.pid
-        let environment = try String(decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")), as: UTF8.self)
-            .split(separator: "\0").map(String.init)
+        let environment = try String(
+            decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")), as: UTF8.self
+        )
+        .split(separator: "\0").map(String.init)
         let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-        print("Piper helper \(pid) on \(cores) cores: \(environment.filter { $0.hasPrefix("ANNOUNCED_PIPER_THREADS=") })")
+        print(
+            "Piper helper \(pid) on \(cores) cores: \(environment.filter { $0.hasPrefix("ANNOUNCED_PIPER_THREADS=") })")
         #expect(environment.filter { $0.hasPrefix("ANNOUNCED_PIPER_THREADS=") } == ["ANNOUNCED_PIPER_THREADS=\(cores)"])
     }
 
-    @Test("a Piper helper killed mid-post costs that post (error naming piper); espeak-ng speaks on, and Piper again after")
+    @Test(
+        "a Piper helper killed mid-post costs that post (error naming piper); espeak-ng speaks on, and Piper again after"
+    )
     func crashCostsOnePost() async throws {
         let thread = PiperFixture.thread()
         var recorder = EventRecorder()
@@ -168,7 +188,9 @@ struct PiperBackendTests {
     }
 
     // `SpeechThread.stop`, as the daemon's speech service calls it on graceful shutdown.
-    @Test("stop ends the posts it holds as aborted, stops Piper's helper (reaped), then says it stopped, at once the second time")
+    @Test(
+        "stop ends the posts it holds as aborted, stops Piper's helper (reaped), then says it stopped, at once the second time"
+    )
     func stopEndsTheHelpers() async throws {
         let thread = PiperFixture.thread()
         var recorder = EventRecorder()
@@ -182,7 +204,8 @@ struct PiperBackendTests {
         let espeak = try #require(backend.voices.first { $0.engine == VoiceDescription.espeakEngine }?.identifier)
         backend.speak(Utterance(seq: 2, text: "Held.", voice: espeak))
         backend.speak(Utterance(seq: 3, text: "Queued.", voice: espeak))
-        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in thread.stop { stopped.resume() } }
+        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in thread.stop { stopped.resume() }
+        }
         #expect(kill(piper, 0) == -1 && errno == ESRCH, "Piper's helper was stopped and reaped")
         #expect(thread.piper.loadState.pid == 0)
         // The queued post ends on the stopping thread, the held one on the speech thread: in

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+
 @testable import SpeechSynthesis
 
 /// The PulseAudio and ALSA outputs on their own, without the engine.
@@ -71,7 +72,8 @@ struct PulseAudioOutputTests {
 
     @Test(
         "a real server: writes are paced in real time, at most 60 ms ahead of playback; playout completes; discard stops at once",
-        .enabled(if: HeadlessPulseAudio.isInstalled, "pulseaudio is not installed (apt install pulseaudio pulseaudio-utils)")
+        .enabled(
+            if: HeadlessPulseAudio.isInstalled, "pulseaudio is not installed (apt install pulseaudio pulseaudio-utils)")
     )
     func realServer() throws {
         let server = try HeadlessPulseAudio()
@@ -92,7 +94,9 @@ struct PulseAudioOutputTests {
         try output.end()
         let sorted = latencies.sorted()
         let median = sorted[sorted.count / 2]
-        print("pulse: unplayed while writing 1 s: median \(median * 1000 / Self.rate) ms, max \(sorted.last! * 1000 / Self.rate) ms")
+        print(
+            "pulse: unplayed while writing 1 s: median \(median * 1000 / Self.rate) ms, max \(sorted.last! * 1000 / Self.rate) ms"
+        )
         // Paced by the server: a writer that ran ahead of playback would leave far more than
         // the stream's buffer unplayed (durations are the benchmarks' business).
         #expect(median * 1000 / Self.rate <= 60, "median unplayed \(median * 1000 / Self.rate) ms")
@@ -120,7 +124,8 @@ struct PulseAudioOutputTests {
             while !finished { finished = try output.waitForPlayout(timeout: .milliseconds(10)) }
             Issue.record("played on after the server was killed")
         } catch let error as SpeechSynthesisError {
-            #expect(error.message.contains("lost the connection to the PulseAudio server at \(server.address)"), "\(error)")
+            #expect(
+                error.message.contains("lost the connection to the PulseAudio server at \(server.address)"), "\(error)")
         }
         output.discard()
         try output.end()
@@ -135,7 +140,9 @@ struct PulseAudioOutputTests {
 
     @Test(
         "pause holds a PulseAudio stream in place: played frames stand still, and the sink hears every sample once",
-        .enabled(if: HeadlessPulseAudio.canRecord, "pulseaudio or parec is not installed (apt install pulseaudio pulseaudio-utils)")
+        .enabled(
+            if: HeadlessPulseAudio.canRecord,
+            "pulseaudio or parec is not installed (apt install pulseaudio pulseaudio-utils)")
     )
     func pauseKeepsPlace() throws {
         let server = try HeadlessPulseAudio()
@@ -168,8 +175,11 @@ struct PulseAudioOutputTests {
 
         let heard = try #require(recorder.waitForSilence(after: start), "nothing reached the sink's monitor")
         let recorded = recorder.samples(from: heard.firstAudible, to: heard.lastAudible + 1)
-        let seam = try #require(PauseSeam(recorded: recorded, reference: samples), "no pause between audio in the recording")
-        print("pulse pause: \(seam); written \(samples.count), recorded \(recorded.count(where: { $0 != 0 })) nonzero samples")
+        let seam = try #require(
+            PauseSeam(recorded: recorded, reference: samples), "no pause between audio in the recording")
+        print(
+            "pulse pause: \(seam); written \(samples.count), recorded \(recorded.count(where: { $0 != 0 })) nonzero samples"
+        )
         #expect(seam.pauseLength > Self.rate / 4, "\(seam)")
         // The stream was held where it was: what the sink had mixed came back after the pause.
         // A flush would lose the stream's queue (10-20 ms, 220-440 samples). Observed here: the
@@ -181,7 +191,9 @@ struct PulseAudioOutputTests {
         let missedAtStart = recorded.first(where: { $0 != 0 }).flatMap { samples.firstIndex(of: $0) } ?? -1
         print("pulse pause: the monitor missed the first \(missedAtStart) samples of the stream")
         #expect(seam.isWithinServerTolerance, "\(seam)")
-        #expect(recorded.last(where: { $0 != 0 }) == samples.last, "the recording does not end with the last sample written")
+        #expect(
+            recorded.last(where: { $0 != 0 }) == samples.last, "the recording does not end with the last sample written"
+        )
     }
 
     static func tone(milliseconds: Int) -> [Int16] {

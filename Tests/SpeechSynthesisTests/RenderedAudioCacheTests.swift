@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import EngineWire
-@testable import SpeechSynthesis
 import Testing
+
+@testable import SpeechSynthesis
 
 /// The speech cache's invalidation: a voice's files replaced drop its renderings, and a rendering
 /// that was under way meanwhile (possibly in the old files) is not kept.
@@ -10,9 +11,11 @@ struct RenderedAudioCacheTests {
     private let model = "/voices/en_US-joe-medium.onnx"
 
     private func key(_ text: String, voice: String) -> RenderedAudioCache.Key {
-        RenderedAudioCache.Key(SynthesisRequest(
-            voice: voice, rate: 175, pitch: 50, volume: 100, punctuation: .none, punctuationList: "", ssml: false, text: text
-        ))
+        RenderedAudioCache.Key(
+            SynthesisRequest(
+                voice: voice, rate: 175, pitch: 50, volume: 100, punctuation: .none, punctuationList: "", ssml: false,
+                text: text
+            ))
     }
 
     private let audio = RenderedAudio(sampleRate: 22_050, samples: [1, 2, 3], events: [.samples(end: 3)])

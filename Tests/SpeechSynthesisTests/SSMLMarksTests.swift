@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
-@testable import SpeechSynthesis
 import Testing
+
+@testable import SpeechSynthesis
 
 /// SSML marks are found in one pass over the text's bytes, with their places counted in Unicode
 /// scalars (where espeak-ng's word positions count).
@@ -12,7 +13,9 @@ struct SSMLMarksTests {
         let text = #"<speak>é<mark name='a'/>ü😀<mark name="b"/>日本<mark  name="c" /></speak>"#
         let scalars = Array(text.unicodeScalars)
         let expected = ["a", "b", "c"].map { name -> SSMLMarks.Mark in
-            let tag = Array((name == "c" ? #"<mark  name="c""# : name == "b" ? #"<mark name="b""# : "<mark name='a'").unicodeScalars)
+            let tag = Array(
+                (name == "c" ? #"<mark  name="c""# : name == "b" ? #"<mark name="b""# : "<mark name='a'").unicodeScalars
+            )
             let offset = (0...scalars.count - tag.count).first { Array(scalars[$0..<$0 + tag.count]) == tag }!
             return SSMLMarks.Mark(name: name, offset: offset)
         }
@@ -22,7 +25,10 @@ struct SSMLMarksTests {
 
     @Test("tags that are not named marks are passed over; a tag left open ends the search")
     func malformed() {
-        #expect(SSMLMarks.names(in: #"<speak><mark/>a<mark name=x/>b<mark name="ok" /><marker name="m"/><mark name="é😀"/></speak>"#) == ["ok", "m", "é😀"])
+        #expect(
+            SSMLMarks.names(
+                in: #"<speak><mark/>a<mark name=x/>b<mark name="ok" /><marker name="m"/><mark name="é😀"/></speak>"#)
+                == ["ok", "m", "é😀"])
         #expect(SSMLMarks.names(in: #"<speak><mark name="a"/><mark name="b""#) == ["a"])
         #expect(SSMLMarks.names(in: #"<mark name=""/><mark name='unclosed/>"#) == [""])
     }
@@ -45,7 +51,9 @@ struct SSMLMarksTests {
 /// The scalar count under the mark scan: continuation bytes are not counted, a word at a time.
 @Suite("SSML marks: scalars counted a word at a time")
 struct SSMLScalarStartsTests {
-    @Test("every text and every slice of it counts as many scalars as it has", arguments: ["", "a", "abcdefgh", "é", "aé😀日本語xyz", String(repeating: "ü日😀a", count: 9)])
+    @Test(
+        "every text and every slice of it counts as many scalars as it has",
+        arguments: ["", "a", "abcdefgh", "é", "aé😀日本語xyz", String(repeating: "ü日😀a", count: 9)])
     func scalarStarts(_ text: String) {
         let bytes = Array(text.utf8)
         bytes.withUnsafeBytes { raw in

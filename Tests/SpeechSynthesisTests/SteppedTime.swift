@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+
 @testable import SpeechSynthesis
 
 /// A time for the virtual device that stands still except while the device sleeps, and then

@@ -2,8 +2,9 @@
 import AnnounceCore
 import BlockingThreads
 import Foundation
-import TestSupport
 import Logging
+import TestSupport
+
 @testable import SpeechSynthesis
 
 /// Collects a backend's events in order. A guard task ends the stream after `timeout`, so a
@@ -58,7 +59,9 @@ extension String {
     /// The substring at a range counted in Unicode scalars.
     func scalars(offset: Int, length: Int) -> String {
         let scalars = Array(unicodeScalars)
-        guard offset >= 0, length >= 0, offset + length <= scalars.count else { return "<out of range \(offset)+\(length)>" }
+        guard offset >= 0, length >= 0, offset + length <= scalars.count else {
+            return "<out of range \(offset)+\(length)>"
+        }
         var result = ""
         result.unicodeScalars.append(contentsOf: scalars[offset..<offset + length])
         return result

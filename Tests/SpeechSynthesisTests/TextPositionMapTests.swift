@@ -1,6 +1,7 @@
+import Testing
+
 // SPDX-License-Identifier: GPL-3.0-or-later
 @testable import SpeechSynthesis
-import Testing
 
 /// The position map decodes the text only as far as the words asked for reach, and answers as
 /// a map over every scalar decoded up front did.
@@ -9,7 +10,9 @@ struct TextPositionMapTests {
     /// The word range over the whole text's scalars, as the map computed it before it decoded
     /// lazily.
     private func reference(_ scalars: [Unicode.Scalar], textPosition: Int, length: Int) -> (offset: Int, length: Int)? {
-        func isWord(_ scalar: Unicode.Scalar) -> Bool { scalar.properties.isAlphabetic || scalar.properties.numericType != nil }
+        func isWord(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isAlphabetic || scalar.properties.numericType != nil
+        }
         guard length > 0 else { return nil }
         var start = min(max(0, textPosition - 1), scalars.count)
         var end = min(scalars.count, start + length)
@@ -37,12 +40,16 @@ struct TextPositionMapTests {
         for (position, length) in positions + positions.reversed() {
             let expected = reference(scalars, textPosition: position, length: length)
             let got = forwards.wordRange(textPosition: position, length: length, ordinal: 0)
-            #expect(got?.offset == expected?.offset && got?.length == expected?.length, "position \(position) length \(length)")
+            #expect(
+                got?.offset == expected?.offset && got?.length == expected?.length,
+                "position \(position) length \(length)")
         }
         for (position, length) in positions.reversed() {
             let expected = reference(scalars, textPosition: position, length: length)
             let got = backwards.wordRange(textPosition: position, length: length, ordinal: 0)
-            #expect(got?.offset == expected?.offset && got?.length == expected?.length, "position \(position) length \(length)")
+            #expect(
+                got?.offset == expected?.offset && got?.length == expected?.length,
+                "position \(position) length \(length)")
         }
     }
 

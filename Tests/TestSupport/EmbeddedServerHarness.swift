@@ -38,7 +38,8 @@ public struct EmbeddedServerHarness<Front: FrontEnd> {
     ) {
         dispatcher = Dispatcher(configuration: dispatcherConfiguration, scheduleTurn: turns.scheduler)
         dispatcher.attach(backend)
-        server = AnnounceServer(configuration: serverConfiguration, dispatcher: dispatcher, logger: Logger(label: "test"), ssip: ssip)
+        server = AnnounceServer(
+            configuration: serverConfiguration, dispatcher: dispatcher, logger: Logger(label: "test"), ssip: ssip)
         self.frontEnd = frontEnd
         self.configure = configure
     }

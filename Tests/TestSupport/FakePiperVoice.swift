@@ -6,10 +6,13 @@ import Foundation
 /// They pass every check announced makes of a pair and are never given to an engine.
 public enum FakeVoice {
     /// `ir_version` 8, `producer_name` "pytorch", a graph of four bytes: a whole ModelProto.
-    public static let model: [UInt8] = [0x08, 0x08, 0x12, 0x07] + Array("pytorch".utf8) + [0x3A, 0x04, 0x0A, 0x02, 0x6E, 0x30]
+    public static let model: [UInt8] =
+        [0x08, 0x08, 0x12, 0x07] + Array("pytorch".utf8) + [0x3A, 0x04, 0x0A, 0x02, 0x6E, 0x30]
 
     /// A `.onnx.json` as Piper writes it, with `code` as its language and the fields announced reads.
-    public static func config(code: String = "en_US", dataset: String = "joe", quality: String = "medium", espeak: String = "en-us") -> String {
+    public static func config(
+        code: String = "en_US", dataset: String = "joe", quality: String = "medium", espeak: String = "en-us"
+    ) -> String {
         """
         {"audio": {"sample_rate": 22050, "quality": "\(quality)"}, "espeak": {"voice": "\(espeak)"},
          "inference": {"noise_scale": 0.667, "length_scale": 1, "noise_w": 0.8}, "phoneme_type": "espeak",
@@ -23,7 +26,9 @@ public enum FakeVoice {
 
     /// Writes `stem.onnx` and `stem.onnx.json` into `directory` (created if missing).
     @discardableResult
-    public static func install(_ stem: String, in directory: String, model: [UInt8] = FakeVoice.model, config: String? = nil) throws -> String {
+    public static func install(
+        _ stem: String, in directory: String, model: [UInt8] = FakeVoice.model, config: String? = nil
+    ) throws -> String {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = directory + "/" + stem + ".onnx"
         try Data(model).write(to: URL(fileURLWithPath: path))

@@ -37,7 +37,9 @@ public final class HeadlessPipeWire {
         var environment = ProcessInfo.processInfo.environment
         for key in ["DBUS_SYSTEM_BUS_ADDRESS", "DISPLAY", "WAYLAND_DISPLAY"] { environment[key] = nil }
         // pipewire-pulse serves XDG_RUNTIME_DIR/pulse/native (PULSE_RUNTIME_PATH would move it).
-        for key in ["PIPEWIRE_REMOTE", "PIPEWIRE_RUNTIME_DIR", "PULSE_RUNTIME_PATH", "PULSE_STATE_PATH"] { environment[key] = nil }
+        for key in ["PIPEWIRE_REMOTE", "PIPEWIRE_RUNTIME_DIR", "PULSE_RUNTIME_PATH", "PULSE_STATE_PATH"] {
+            environment[key] = nil
+        }
         for key in ["XDG_RUNTIME_DIR", "HOME"] { environment[key] = directory.path }
         environment["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         environment["XDG_STATE_HOME"] = directory.appendingPathComponent("state").path
@@ -50,7 +52,8 @@ public final class HeadlessPipeWire {
     /// Creates the private directory, starts the session and makes the null sink the default.
     /// - Throws: `SpawnError` with the session's logs when a part does not come up.
     public init() throws {
-        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("announced-pipewire-\(UUID().uuidString.prefix(8))")
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent(
+            "announced-pipewire-\(UUID().uuidString.prefix(8))")
         for subdirectory in ["config", "state", "data"] {
             try FileManager.default.createDirectory(
                 at: directory.appendingPathComponent(subdirectory), withIntermediateDirectories: true
@@ -85,7 +88,8 @@ public final class HeadlessPipeWire {
     private func start() throws {
         let paths = Dictionary(uniqueKeysWithValues: Self.programs.map { ($0.name, $0.path) })
         guard Self.isInstalled, let dbus = paths["dbus-daemon"]!, let pipewire = paths["pipewire"]!,
-            let wireplumber = paths["wireplumber"]!, let pipewirePulse = paths["pipewire-pulse"]!, let pactl = paths["pactl"]!
+            let wireplumber = paths["wireplumber"]!, let pipewirePulse = paths["pipewire-pulse"]!,
+            let pactl = paths["pactl"]!
         else {
             throw SpawnError("not installed: \(Self.missingPrograms.joined(separator: ", "))")
         }
@@ -114,7 +118,11 @@ public final class HeadlessPipeWire {
         try waitUntil("pipewire-pulse answers `pactl info`") { try self.pactl(pactl, ["info"], environment) != nil }
         guard
             try self.pactl(
-                pactl, ["load-module", "module-null-sink", "sink_name=\(sinkName)", "rate=22050", "channels=1", "format=s16le"],
+                pactl,
+                [
+                    "load-module", "module-null-sink", "sink_name=\(sinkName)", "rate=22050", "channels=1",
+                    "format=s16le",
+                ],
                 environment
             ) != nil
         else { throw SpawnError("pactl could not load the null sink\n\(logs())") }
@@ -126,12 +134,17 @@ public final class HeadlessPipeWire {
 
     private func launch(_ name: String, _ executable: String, _ environment: [String: String]) throws {
         let log = directory.appendingPathComponent("\(name).log").path
-        processes.append((name, try SpawnedProcess(executable: executable, arguments: [], environment: environment, output: .file(log))))
+        processes.append(
+            (
+                name,
+                try SpawnedProcess(executable: executable, arguments: [], environment: environment, output: .file(log))
+            ))
     }
 
     /// `pactl ARGUMENTS`'s output without the final newline, or nil when it failed.
     private func pactl(_ executable: String, _ arguments: [String], _ environment: [String: String]) throws -> String? {
-        let process = try SpawnedProcess(executable: executable, arguments: arguments, environment: environment, output: .pipe)
+        let process = try SpawnedProcess(
+            executable: executable, arguments: arguments, environment: environment, output: .pipe)
         let output = process.output?.readDataToEndOfFile() ?? Data()
         guard process.waitForExit() == 0 else { return nil }
         return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

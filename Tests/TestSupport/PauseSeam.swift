@@ -28,7 +28,8 @@ public struct PauseSeam: Equatable, CustomStringConvertible {
     /// The seam of `recorded` against `reference`; nil when the recording has no pause between
     /// audio, or the samples around it are not found in the reference.
     public init?(recorded: [Int16], reference: [Int16], key: Int = 16) {
-        guard let first = recorded.firstIndex(where: { $0 != 0 }), let last = recorded.lastIndex(where: { $0 != 0 }) else { return nil }
+        guard let first = recorded.firstIndex(where: { $0 != 0 }), let last = recorded.lastIndex(where: { $0 != 0 })
+        else { return nil }
         var longest = 0..<0
         var runStart: Int?
         for index in first...last {

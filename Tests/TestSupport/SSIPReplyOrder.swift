@@ -36,8 +36,11 @@ public enum SSIPReplyOrder {
         }
         let gotInOrder = replies.map { String($0.element.last!.prefix(3)) }
         if gotInOrder != wantInOrder {
-            let first = zip(gotInOrder, wantInOrder).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(gotInOrder.count, wantInOrder.count)
-            problems.append("""
+            let first =
+                zip(gotInOrder, wantInOrder).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(gotInOrder.count, wantInOrder.count)
+            problems.append(
+                """
                 replies out of the commands' order from reply \(first) of \(wantInOrder.count) (\(gotInOrder.count) came): \
                 came \(gotInOrder.dropFirst(max(0, first - 3)).prefix(8)), expected \(wantInOrder.dropFirst(max(0, first - 3)).prefix(8))
                 """)
@@ -60,7 +63,9 @@ public enum SSIPReplyOrder {
             }
         }
         for id in messages {
-            if let event = firstEventAt[id], let queued = queuedAt[id], event < queued { problems.append("an event of \(id) before its 225") }
+            if let event = firstEventAt[id], let queued = queuedAt[id], event < queued {
+                problems.append("an event of \(id) before its 225")
+            }
             if terminalAt[id]?.count != 1 { problems.append("message \(id): \(terminalAt[id]?.count ?? 0) of 702/703") }
         }
         return problems

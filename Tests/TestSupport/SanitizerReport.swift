@@ -7,7 +7,8 @@ public enum SanitizerReport {
     /// AddressSanitizer, LeakSanitizer or UndefinedBehaviorSanitizer; scripts/sanitizer-reports.sh
     /// looks for the same.
     static let markers = [
-        "WARNING: ThreadSanitizer:", "ERROR: ThreadSanitizer:", "ERROR: AddressSanitizer:", "ERROR: LeakSanitizer:", "runtime error:",
+        "WARNING: ThreadSanitizer:", "ERROR: ThreadSanitizer:", "ERROR: AddressSanitizer:", "ERROR: LeakSanitizer:",
+        "runtime error:",
     ]
 
     /// The first report in `output`, from its first line to the end of its `SUMMARY:` line

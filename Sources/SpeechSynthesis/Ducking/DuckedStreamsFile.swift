@@ -1,6 +1,6 @@
+import AnnouncePOSIX
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceProtocol
-import AnnouncePOSIX
 import Glibc
 import SystemPackage
 
@@ -70,7 +70,9 @@ struct DuckedStreamsFile {
             let name = object["name"]?.stringValue, let original = volumes(object["original"]),
             let lowered = volumes(object["lowered"]), !original.isEmpty, original.count == lowered.count
         else { return nil }
-        return DuckedStream(index: index, processID: object["process_id"]?.stringValue, name: name, original: original, lowered: lowered)
+        return DuckedStream(
+            index: index, processID: object["process_id"]?.stringValue, name: name, original: original, lowered: lowered
+        )
     }
 
     private static func volumes(_ value: JSONValue?) -> [UInt32]? {

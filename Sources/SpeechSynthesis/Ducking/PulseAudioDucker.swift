@@ -79,7 +79,8 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
         file = DuckedStreamsFile(path: stateFile)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0, let mainloop = pa_threaded_mainloop_new() else {
-            throw SpeechSynthesisError("ducking cannot start its PulseAudio main loop (\(String(cString: strerror(errno))))")
+            throw SpeechSynthesisError(
+                "ducking cannot start its PulseAudio main loop (\(String(cString: strerror(errno))))")
         }
         for end in ends {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -89,7 +90,9 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
         wakeWrite = ends[1]
         self.mainloop = mainloop
         let api = pa_threaded_mainloop_get_api(mainloop)!
-        _ = api.pointee.io_new!(api, wakeRead, PA_IO_EVENT_INPUT, { _, _, _, _, ducker in PulseAudioDucker.from(ducker).woken() }, unretained)
+        _ = api.pointee.io_new!(
+            api, wakeRead, PA_IO_EVENT_INPUT, { _, _, _, _, ducker in PulseAudioDucker.from(ducker).woken() },
+            unretained)
         connect()
         guard pa_threaded_mainloop_start(mainloop) >= 0 else {
             throw SpeechSynthesisError("ducking cannot start its PulseAudio main loop thread")
@@ -138,7 +141,8 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
             if done { return }
             usleep(5_000)
         }
-        logger.warning("ducking: the sound server did not confirm restoring the lowered streams; the next start restores them")
+        logger.warning(
+            "ducking: the sound server did not confirm restoring the lowered streams; the next start restores them")
     }
 
     /// Tells the loop thread the count changed; never blocks (a full pipe already holds a wake).
@@ -177,9 +181,12 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
             let request = DuckerRequest(self, number: nextRequestNumber(), purpose: .lowerNew)
             release(pa_context_get_sink_input_info_list(context, sinkInputInfo, request.retained), request)
         } else if ducking, holdTimer == nil {
-            let microseconds = UInt64(Self.hold.components.seconds) * 1_000_000 + UInt64(Self.hold.components.attoseconds / 1_000_000_000_000)
+            let microseconds =
+                UInt64(Self.hold.components.seconds) * 1_000_000
+                + UInt64(Self.hold.components.attoseconds / 1_000_000_000_000)
             holdTimer = pa_context_rttime_new(
-                context, pa_rtclock_now() + microseconds, { _, _, _, ducker in PulseAudioDucker.from(ducker).holdEnded() }, unretained
+                context, pa_rtclock_now() + microseconds,
+                { _, _, _, ducker in PulseAudioDucker.from(ducker).holdEnded() }, unretained
             )
         }
     }
@@ -207,9 +214,11 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
     private func connect() {
         let api = pa_threaded_mainloop_get_api(mainloop)
         guard let context = pa_context_new(api, "announced ducking") else { return }
-        pa_context_set_state_callback(context, { _, ducker in PulseAudioDucker.from(ducker).stateChanged() }, unretained)
+        pa_context_set_state_callback(
+            context, { _, ducker in PulseAudioDucker.from(ducker).stateChanged() }, unretained)
         pa_context_set_subscribe_callback(
-            context, { _, event, index, ducker in PulseAudioDucker.from(ducker).sinkInputChanged(event, index: index) }, unretained
+            context, { _, event, index, ducker in PulseAudioDucker.from(ducker).sinkInputChanged(event, index: index) },
+            unretained
         )
         guard pa_context_connect(context, server, PA_CONTEXT_NOAUTOSPAWN, nil) >= 0 else {
             logFailure(PulseAudioOutput.errorText(pa_context_errno(context)))
@@ -289,12 +298,16 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
             else { return }
             request.restoring = true
             setVolume(index, stream.original, completion: DuckerRequest(self, number: 0, purpose: .leftoverRestored))
-            logger.info("ducking: restored the volume of a stream an earlier run lowered", metadata: ["stream": "\(stream.name)"])
+            logger.info(
+                "ducking: restored the volume of a stream an earlier run lowered",
+                metadata: ["stream": "\(stream.name)"])
             return
         }
         if let stream = lowered[index] {
             // Asked before announced's change reached the server: it shows the old volume.
-            guard request.number > loweredAt[index] ?? 0, !ChannelVolumes.matches(current, stream.lowered) else { return }
+            guard request.number > loweredAt[index] ?? 0, !ChannelVolumes.matches(current, stream.lowered) else {
+                return
+            }
             lowered[index] = nil
             loweredAt[index] = nil
             released.insert(index)
@@ -309,10 +322,11 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
             info.has_volume != 0, info.volume_writable != 0, processID(of: info) != ownProcessID,
             current.contains(where: { $0 > PA_VOLUME_MUTED })
         else { return }
-        lower(DuckedStream(
-            index: index, processID: processID(of: info), name: Self.name(of: info), original: current,
-            lowered: ChannelVolumes.lowered(current, byDecibels: decibels)
-        ))
+        lower(
+            DuckedStream(
+                index: index, processID: processID(of: info), name: Self.name(of: info), original: current,
+                lowered: ChannelVolumes.lowered(current, byDecibels: decibels)
+            ))
     }
 
     /// Writes the stream down, then lowers it; a stream that cannot be written down is left alone.
@@ -388,7 +402,8 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
         var volume = ChannelVolumes.cvolume(values)
         if let completion {
             let operation = pa_context_set_sink_input_volume(
-                context, index, &volume, { _, _, request in DuckerRequest.take(request).complete() }, completion.retained
+                context, index, &volume, { _, _, request in DuckerRequest.take(request).complete() },
+                completion.retained
             )
             release(operation, completion)
         } else if let operation = pa_context_set_sink_input_volume(context, index, &volume, nil, nil) {

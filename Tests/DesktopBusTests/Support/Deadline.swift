@@ -11,7 +11,9 @@ struct DeadlinePassed: Error, CustomStringConvertible {
 /// the test's tasks run, so it is on time only if the test is not on the `.onBlockingThreads`
 /// executor; and the failure comes once `body` has ended too (a task group waits for its
 /// children): a stream's `next()` ends on cancellation, a bus call at its reply timeout.
-func within<T: Sendable>(_ seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+func within<T: Sendable>(_ seconds: Double, _ what: String, _ body: @escaping @Sendable () async throws -> T)
+    async throws -> T
+{
     try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask { try await body() }
         group.addTask {

@@ -42,7 +42,9 @@ final class PrivateDesktop {
             }
             let bus = try start(
                 "/usr/bin/dbus-daemon",
-                configuration + ["--nofork", "--nosyslog", "--address=unix:path=\(directory)/runtime/bus", "--print-address=1"],
+                configuration + [
+                    "--nofork", "--nosyslog", "--address=unix:path=\(directory)/runtime/bus", "--print-address=1",
+                ],
                 output: .pipe
             )
             guard let line = Self.firstLine(of: bus, where: { $0.hasPrefix("unix:path=") }) else {
@@ -59,7 +61,9 @@ final class PrivateDesktop {
     /// blocking thread, whether `body` returns or throws.
     static func withDesktop<T>(activation: Bool = true, _ body: (PrivateDesktop) async throws -> T) async throws -> T {
         if BlockingThreads.forTests.runsCurrentThread {
-            Issue.record("A suite of async bus tests must not carry .onBlockingThreads: each reply would wait behind whole blocking tests")
+            Issue.record(
+                "A suite of async bus tests must not carry .onBlockingThreads: each reply would wait behind whole blocking tests"
+            )
         }
         let desktop = try await onBlockingThread { try PrivateDesktop(activation: activation) }
         do {
@@ -93,7 +97,10 @@ final class PrivateDesktop {
     /// The environment of the desktop's programs: nothing that leads to the user's session.
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
-        for key in ["DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE", "GTK_MODULES", "PYTHONPATH", "PYTHONHOME"] {
+        for key in [
+            "DISPLAY", "WAYLAND_DISPLAY", "AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE", "GTK_MODULES", "PYTHONPATH",
+            "PYTHONHOME",
+        ] {
             environment[key] = nil
         }
         environment["HOME"] = directory
@@ -109,7 +116,8 @@ final class PrivateDesktop {
     /// Starts Xvfb on a free display, without TCP, and waits until it accepts clients.
     func startDisplay() throws {
         expectBlockingAllowed("Starting Xvfb")
-        let server = try start("/usr/bin/Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"], output: .pipe)
+        let server = try start(
+            "/usr/bin/Xvfb", ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "640x480x24"], output: .pipe)
         guard let number = Self.firstLine(of: server, where: { !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
             throw SpawnError("Xvfb printed no display number")
         }
@@ -118,7 +126,9 @@ final class PrivateDesktop {
 
     /// Starts a program of the desktop, its output in the log `directory/NAME.log`.
     @discardableResult
-    func start(_ executable: String, _ arguments: [String], extra: [String: String] = [:], output: SpawnedProcess.Output? = nil) throws
+    func start(
+        _ executable: String, _ arguments: [String], extra: [String: String] = [:], output: SpawnedProcess.Output? = nil
+    ) throws
         -> SpawnedProcess
     {
         let name = (executable as NSString).lastPathComponent
@@ -173,7 +183,8 @@ final class PrivateDesktop {
     func processesOfDesktop() -> [pid_t] {
         let marker = Data(directory.utf8)
         return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
-            guard let pid = pid_t(entry), pid != getpid(), let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
+            guard let pid = pid_t(entry), pid != getpid(),
+                let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
                 environ.range(of: marker) != nil
             else { return nil }
             return pid

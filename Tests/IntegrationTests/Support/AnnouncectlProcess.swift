@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import Foundation
-import TestSupport
 import Glibc
+import TestSupport
 import Testing
 
 /// The built `announcectl`, or another client program (`executable`), run as a separate process
@@ -21,7 +21,9 @@ final class AnnouncectlProcess: @unchecked Sendable {
     /// Starts `announcectl ARGUMENTS` (or `executable ARGUMENTS`) with `environment` added to the
     /// test's own, without ANNOUNCED_SOCKET, XDG_RUNTIME_DIR and the variables in `unsetting`, so
     /// only what the test gives counts.
-    init(_ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [], executable: URL? = nil) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [], executable: URL? = nil)
+        throws
+    {
         process.executableURL = executable ?? Self.executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -83,15 +85,20 @@ final class AnnouncectlProcess: @unchecked Sendable {
 }
 
 /// Runs announcectl against `daemon`'s socket.
-func announcectl(_ daemon: DaemonProcess, _ arguments: String..., stdin: String = "") throws -> (status: Int32, stdout: String, stderr: String) {
+func announcectl(_ daemon: DaemonProcess, _ arguments: String..., stdin: String = "") throws -> (
+    status: Int32, stdout: String, stderr: String
+) {
     try AnnouncectlProcess.run(["--socket", daemon.socketPath] + arguments, stdin: stdin)
 }
 
 /// What a peer of user 65534 reads from the socket at `path` after sending `text` (socat
 /// under setpriv: the test must run as root, and the socket be open to that user).
 func readAsAnotherUser(from path: String, sending text: String) throws -> String {
-    let arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "5", "-", "UNIX-CONNECT:\(path)"]
-    return try AnnouncectlProcess.run(arguments, stdin: text, executable: URL(fileURLWithPath: "/usr/bin/setpriv")).stdout
+    let arguments = [
+        "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/socat", "-t", "5", "-", "UNIX-CONNECT:\(path)",
+    ]
+    return try AnnouncectlProcess.run(arguments, stdin: text, executable: URL(fileURLWithPath: "/usr/bin/setpriv"))
+        .stdout
 }
 
 /// A connection subscribed to `speech` events, ready once the daemon confirmed it.
@@ -103,4 +110,5 @@ func speechWatcher(_ daemon: DaemonProcess) throws -> LineClient {
 }
 
 /// An announcement long enough to be interrupted before it reaches its end.
-let interruptibleText = "This is a rather long announcement that will certainly be interrupted before it reaches its end"
+let interruptibleText =
+    "This is a rather long announcement that will certainly be interrupted before it reaches its end"

@@ -9,7 +9,9 @@ struct TimedOut: Error, CustomStringConvertible {
 
 /// Runs `operation`, failing with ``TimedOut`` after `seconds` (a guard against hangs, not a
 /// synchronization: the operation waits on real events).
-func withTimeout<T: Sendable>(_ what: String, seconds: Double = 30, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+func withTimeout<T: Sendable>(
+    _ what: String, seconds: Double = 30, _ operation: @escaping @Sendable () async throws -> T
+) async throws -> T {
     try await withThrowingTaskGroup(of: T.self) { group in
         group.addTask { try await operation() }
         group.addTask {
@@ -23,7 +25,9 @@ func withTimeout<T: Sendable>(_ what: String, seconds: Double = 30, _ operation:
 
 extension AsyncStream where Element: Sendable {
     /// The next element for which `predicate` holds, within `seconds`.
-    func first(within seconds: Double = 30, _ what: String, where predicate: @escaping @Sendable (Element) -> Bool) async throws -> Element {
+    func first(within seconds: Double = 30, _ what: String, where predicate: @escaping @Sendable (Element) -> Bool)
+        async throws -> Element
+    {
         let stream = self
         return try await withTimeout(what, seconds: seconds) {
             for await element in stream where predicate(element) { return element }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import Foundation
-import TestSupport
 import Glibc
+import TestSupport
 import Testing
 
 /// A real `announced` process on a private socket, started for one test.
@@ -15,8 +15,11 @@ final class DaemonProcess {
 
     /// The folder holding the built executables (the test bundle's own folder).
     static var binDirectory: URL {
-        URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
-            .deletingLastPathComponent()
+        URL(
+            fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+        )
+        .deletingLastPathComponent()
     }
 
     static var executable: URL { binDirectory.appendingPathComponent("announced") }
@@ -44,7 +47,8 @@ final class DaemonProcess {
         process.executableURL = Self.executable
         // An empty socketPath leaves --socket out, so the daemon finds the socket itself.
         let socketArguments = self.socketPath.isEmpty ? [] : ["--socket", self.socketPath]
-        process.arguments = socketArguments + ["--audio", audio ?? "wav:\(wavDirectory)", "--log-level", "debug"] + extra
+        process.arguments =
+            socketArguments + ["--audio", audio ?? "wav:\(wavDirectory)", "--log-level", "debug"] + extra
         var env = ProcessInfo.processInfo.environment
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         // Piper voices: only those a test puts in its own folder (``voicesDirectory``), never the
@@ -87,7 +91,9 @@ final class DaemonProcess {
         } else if !exitExpected {
             // A daemon that crashed mid-test shows up to the test only as a closed connection;
             // say what happened, with the daemon's own report (a crash prints a backtrace).
-            Issue.record("the daemon exited during the test without being asked (status \(process.terminationStatus)); its stderr:\n\(stderrText())")
+            Issue.record(
+                "the daemon exited during the test without being asked (status \(process.terminationStatus)); its stderr:\n\(stderrText())"
+            )
         }
         // In a sanitizer build the daemon and its helper are instrumented too. `make tsan` and
         // `make asan` collect every process's reports in a folder of their own (log_path); run
@@ -141,7 +147,9 @@ final class DaemonProcess {
             guard left > 0 else { return false }
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             guard poll(&pfd, 1, Int32(max(1, left * 1000))) > 0, pfd.revents & Int16(POLLIN) != 0 else {
-                if pfd.revents & Int16(POLLHUP) != 0 { return stderrSoFar().components(separatedBy: text).count - 1 >= count }
+                if pfd.revents & Int16(POLLHUP) != 0 {
+                    return stderrSoFar().components(separatedBy: text).count - 1 >= count
+                }
                 continue
             }
         }

@@ -30,9 +30,11 @@ final class DesktopSession {
     private var started: [(name: String, process: SpawnedProcess)] = []
 
     init() throws {
-        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent("announced-desktop-\(UUID().uuidString.prefix(8))")
+        directory = URL(fileURLWithPath: "/tmp").appendingPathComponent(
+            "announced-desktop-\(UUID().uuidString.prefix(8))")
         for folder in ["home/.config", "home/.local/share", "home/.cache", "runtime", "logs"] {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: directory.appendingPathComponent(folder), withIntermediateDirectories: true)
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: runtime.path)
     }
@@ -48,8 +50,10 @@ final class DesktopSession {
     func environment(_ extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         for key in [
-            "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE", "GTK_MODULES",
-            "SPEECHD_ADDRESS", "SPEECHD_SOCK", "SPEECHD_HOST", "SPEECHD_PORT", "LANGUAGE", "LC_ALL", "PYTHONPATH", "PYTHONHOME",
+            "DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS", "NO_AT_BRIDGE",
+            "GTK_MODULES",
+            "SPEECHD_ADDRESS", "SPEECHD_SOCK", "SPEECHD_HOST", "SPEECHD_PORT", "LANGUAGE", "LC_ALL", "PYTHONPATH",
+            "PYTHONHOME",
             "SESSION_MANAGER", "XAUTHORITY", "PULSE_SERVER",
         ] { environment[key] = nil }
         environment["HOME"] = home.path
@@ -79,7 +83,9 @@ final class DesktopSession {
     /// until it printed its address (it listens by then).
     func startSessionBus() throws {
         let path = runtime.appendingPathComponent("bus").path
-        let bus = try start("dbus-daemon", "/usr/bin/dbus-daemon", ["--session", "--nofork", "--address=unix:path=\(path)", "--print-address=1"], output: .pipe)
+        let bus = try start(
+            "dbus-daemon", "/usr/bin/dbus-daemon",
+            ["--session", "--nofork", "--address=unix:path=\(path)", "--print-address=1"], output: .pipe)
         guard let line = Self.firstLine(of: bus, timeout: 30, where: { $0.hasPrefix("unix:path=") }) else {
             throw SSIPClientError("dbus-daemon printed no address")
         }
@@ -89,8 +95,11 @@ final class DesktopSession {
     /// Starts Xvfb on a free display (`-displayfd`: it picks the number and prints it once it
     /// accepts clients), without TCP.
     func startDisplay() throws {
-        let server = try start("Xvfb", try #require(installedTool("Xvfb")), ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"], output: .pipe)
-        guard let number = Self.firstLine(of: server, timeout: 60, where: { !$0.isEmpty && $0.allSatisfy(\.isNumber) }) else {
+        let server = try start(
+            "Xvfb", try #require(installedTool("Xvfb")),
+            ["-displayfd", "1", "-nolisten", "tcp", "-screen", "0", "1024x768x24"], output: .pipe)
+        guard let number = Self.firstLine(of: server, timeout: 60, where: { !$0.isEmpty && $0.allSatisfy(\.isNumber) })
+        else {
             throw SSIPClientError("Xvfb printed no display number")
         }
         display = ":" + number
@@ -99,16 +108,24 @@ final class DesktopSession {
     /// Starts `executable ARGUMENTS` in the session (``environment(_:)`` with `extra`), its
     /// output appended to the log `name` unless `output` says otherwise; stopped with the session.
     @discardableResult
-    func start(_ name: String, _ executable: String, _ arguments: [String], extra: [String: String] = [:], output: SpawnedProcess.Output? = nil) throws -> SpawnedProcess {
-        let process = try SpawnedProcess(executable: executable, arguments: arguments, environment: environment(extra), output: output ?? .file(logPath(name)))
+    func start(
+        _ name: String, _ executable: String, _ arguments: [String], extra: [String: String] = [:],
+        output: SpawnedProcess.Output? = nil
+    ) throws -> SpawnedProcess {
+        let process = try SpawnedProcess(
+            executable: executable, arguments: arguments, environment: environment(extra),
+            output: output ?? .file(logPath(name)))
         started.append((name, process))
         return process
     }
 
     /// Runs `executable ARGUMENTS` in the session to its end (killed after `timeout` seconds);
     /// its exit status and output.
-    func run(_ executable: String, _ arguments: [String], extra: [String: String] = [:], timeout: Double = 30) throws -> (status: Int32, output: String) {
-        let tool = try AnnouncectlProcess(arguments, environment: environment(extra), executable: URL(fileURLWithPath: executable))
+    func run(_ executable: String, _ arguments: [String], extra: [String: String] = [:], timeout: Double = 30) throws
+        -> (status: Int32, output: String)
+    {
+        let tool = try AnnouncectlProcess(
+            arguments, environment: environment(extra), executable: URL(fileURLWithPath: executable))
         tool.finishInput()
         let result = tool.finish(timeout: timeout)
         return (result.status, result.stdout + result.stderr)
@@ -158,7 +175,9 @@ final class DesktopSession {
 
     /// Reads `process`'s output pipe until a line for which `predicate` holds (the rest of the
     /// output is read on, so the program never blocks on a full pipe).
-    private static func firstLine(of process: SpawnedProcess, timeout: Double, where predicate: @escaping (String) -> Bool) -> String? {
+    private static func firstLine(
+        of process: SpawnedProcess, timeout: Double, where predicate: @escaping (String) -> Bool
+    ) -> String? {
         guard let output = process.output else { return nil }
         return LineCollector(reading: output).waitForLine(timeout: timeout, predicate)
     }

@@ -71,7 +71,8 @@ final class LineClient {
     @discardableResult
     func waitForTerminal(id: Int, timeout: Double = 30) -> JSONValue? {
         waitFor(timeout: timeout) { line in
-            line["id"] == .integer(Int64(id)) && ["finished", "dropped", "error"].contains(line["event"]?.stringValue ?? "")
+            line["id"] == .integer(Int64(id))
+                && ["finished", "dropped", "error"].contains(line["event"]?.stringValue ?? "")
         }
     }
 

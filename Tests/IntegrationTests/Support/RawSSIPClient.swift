@@ -115,7 +115,9 @@ final class RawSSIPClient {
     /// and 225 replies, and the message id (nil if it was not queued).
     func speak(_ text: String, timeout: Double = 20) -> (receiving: SSIPBlock?, queued: SSIPBlock?, messageID: Int?) {
         let receiving = command("SPEAK", timeout: timeout)
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { ($0.hasPrefix(".") ? "." : "") + $0 }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+            ($0.hasPrefix(".") ? "." : "") + $0
+        }
         sendRaw(Array((lines + ["."]).map { $0 + "\r\n" }.joined().utf8))
         let queued = reply(timeout: timeout).map(SSIPBlock.init(lines:))
         return (receiving, queued, queued?.code == 225 ? queued?.data.first.flatMap { Int($0) } : nil)
@@ -142,7 +144,9 @@ final class RawSSIPClient {
         var index = 0
         while true {
             while index < blocks.count {
-                if codes.contains(blocks[index].code), blocks[index].messageID == messageID, !matchedEvents.contains(index) {
+                if codes.contains(blocks[index].code), blocks[index].messageID == messageID,
+                    !matchedEvents.contains(index)
+                {
                     matchedEvents.insert(index)
                     return blocks[index]
                 }

@@ -13,9 +13,12 @@ enum SSIPClientProcess {
 
     /// Starts `executable ARGUMENTS` with `environment` added to `daemon`'s SSIP client environment
     /// (SPEECHD_ADDRESS names its SSIP socket, SPEECHD_CMD=/bin/false).
-    static func start(_ executable: String, _ arguments: [String], daemon: SSIPDaemon, environment: [String: String] = [:]) throws -> AnnouncectlProcess {
+    static func start(
+        _ executable: String, _ arguments: [String], daemon: SSIPDaemon, environment: [String: String] = [:]
+    ) throws -> AnnouncectlProcess {
         try AnnouncectlProcess(
-            arguments, environment: daemon.clientEnvironment.merging(environment) { $1 }, executable: URL(fileURLWithPath: executable)
+            arguments, environment: daemon.clientEnvironment.merging(environment) { $1 },
+            executable: URL(fileURLWithPath: executable)
         )
     }
 

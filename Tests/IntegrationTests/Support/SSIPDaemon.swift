@@ -15,7 +15,8 @@ final class SSIPDaemon {
     /// added) and waits for READY=1 (sent once both sockets listen).
     init(arguments: [String] = [], audio: String? = nil, environment: [String: String] = [:]) throws {
         do {
-            daemon = try DaemonProcess(arguments: arguments, audio: audio, environment: place.environment.merging(environment) { $1 })
+            daemon = try DaemonProcess(
+                arguments: arguments, audio: audio, environment: place.environment.merging(environment) { $1 })
         } catch {
             place.remove()
             throw error
@@ -47,7 +48,8 @@ extension LineClient {
     /// The speech subscription's lines so far, as `state seq` (`started 3`), in order.
     var speechStates: [String] {
         received.compactMap { line in
-            guard line.event == "speech", let state = line["state"]?.stringValue, case .integer(let seq)? = line["seq"] else { return nil }
+            guard line.event == "speech", let state = line["state"]?.stringValue, case .integer(let seq)? = line["seq"]
+            else { return nil }
             return "\(state) \(seq)"
         }
     }

@@ -31,7 +31,9 @@ final class SSIPWireTap: @unchecked Sendable {
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_un.make(path: path)
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         guard bound == 0, listen(listener, 16) == 0 else {
             let code = errno
@@ -66,7 +68,9 @@ final class SSIPWireTap: @unchecked Sendable {
             let server = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_un.make(path: upstream)
             let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    Glibc.connect(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                }
             }
             condition.lock()
             if closed || connected != 0 {
@@ -96,12 +100,18 @@ final class SSIPWireTap: @unchecked Sendable {
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             condition.lock()
-            if fromServer { serverBytes[connection] += chunk[..<count] } else { clientBytes[connection] += chunk[..<count] }
+            if fromServer {
+                serverBytes[connection] += chunk[..<count]
+            } else {
+                clientBytes[connection] += chunk[..<count]
+            }
             condition.broadcast()
             condition.unlock()
             var offset = 0
             while offset < count {
-                let written = chunk[offset..<count].withUnsafeBytes { Glibc.send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                let written = chunk[offset..<count].withUnsafeBytes {
+                    Glibc.send(destination, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+                }
                 if written < 0, errno == EINTR { continue }
                 if written <= 0 { break }
                 offset += written
@@ -141,13 +151,15 @@ final class SSIPWireTap: @unchecked Sendable {
 
     /// Waits until `predicate` holds for the server's and the client's lines on some connection;
     /// that connection, or nil after `timeout` seconds.
-    func waitForConnection(timeout: Double = 30, _ predicate: (_ server: [String], _ client: [String]) -> Bool) -> Int? {
+    func waitForConnection(timeout: Double = 30, _ predicate: (_ server: [String], _ client: [String]) -> Bool) -> Int?
+    {
         expectBlockingAllowed("Waiting for SSIP traffic through the tap")
         let deadline = Date().addingTimeInterval(timeout)
         condition.lock()
         defer { condition.unlock() }
         while true {
-            for index in clientBytes.indices where predicate(Self.lines(serverBytes[index]), Self.lines(clientBytes[index])) {
+            for index in clientBytes.indices
+            where predicate(Self.lines(serverBytes[index]), Self.lines(clientBytes[index])) {
                 return index
             }
             if !condition.wait(until: deadline) { return nil }

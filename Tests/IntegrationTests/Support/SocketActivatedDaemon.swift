@@ -25,7 +25,9 @@ struct SocketActivatedDaemon {
     /// announced-ssip.socket's; by default one socket, `announced.sock`, without a name (as
     /// announced.socket passed it before it had one). ``socketPath`` is the one named
     /// `announced`, or the first.
-    init(in directory: URL, logLevel: String, sockets: [(file: String, name: String?)] = [("announced.sock", nil)]) throws {
+    init(in directory: URL, logLevel: String, sockets: [(file: String, name: String?)] = [("announced.sock", nil)])
+        throws
+    {
         let paths = sockets.map { directory.appendingPathComponent($0.file).path }
         socketPath = paths[sockets.firstIndex { $0.name == "announced" } ?? 0]
         notify = try NotifyListener(path: directory.appendingPathComponent("notify").path)
@@ -37,12 +39,13 @@ struct SocketActivatedDaemon {
             .filter { ProcessInfo.processInfo.environment[$0] != nil }.flatMap { ["-E", $0] }
         process = try SpawnedProcess(
             executable: try #require(installedTool("systemd-socket-activate")),
-            arguments: paths.flatMap { ["-l", $0] } + (names.isEmpty ? [] : ["--fdname=" + names.joined(separator: ":")]) + [
-                "-E", "NOTIFY_SOCKET=\(notify.path)",
-                "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
-            ] + sanitizerOptions + [
-                DaemonProcess.executable.path, "--audio", "null", "--log-level", logLevel,
-            ],
+            arguments: paths.flatMap { ["-l", $0] }
+                + (names.isEmpty ? [] : ["--fdname=" + names.joined(separator: ":")]) + [
+                    "-E", "NOTIFY_SOCKET=\(notify.path)",
+                    "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
+                ] + sanitizerOptions + [
+                    DaemonProcess.executable.path, "--audio", "null", "--log-level", logLevel,
+                ],
             environment: ProcessInfo.processInfo.environment,
             output: .pipe
         )

@@ -54,12 +54,17 @@ final class SpeechdDriver {
     }
 
     /// Sends one command (a JSON object) and returns the driver's reply to it.
-    func request(_ op: String, client: String = "a", _ fields: JSONObject = [:], timeout: Double = 30) throws -> JSONValue {
+    func request(_ op: String, client: String = "a", _ fields: JSONObject = [:], timeout: Double = 30) throws
+        -> JSONValue
+    {
         var object = fields
         object["op"] = .string(op)
         object["client"] = .string(client)
         driver.write(JSONValue.object(object).jsonText + "\n")
-        guard let reply = waitFor(timeout: timeout, { $0["reply"]?.stringValue == op && $0["client"]?.stringValue == client }) else {
+        guard
+            let reply = waitFor(
+                timeout: timeout, { $0["reply"]?.stringValue == op && $0["client"]?.stringValue == client })
+        else {
             throw DriverError(what: "no reply to \(op) from python3-speechd", stderr: errors.currentText())
         }
         if let error = reply["error"]?.stringValue {

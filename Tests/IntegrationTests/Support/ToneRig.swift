@@ -35,22 +35,31 @@ final class ToneRig {
 
     /// Loads the `speech` sink on `server`, starts recording the null sink and playing the tone
     /// into it, and returns once the tone is heard.
-    init(label: String, server: AnyObject, serverEnvironment: [String: String], clientEnvironment: [String: String], recorderLatency: Int) throws {
+    init(
+        label: String, server: AnyObject, serverEnvironment: [String: String], clientEnvironment: [String: String],
+        recorderLatency: Int
+    ) throws {
         self.label = label
         self.server = server
         self.serverEnvironment = serverEnvironment
         daemonEnvironment = clientEnvironment.merging(["ANNOUNCED_AUDIO_DEVICE": Self.speechSink]) { $1 }
         _ = try Self.pactl(
-            ["load-module", "module-null-sink", "sink_name=\(Self.speechSink)", "rate=22050", "channels=1", "format=s16le"],
+            [
+                "load-module", "module-null-sink", "sink_name=\(Self.speechSink)", "rate=22050", "channels=1",
+                "format=s16le",
+            ],
             serverEnvironment
         )
         recorder = try MonitorRecorder(
-            executable: URL(fileURLWithPath: HeadlessPulseAudio.parec!), environment: serverEnvironment, latency: recorderLatency
+            executable: URL(fileURLWithPath: HeadlessPulseAudio.parec!), environment: serverEnvironment,
+            latency: recorderLatency
         )
         try FileManager.default.createDirectory(at: toneDirectory, withIntermediateDirectories: true)
         tone = try Self.playTone(frequency: Self.frequency, name: "tone", in: toneDirectory, serverEnvironment)
         guard recorder.waitUntilSinkSettles() else { throw SpawnError("\(label): the sink's monitor recorded nothing") }
-        guard waitForLevel(timeout: 10, { $0 > -30 }) != nil else { throw SpawnError("\(label): the tone is not heard in the recording") }
+        guard waitForLevel(timeout: 10, { $0 > -30 }) != nil else {
+            throw SpawnError("\(label): the tone is not heard in the recording")
+        }
     }
 
     deinit {
@@ -68,7 +77,9 @@ final class ToneRig {
 
     /// `pacat` playing two minutes of a sine at `frequency` into the null sink, as a stream named
     /// `name`, from a file made in `directory`.
-    private static func playTone(frequency: Int, name: String, in directory: URL, _ environment: [String: String]) throws -> SpawnedProcess {
+    private static func playTone(frequency: Int, name: String, in directory: URL, _ environment: [String: String])
+        throws -> SpawnedProcess
+    {
         let file = directory.appendingPathComponent("\(name).raw").path
         let sox = try SpawnedProcess(
             executable: Self.sox!,
@@ -125,18 +136,24 @@ final class ToneRig {
     /// The sink input of the tone, by its index, as `pactl` lists it.
     func toneSinkInput() throws -> String {
         let sinks = try Self.pactl(["list", "short", "sinks"], serverEnvironment)
-        let nullSink = try #require(sinks.split(separator: "\n").map { $0.split(separator: "\t") }.first { $0.count > 1 && $0[1] == "null" })[0]
+        let nullSink = try #require(
+            sinks.split(separator: "\n").map { $0.split(separator: "\t") }.first { $0.count > 1 && $0[1] == "null" })[0]
         let inputs = try Self.pactl(["list", "short", "sink-inputs"], serverEnvironment)
-        let tone = try #require(inputs.split(separator: "\n").map { $0.split(separator: "\t") }.first { $0.count > 1 && $0[1] == nullSink })
+        let tone = try #require(
+            inputs.split(separator: "\n").map { $0.split(separator: "\t") }.first { $0.count > 1 && $0[1] == nullSink })
         return String(tone[0])
     }
 
     /// `pactl ARGUMENTS`'s output; throws when it fails.
     @discardableResult
     static func pactl(_ arguments: [String], _ environment: [String: String]) throws -> String {
-        let process = try SpawnedProcess(executable: HeadlessPulseAudio.pactl!, arguments: arguments, environment: environment, output: .pipe)
+        let process = try SpawnedProcess(
+            executable: HeadlessPulseAudio.pactl!, arguments: arguments, environment: environment, output: .pipe)
         let output = process.output?.readDataToEndOfFile() ?? Data()
-        guard process.waitForExit() == 0 else { throw SpawnError("pactl \(arguments.joined(separator: " ")) failed: \(String(decoding: output, as: UTF8.self))") }
+        guard process.waitForExit() == 0 else {
+            throw SpawnError(
+                "pactl \(arguments.joined(separator: " ")) failed: \(String(decoding: output, as: UTF8.self))")
+        }
         return String(decoding: output, as: UTF8.self)
     }
 
