@@ -96,17 +96,19 @@ public final class AnnounceServer: Sendable {
         }
     }
 
-    /// One listening socket and the socket file it owns (none under socket activation).
+    /// One listening socket, the socket file it owns and that file's lock (none under socket
+    /// activation).
     struct Listener {
         let channel: any Channel
         let ownedPath: String?
+        let lock: SocketFileLock?
     }
 
     /// Binds one socket for `frontEnd` (or serves the one systemd passed) and logs it.
     func listen<F: FrontEnd>(_ frontEnd: F, location: SocketLocation?, activationSocket: Int32?) async throws
         -> Listener
     {
-        let channel = try await bind(frontEnd, location: location, activationSocket: activationSocket)
+        let (channel, lock) = try await bind(frontEnd, location: location, activationSocket: activationSocket)
         let ownedPath = activationSocket == nil ? location?.path : nil
         // Under socket activation the socket is whatever systemd passed, wherever it is.
         let served = ownedPath ?? channel.localAddress?.pathname ?? "the socket systemd passed"
@@ -115,11 +117,13 @@ public final class AnnounceServer: Sendable {
             metadata: [
                 "socket": "\(served)", "protocol": "\(frontEnd.protocolName)", "activated": "\(ownedPath == nil)",
             ])
-        return Listener(channel: channel, ownedPath: ownedPath)
+        return Listener(channel: channel, ownedPath: ownedPath, lock: lock)
     }
 
+    /// The bound channel, and the lock on its socket file that this daemon holds while it serves
+    /// it (nil for the socket systemd passed).
     func bind<F: FrontEnd>(_ frontEnd: F, location: SocketLocation?, activationSocket: Int32?) async throws
-        -> any Channel
+        -> (any Channel, SocketFileLock?)
     {
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 1024)
@@ -140,18 +144,19 @@ public final class AnnounceServer: Sendable {
                 }
             }
         if let fd = activationSocket {
-            return try await bootstrap.withBoundSocket(fd).get()
+            return (try await bootstrap.withBoundSocket(fd).get(), nil)
         }
         guard let location else {
             throw SocketSetupError(description: "no socket to serve \(frontEnd.protocolName) on")
         }
         let role: SocketRole = frontEnd.protocolName == "ssip" ? .ssip : .main
-        try SocketPreparation.prepare(location, role: role)
+        let lock = try SocketPreparation.prepare(location, role: role)
         let previous = umask(0o177)
         defer { umask(previous) }
         do {
-            return try await bootstrap.bind(unixDomainSocketPath: location.path).get()
+            return (try await bootstrap.bind(unixDomainSocketPath: location.path).get(), lock)
         } catch let error as IOError {
+            lock.release()
             throw SocketSetupError(
                 description: SocketPreparation.cannotCreate(location.path, error.errnoCode, role: role))
         }

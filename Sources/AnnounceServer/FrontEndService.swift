@@ -22,7 +22,12 @@ public struct FrontEndService: Service {
 
     /// Serves until graceful shutdown (or cancellation), and until every connection has closed.
     public func run() async throws {
-        await startup.waitForTurn(index)
+        // A socket bound before this one could not be: the daemon is not starting, so this socket
+        // is left alone (another daemon may be taking it).
+        guard await startup.waitForTurn(index) else {
+            startup.bound(index, served: false)
+            return
+        }
         let listener: AnnounceServer.Listener
         do {
             listener = try await server.listen(frontEnd, location: location, activationSocket: activationSocket)
@@ -32,6 +37,7 @@ public struct FrontEndService: Service {
         }
         defer {
             if let path = listener.ownedPath { unlink(path) }
+            listener.lock?.release()
         }
         startup.bound(index, served: true)
         let closed = listener.channel.eventLoop.makePromise(of: Void.self)
@@ -58,7 +64,7 @@ final class SocketStartup: Sendable {
     private struct State {
         var next = 0
         var failed = false
-        var waiting: [Int: CheckedContinuation<Void, Never>] = [:]
+        var waiting: [Int: CheckedContinuation<Bool, Never>] = [:]
     }
 
     private let count: Int
@@ -70,26 +76,27 @@ final class SocketStartup: Sendable {
         self.onReady = onReady
     }
 
-    /// Returns once the sockets before socket `index` are bound (or failed to).
-    func waitForTurn(_ index: Int) async {
-        await withCheckedContinuation { (turn: CheckedContinuation<Void, Never>) in
-            let now = state.withLock { state in
-                if state.next == index { return true }
+    /// Returns once the sockets before socket `index` are bound: true, or false when one of them
+    /// could not be (socket `index` is then not to be bound).
+    func waitForTurn(_ index: Int) async -> Bool {
+        await withCheckedContinuation { (turn: CheckedContinuation<Bool, Never>) in
+            let now: Bool? = state.withLock { state in
+                if state.next == index { return !state.failed }
                 state.waiting[index] = turn
-                return false
+                return nil
             }
-            if now { turn.resume() }
+            if let now { turn.resume(returning: now) }
         }
     }
 
     /// Socket `index` is bound (`served`) or could not be; the next one's turn comes.
     func bound(_ index: Int, served: Bool) {
-        let (next, ready) = state.withLock { state in
+        let (next, ready, failed) = state.withLock { state in
             state.next = index + 1
             if !served { state.failed = true }
-            return (state.waiting.removeValue(forKey: index + 1), state.next == count && !state.failed)
+            return (state.waiting.removeValue(forKey: index + 1), state.next == count && !state.failed, state.failed)
         }
-        next?.resume()
+        next?.resume(returning: !failed)
         if ready { onReady() }
     }
 }

@@ -35,7 +35,11 @@ enum SocketRole {
 /// Prepares the filesystem for binding the socket: the parent directory (created 0700) and any
 /// socket file already there (replaced when stale, refused when a daemon answers on it).
 public enum SocketPreparation {
-    static func prepare(_ location: SocketLocation, role: SocketRole = .main) throws(SocketSetupError) {
+    /// Checks and makes ready the place of the socket at `location`, and returns the lock on its
+    /// socket file, which the caller holds while it serves the socket.
+    static func prepare(_ location: SocketLocation, role: SocketRole = .main) throws(SocketSetupError)
+        -> SocketFileLock
+    {
         let path = location.path
         let flag = role.flag
         guard path.utf8.count < 108 else {
@@ -62,16 +66,23 @@ public enum SocketPreparation {
         if access(dir, W_OK | X_OK) != 0 {
             throw SocketSetupError(description: cannotCreate(path, errno, role: role))
         }
+        // Two daemons starting at once (two autospawning clients) must not both take a socket
+        // file that is bound but not yet listening for a stale one: whoever holds the lock
+        // decides, and the other is told it is already served.
+        let lock = try SocketFileLock.take(for: path, role: role)
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+                lock.release()
                 throw SocketSetupError(
                     description: "\(path) exists and is not a socket; remove it or choose another path with \(flag)")
             }
             if isLive(path) {
+                lock.release()
                 throw SocketSetupError(description: role.alreadyServed(path))
             }
             unlink(path)
         }
+        return lock
     }
 
     /// True when something accepts connections on the socket at `path`: a daemon serving it, or

@@ -87,6 +87,41 @@ struct ProcessTests {
         #expect(again.waitFor("ok", id: 2) != nil, "the live daemon keeps serving")
     }
 
+    @Test(
+        "a socket file another daemon is still starting on (bound, not yet listening, its lock held) is left to it: exit 1, already served"
+    )
+    func socketBeingBoundByAnother() throws {
+        let directory = DaemonProcess.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.path + "/starting.sock"
+        // What a starting daemon has between bind and listen: its socket file's lock, and the file.
+        let lock = open(path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        defer { close(lock) }
+        #expect(flock(lock, LOCK_EX | LOCK_NB) == 0)
+        let bound = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(bound) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bindResult = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.bind(bound, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        #expect(bindResult == 0)
+        var before = stat()
+        #expect(lstat(path, &before) == 0)
+
+        let daemon = try DaemonProcess(socketPath: path, waitForReady: false)
+        #expect(daemon.waitForExit() == 1)
+        #expect(daemon.stderrText().contains("already serving"), "\(daemon.stderrText())")
+        var after = stat()
+        #expect(
+            lstat(path, &after) == 0 && after.st_ino == before.st_ino, "the starting daemon's socket file is untouched")
+    }
+
     @Test("the socket path comes from ANNOUNCED_SOCKET, then XDG_RUNTIME_DIR")
     func socketPathFromEnvironment() throws {
         let runtime = DaemonProcess.makeTemporaryDirectory()

@@ -267,11 +267,13 @@ struct SpawnTests {
             command.finishInput()
             return command.finish()
         }
-        let pid = try #require(peerProcess(of: home.mainSocketPath))
-        home.daemons.append(pid)
         for result in results {
             #expect(result.status == 0, "\(result.stderr)")
         }
+        let pid = try #require(
+            peerProcess(of: home.mainSocketPath),
+            "\((try? String(contentsOfFile: home.logPath, encoding: .utf8)) ?? "no log")")
+        home.daemons.append(pid)
         #expect(peerProcess(of: home.defaultSSIPPath) == pid)
         let client = try LineClient(path: home.mainSocketPath)
         kill(pid, SIGTERM)
