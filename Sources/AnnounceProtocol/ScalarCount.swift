@@ -3,9 +3,8 @@ extension String {
     /// How many Unicode scalars the string has (what `max_text_chars` and `spoken_chars` count),
     /// counted over its UTF-8 bytes: every byte that does not continue a scalar starts one.
     ///
-    /// The same number as `unicodeScalars.count`, which decodes every scalar and takes about 30
-    /// times longer: tens of milliseconds for a text of 1,048,576 scalars, counted more than once
-    /// on its way to the first sample.
+    /// The same number as `unicodeScalars.count`, which decodes every scalar: a long text is
+    /// counted more than once on its way to the first sample (Benchmarks/README.md, long texts).
     public var unicodeScalarCount: Int {
         let counted = utf8.withContiguousStorageIfAvailable { bytes in
             ByteScan.scalarStarts(in: UnsafeRawBufferPointer(bytes))

@@ -11,7 +11,7 @@ import Logging
 /// Used by the speech thread only, after `start` (which runs on it too); `voices` and
 /// `sampleRate` are read by others once the thread has said it started.
 final class EspeakEngine: SpeechEngine, @unchecked Sendable {
-    /// espeak-ng's helper. espeak-ng makes 60 ms of audio in well under a millisecond, so a
+    /// espeak-ng's helper. espeak-ng makes each 60 ms buffer far faster than it plays, so a
     /// helper silent for 5 s is stuck inside espeak-ng.
     static let helper = EngineHelperKind(
         engine: VoiceDescription.espeakEngine, executableName: "announced-espeak",

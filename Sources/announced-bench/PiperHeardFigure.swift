@@ -91,8 +91,8 @@ extension Figures {
             throw BenchError(
                 "figure 14 needs pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
         }
-        // announced's rows cost well under a second a round, the CLI's warm rounds several
-        // seconds and its cold ones about five (Python's start and the model's load).
+        // The CLI's rounds are slow (Python's start, and the model's load when cold), so the
+        // figure takes fewer of them than of announced's.
         let rounds = max(20, samples / 5)
         let pulse = try HeadlessPulseAudio()
         defer { pulse.kill() }

@@ -15,8 +15,8 @@ import Glibc
 /// in the background (``DetachedDaemon``) with `--ssip-socket PATH` and the daemon flags it was
 /// given, and exits 0 once PATH accepts connections.
 struct SSIPSpawn {
-    /// How long the daemon may take to serve PATH (espeak-ng loads in well under a second; this
-    /// leaves room for a loaded machine).
+    /// How long the daemon may take to serve PATH: far more than loading espeak-ng needs, so a
+    /// loaded machine has room.
     static let readinessTimeout = Duration.seconds(30)
 
     /// The spawn options as given.
