@@ -45,15 +45,8 @@ extension Figures {
         var figures = PiperCacheFigures()
         figures.limitMiB = 1
         let directory = "/tmp/announced-bench-piper-cache-\(getpid())"
-        let voices = directory + "/data/announced/voices"
-        try FileManager.default.createDirectory(atPath: voices, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for suffix in ["", ".json"] {
-            let target = voices + "/en_US-joe-medium.onnx" + suffix
-            if link(files.voice + suffix, target) != 0 {
-                try FileManager.default.copyItem(atPath: files.voice + suffix, toPath: target)
-            }
-        }
+        try files.voiceHome(directory)
         let config = directory + "/announced.json"
         let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
         try Data(#"{"voice": "en_us-joe-medium", "speech_cache": \#(figures.limitMiB)\#(threadsSetting)}"#.utf8)

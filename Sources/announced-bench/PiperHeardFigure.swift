@@ -13,6 +13,19 @@ struct PiperBenchFiles {
     let voice: String
     /// PyPI piper-tts's `piper` executable.
     let cli: String?
+
+    /// A new directory `directory` holding the test voice in `data/announced/voices` (linked, or
+    /// copied where a link cannot be made), for a daemon whose `XDG_DATA_HOME` is `directory/data`.
+    func voiceHome(_ directory: String) throws {
+        let voices = directory + "/data/announced/voices"
+        try FileManager.default.createDirectory(atPath: voices, withIntermediateDirectories: true)
+        for suffix in ["", ".json"] {
+            let target = voices + "/en_US-joe-medium.onnx" + suffix
+            if link(voice + suffix, target) != 0 {
+                try FileManager.default.copyItem(atPath: voice + suffix, toPath: target)
+            }
+        }
+    }
 }
 
 /// The texts of figure 14.
@@ -115,15 +128,8 @@ extension Figures {
         into figures: inout PiperHeardFigures
     ) throws {
         let directory = "/tmp/announced-bench-piper-\(getpid())"
-        let voices = directory + "/data/announced/voices"
-        try FileManager.default.createDirectory(atPath: voices, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        for suffix in ["", ".json"] {
-            let target = voices + "/en_US-joe-medium.onnx" + suffix
-            if link(files.voice + suffix, target) != 0 {
-                try FileManager.default.copyItem(atPath: files.voice + suffix, toPath: target)
-            }
-        }
+        try files.voiceHome(directory)
         let config = directory + "/announced.json"
         let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
         // Without the speech cache: every round is synthesized (the cache's rows have their own daemon).
