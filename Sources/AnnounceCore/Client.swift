@@ -90,6 +90,9 @@ struct ClientState {
     /// The client has finished sending (it half-closed): the connection is closed once its last
     /// post has its terminal line.
     var finishedSending = false
+    /// Requests whose answer waits for something off the main queue (`voices` waits for the
+    /// voice catalog to be current): the connection stays open for them after `finishedSending`.
+    var answersOwed = 0
 
     /// The name in `speech` events: from `hello`, else `pid:N`.
     var displayName: String {

@@ -164,11 +164,24 @@ extension Dispatcher {
             if case .sound(let name) = speech { sound = name == "boundary" ? .boundary : .screenChange }
             _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: sound)
         case .voices(let language):
-            refreshVoices()
-            reply(
-                id, to: client, ["voices": .array(voiceIndex.voices(speaking: language).map { .object($0.jsonObject) })]
-            )
+            // Answered once the backend's voices are current, so a voice installed just before
+            // is listed, without a scan on this queue; the connection stays open for it.
+            guard let backend else { return answerVoices(id, language: language, to: client) }
+            clients[client]?.answersOwed += 1
+            backend.whenVoicesCurrent { [weak self] in
+                self?.enqueue { dispatcher in
+                    dispatcher.clients[client]?.answersOwed -= 1
+                    dispatcher.answerVoices(id, language: language, to: client)
+                    dispatcher.closeIfAnswered(client)
+                }
+            }
         }
+    }
+
+    /// Answers `voices` with the backend's voices as they are now.
+    func answerVoices(_ id: RequestID?, language: String?, to client: ClientID) {
+        refreshVoices()
+        reply(id, to: client, ["voices": .array(voiceIndex.voices(speaking: language).map { .object($0.jsonObject) })])
     }
 
     /// A front-end message's options against the current defaults, its voice bound to the engine

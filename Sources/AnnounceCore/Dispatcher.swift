@@ -205,9 +205,11 @@ public final class Dispatcher {
     }
 
     /// Closes a client's connection that has finished sending once none of its posts waits for a
-    /// terminal line.
+    /// terminal line and none of its requests for an answer.
     func closeIfAnswered(_ client: ClientID) {
-        guard clients[client]?.finishedSending == true, activePosts[client, default: 0] == 0 else { return }
+        guard let state = clients[client], state.finishedSending, state.answersOwed == 0,
+            activePosts[client, default: 0] == 0
+        else { return }
         closeConnection(client)
     }
 

@@ -118,6 +118,10 @@ public protocol SpeechBackend: AnyObject, Sendable {
     /// `voices` is asked and when a post, `set` or a reload names a voice it does not know. The
     /// default returns ``voices``.
     func rescanVoices() -> [VoiceDescription]
+    /// Calls `current`, on any thread, once ``rescanVoices()`` reflects every voice installed or
+    /// removed before this call (a catalog still settling a change scans it first); returns at
+    /// once. The default calls `current` at once.
+    func whenVoicesCurrent(_ current: @escaping @Sendable () -> Void)
 }
 
 extension SpeechBackend {
@@ -129,6 +133,8 @@ extension SpeechBackend {
     public func prepare(voice identifier: String) {}
     /// ``voices``: a backend whose voices never change has nothing to look for again.
     public func rescanVoices() -> [VoiceDescription] { voices }
+    /// At once: a backend whose voices never change is always current.
+    public func whenVoicesCurrent(_ current: @escaping @Sendable () -> Void) { current() }
 }
 
 /// A voice the backend offers.

@@ -30,7 +30,7 @@ public final class EngineBackend: SpeechBackend {
     /// Of those, the voices of the engines that speak letter and symbol names.
     private let letterVoices: [VoiceDescription]
     private let installedVoices: @Sendable () -> [VoiceDescription]
-    private let rescanInstalledVoices: @Sendable () -> [VoiceDescription]
+    private let whenInstalledVoicesCurrent: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// How posts are cut into language runs (`configureLanguageSwitching`); `off` until set.
     let languageSwitching = Mutex(LanguageSwitchingSettings.off)
 
@@ -38,8 +38,9 @@ public final class EngineBackend: SpeechBackend {
     /// `eventHandler`; it tells `activity` (if any) when each utterance begins and ends playing.
     /// `installedVoices` gives the voices installed as files (Piper voices), as last seen, each
     /// naming its engine (`VoiceDescription.engine`), which speaks it; it is asked for each post
-    /// and for `voices`, so it should be quick. `rescanInstalledVoices` looks for them again
-    /// (`rescanVoices`); by default it is `installedVoices`.
+    /// and for `voices`, so it should be quick. `whenInstalledVoicesCurrent` calls its argument
+    /// once `installedVoices` reflects every change made before (``whenVoicesCurrent(_:)``,
+    /// `PiperVoiceCatalog.whenCurrent`); by default at once.
     ///
     /// The backend takes over `output`: from now on it is used only on the speech thread. Waits
     /// for the engines that start with the thread (espeak-ng's helper), if they have not yet.
@@ -50,7 +51,7 @@ public final class EngineBackend: SpeechBackend {
         eventHandler: @escaping @Sendable (SpeechBackendEvent) -> Void,
         activity: (any SpeechActivityObserver)? = nil,
         installedVoices: @escaping @Sendable () -> [VoiceDescription] = { [] },
-        rescanInstalledVoices: (@Sendable () -> [VoiceDescription])? = nil
+        whenInstalledVoicesCurrent: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() }
     ) throws {
         self.thread = thread
         engines = try thread.startedEngines()
@@ -59,15 +60,17 @@ public final class EngineBackend: SpeechBackend {
         letterVoices = engines.filter(\.speaksLettersAndSymbols).flatMap(\.voices)
         sampleRate = engines.lazy.compactMap(\.sampleRate).first ?? 0
         self.installedVoices = installedVoices
-        self.rescanInstalledVoices = rescanInstalledVoices ?? installedVoices
+        self.whenInstalledVoicesCurrent = whenInstalledVoicesCurrent
         audioPath = AudioPath(output: output, logger: logger, eventHandler: eventHandler, activity: activity)
     }
 
     /// The engines' listed voices, then the installed ones.
     public var voices: [VoiceDescription] { listedVoices + installedVoices() }
 
-    /// The engines' listed voices, then the installed ones looked for again. Any thread.
-    public func rescanVoices() -> [VoiceDescription] { listedVoices + rescanInstalledVoices() }
+    /// Calls `current` once the installed voices reflect every change made before. Any thread.
+    public func whenVoicesCurrent(_ current: @escaping @Sendable () -> Void) {
+        whenInstalledVoicesCurrent(current)
+    }
 
     /// The engines installed here, by name (`espeak-ng`; `piper` when Piper's helper is where the
     /// daemon looks for it, whether or not a Piper voice is installed): SSIP's

@@ -73,11 +73,30 @@ public final class PiperVoiceCatalog: @unchecked Sendable {
         }
         lock.withLock { self.watch = watch }
         DedicatedThread.start(name: "voice-watch", stackSize: 512 << 10) { [self] in
-            while watch.waitForChange() {
-                _ = scan()
+            watching: while true {
+                switch watch.waitForChange() {
+                case .changed(let waiters):
+                    _ = scan()
+                    for settled in waiters { settled() }
+                case .unchanged(let waiters):
+                    for settled in waiters { settled() }
+                case .stopped:
+                    break watching
+                }
             }
             watch.close()
         }
+    }
+
+    /// Calls `current` once ``voices`` reflects every change made to the voice directories before
+    /// this call: at once (on the caller's thread) when the catalog does not watch, else on the
+    /// catalog's thread, after the scan of a change still settling (a voice just installed), or
+    /// as soon as the thread has seen that nothing changed. A request that lists or names voices
+    /// waits for this rather than scanning itself, so no scan runs on an event loop or the main
+    /// queue, and a voice installed just before is never missed.
+    public func whenCurrent(_ current: @escaping @Sendable () -> Void) {
+        guard let watch = lock.withLock({ self.watch }) else { return current() }
+        watch.whenSettled(current)
     }
 
     /// Stops the catalog's thread; `stopped` is called once it has ended (at once when it never

@@ -3,7 +3,8 @@ import Glibc
 import POSIXThreads
 
 /// An inotify watch on the voice directories, for the voice catalog's thread: ``waitForChange()``
-/// blocks until something in them changed and the change has settled, or until ``stop(then:)``.
+/// blocks until something in them changed and the change has settled, until someone asks for the
+/// voices as they are now (``whenSettled(_:)``), or until ``stop(then:)``.
 ///
 /// A directory that exists is watched for files created, written, moved in or out, and removed;
 /// one that does not is watched for through its nearest existing parent, for a directory created
@@ -22,15 +23,28 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
 
     private let directories: [String]
     private let inotify: Int32
-    /// The stop pipe: `stop` writes to `wakeWrite`, the thread polls `wakeRead`.
+    /// The wake pipe: `stop` and `whenSettled` write to `wakeWrite`, the thread polls `wakeRead`.
     private let wakeRead: Int32
     private let wakeWrite: Int32
     /// The watched paths by watch descriptor; only the catalog's thread uses it.
     private var watched: [Int32: String] = [:]
-    /// Guards `closed` and `whenClosed`.
+    /// Guards `stopping`, `closed`, `whenClosed` and `settleWaiters`.
     private let lock = ConditionLock()
+    private var stopping = false
     private var closed = false
     private var whenClosed: [@Sendable () -> Void] = []
+    /// Who asked for the voices as they are now and waits for the changes made before they asked.
+    private var settleWaiters: [@Sendable () -> Void] = []
+
+    /// What ``waitForChange()`` woke for.
+    enum Wake {
+        /// A change settled: scan, then call `waiters`.
+        case changed(waiters: [@Sendable () -> Void])
+        /// Someone asked and nothing had changed: call `waiters`, the last scan is current.
+        case unchanged(waiters: [@Sendable () -> Void])
+        /// ``stop(then:)`` was called.
+        case stopped
+    }
 
     /// Watches `directories`; nil when inotify or a pipe cannot be had (`errno` says why).
     init?(directories: [String]) {
@@ -38,12 +52,16 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
         guard inotify >= 0 else { return nil }
         var pipe: [Int32] = [0, 0]
         // Helpers are spawned with every other descriptor closed, so close-on-exec set just
-        // after `pipe` leaks nothing.
+        // after `pipe` leaks nothing. Non-blocking: the thread empties it without waiting, and a
+        // wake written while it is full is not needed (the thread wakes anyway).
         guard Glibc.pipe(&pipe) == 0 else {
             Glibc.close(inotify)
             return nil
         }
-        for end in pipe { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        for end in pipe {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
         self.directories = directories
         self.inotify = inotify
         wakeRead = pipe[0]
@@ -51,27 +69,57 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
         rearm()
     }
 
-    /// Blocks until a change in the directories has settled (true), or until `stop` (false).
-    /// On the catalog's thread.
-    func waitForChange() -> Bool {
+    /// Blocks until a change in the directories has settled, until someone waits in
+    /// ``whenSettled(_:)`` while nothing has changed, or until `stop`. On the catalog's thread.
+    ///
+    /// A change made before someone asked is queued in the inotify descriptor by then (the kernel
+    /// queues an event as the change is made), so reading the descriptor at the wake tells
+    /// whether the one who asked must wait for the change to settle and be scanned.
+    func waitForChange() -> Wake {
         var changed = false
+        var waiters: [@Sendable () -> Void] = []
         while true {
             // Blocks until the first change; then waits for the directories to be still.
             switch poll(timeout: changed ? Self.settleTime : -1) {
-            case .stop:
-                return false
+            case .wake:
+                drainWakePipe()
+                let (stop, asked) = lock.withLock {
+                    defer { settleWaiters = [] }
+                    return (stopping, settleWaiters)
+                }
+                if stop { return .stopped }
+                waiters += asked
+                if readEvents() { changed = true }
+                if !changed { return .unchanged(waiters: waiters) }
             case .events:
                 if readEvents() { changed = true }
+            case .failed:
+                return .stopped
             case .quiet:
                 rearm()
-                return true
+                return .changed(waiters: waiters)
             }
         }
+    }
+
+    /// Calls `settled` (on the catalog's thread) once every change made to the directories
+    /// before this call has been scanned: at the thread's next wake when nothing has changed,
+    /// after the scan that follows the change otherwise. Once the watch is stopping, at once (on
+    /// the caller's thread, or the catalog's as it closes): the list will not change any more.
+    func whenSettled(_ settled: @escaping @Sendable () -> Void) {
+        let stopped = lock.withLock {
+            if !stopping { settleWaiters.append(settled) }
+            return stopping
+        }
+        if stopped { return settled() }
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
     }
 
     /// Ends `waitForChange`; `stopped` is called once the thread has closed the watch.
     func stop(then stopped: @escaping @Sendable () -> Void) {
         let alreadyClosed = lock.withLock {
+            stopping = true
             if !closed { whenClosed.append(stopped) }
             return closed
         }
@@ -85,18 +133,31 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
         Glibc.close(inotify)
         Glibc.close(wakeRead)
         Glibc.close(wakeWrite)
-        let waiting = lock.withLock {
+        let (waiting, asked) = lock.withLock {
+            stopping = true
             closed = true
-            defer { whenClosed = [] }
-            return whenClosed
+            defer {
+                whenClosed = []
+                settleWaiters = []
+            }
+            return (whenClosed, settleWaiters)
         }
+        for settled in asked { settled() }
         for stopped in waiting { stopped() }
     }
 
     private enum Wait {
-        case stop
+        case wake
         case events
         case quiet
+        case failed
+    }
+
+    /// Empties the wake pipe (`stop` and `whenSettled` each wrote a byte; the state is under the
+    /// lock, so the bytes only wake).
+    private func drainWakePipe() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while bytes.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
     }
 
     private func poll(timeout: Int32) -> Wait {
@@ -107,8 +168,8 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
         while true {
             let ready = Glibc.poll(&fds, 2, timeout)
             if ready < 0, errno == EINTR { continue }
-            if ready <= 0 { return ready == 0 ? .quiet : .stop }
-            if fds[0].revents != 0 { return .stop }
+            if ready <= 0 { return ready == 0 ? .quiet : .failed }
+            if fds[0].revents != 0 { return .wake }
             return .events
         }
     }

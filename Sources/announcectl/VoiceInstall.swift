@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceClient
 import AnnouncePOSIX
 import ArgumentParser
 import Glibc
@@ -6,7 +7,7 @@ import PiperVoices
 
 extension Announcectl.Voices {
     /// `voices install SOURCE`.
-    struct Install: ParsableCommand {
+    struct Install: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Install a Piper voice for your user: a .onnx model with its .onnx.json.",
             discussion: """
@@ -19,10 +20,10 @@ extension Announcectl.Voices {
                 (phoneme_id_map, audio.sample_rate, espeak.voice, language.code) and the .onnx a whole \
                 ONNX model. They go to $XDG_DATA_HOME/announced/voices (~/.local/share/announced/voices) \
                 through temporary files in that directory, so an interrupted or refused install \
-                leaves no voice half-installed. A voice of the same file name is replaced. The \
-                daemon sees the voice at once: announcectl voices lists it, and say --voice NAME or \
-                the configuration's voice_for_language selects it by its name, the file name \
-                without .onnx in lower case (en_us-joe-medium).
+                leaves no voice half-installed. A voice of the same file name is replaced. A running \
+                daemon takes the voice before install ends (install asks it): announcectl voices \
+                lists it, and say --voice NAME or the configuration's voice_for_language selects it \
+                by its name, the file name without .onnx in lower case (en_us-joe-medium).
 
                 Exit status: 0 installed; 1 refused or failed, with what to do.
                 """
@@ -34,7 +35,9 @@ extension Announcectl.Voices {
                 valueName: "source"))
         var source: String
 
-        func run() throws {
+        @ParentCommand var voices: Announcectl.Voices
+
+        func run() async throws {
             guard let directory = PiperVoiceDirectories(environment: ProcessEnvironment.current).user else {
                 throw failure("neither XDG_DATA_HOME nor HOME is set, so there is no voice directory; set HOME")
             }
@@ -65,6 +68,7 @@ extension Announcectl.Voices {
                 printLine(
                     "installed \(voice.name) (\(voice.config.languages.first ?? voice.config.languageCode)\(quality)) in \(directory)"
                 )
+                await voices.confirmWithDaemon(voice.name, listed: true)
             } catch let problem as PiperVoiceProblem {
                 throw failure("not installed: \(problem.problem)")
             }
@@ -72,7 +76,7 @@ extension Announcectl.Voices {
     }
 
     /// `voices remove NAME`.
-    struct Remove: ParsableCommand {
+    struct Remove: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a Piper voice you installed.",
             discussion: """
@@ -85,7 +89,9 @@ extension Announcectl.Voices {
         @Argument(help: ArgumentHelp("The voice's name, e.g. en_us-joe-medium.", valueName: "name"))
         var name: String
 
-        func run() throws {
+        @ParentCommand var voices: Announcectl.Voices
+
+        func run() async throws {
             let directories = PiperVoiceDirectories(environment: ProcessEnvironment.current)
             guard let directory = directories.user else {
                 throw failure("neither XDG_DATA_HOME nor HOME is set; set HOME")
@@ -93,6 +99,7 @@ extension Announcectl.Voices {
             do {
                 if let path = try PiperVoiceInstaller(directory: directory).remove(named: name) {
                     printLine("removed \(name.lowercased()) (\(path))")
+                    await voices.confirmWithDaemon(name.lowercased(), listed: false)
                     return
                 }
             } catch {
@@ -105,6 +112,22 @@ extension Announcectl.Voices {
             }
             throw failure(message)
         }
+    }
+}
+
+extension Announcectl.Voices {
+    /// Asks a running daemon for its voices, so that it has taken the install or removal before
+    /// announcectl ends (the daemon answers `voices` once its catalog has seen every change made
+    /// before the request): a `say --voice` right after finds the voice. No daemon: nothing to do,
+    /// it finds the voice when it starts. A daemon that still does not see the change looks in
+    /// other directories: a warning says so.
+    func confirmWithDaemon(_ name: String, listed: Bool) async {
+        guard let daemonVoices = try? await parent.makeAnnouncer().voices() else { return }
+        guard daemonVoices.contains(where: { $0.name == name }) != listed else { return }
+        printError(
+            "warning: the running daemon \(listed ? "does not list" : "still lists") \(name): it looks for voices "
+                + "in another directory (its XDG_DATA_HOME or HOME differs); restart it from this session to use it"
+        )
     }
 }
 

@@ -86,7 +86,8 @@ struct Daemon {
             engine = try EngineBackend(
                 thread: speech, output: output, logger: Logger(label: "announced.speech"),
                 eventHandler: dispatcher.backendEventHandler, activity: ducker,
-                installedVoices: { installedVoices.voices }
+                installedVoices: { installedVoices.voices },
+                whenInstalledVoicesCurrent: { installedVoices.whenCurrent($0) }
             )
         } catch {
             throw StartupError(description: "\(error)")

@@ -49,6 +49,33 @@ struct PiperVoiceListingTests {
         #expect(espeak["engine"] == .string("espeak-ng") && espeak["quality"] == nil)
     }
 
+    @Test(
+        "`voices` asked right after a pair is written (or removed) answers with it (without it): the answer waits for the catalog to settle, even from a client that half-closed"
+    )
+    func voicesAnswersAsOfTheRequest() throws {
+        let daemon = try DaemonProcess()
+        let ready = try daemon.connect()
+        ready.send(#"{"op":"voices","id":1}"#)
+        #expect(ready.waitFor("ok", id: 1) != nil)
+
+        let path = try FakeVoice.install("en_US-fake-medium", in: daemon.voicesDirectory)
+        let client = try daemon.connect()
+        client.send(#"{"op":"voices","id":2,"lang":"en"}"#)
+        client.finishSending()
+        let names = { (answer: JSONValue?) in
+            (answer?["voices"]?.arrayValue ?? []).compactMap { $0.objectValue?["name"]?.stringValue }
+        }
+        let installed = client.waitFor("ok", id: 2)
+        #expect(names(installed).contains("en_us-fake-medium"), "\(String(describing: installed))")
+
+        try FileManager.default.removeItem(atPath: path)
+        try FileManager.default.removeItem(atPath: path + ".json")
+        let again = try daemon.connect()
+        again.send(#"{"op":"voices","id":3,"lang":"en"}"#)
+        let removed = again.waitFor("ok", id: 3)
+        #expect(removed != nil && !names(removed).contains("en_us-fake-medium"), "\(String(describing: removed))")
+    }
+
     @Test("`set --voice` takes a Piper voice installed after the start; a removed one is refused again")
     func setTakesAPiperVoice() throws {
         let daemon = try DaemonProcess()

@@ -60,6 +60,39 @@ struct VoiceInstallTests {
     }
 
     @Test(
+        "install ends once the running daemon has the voice: `set --voice` at once takes it; after remove, at once refuses it"
+    )
+    func installIsSeenByTheDaemonAtOnce() throws {
+        let daemon = try DaemonProcess()
+        let source = try TemporaryDirectory()
+        defer { source.remove() }
+        let model = try FakeVoice.install(
+            "en_US-fake-medium", in: source.path, config: FakeVoice.config(dataset: "fake"))
+        let installed = try voices(daemon, "install", model)
+        #expect(installed.status == 0 && installed.stderr.isEmpty, "\(installed)")
+        let set = try AnnouncectlProcess.run(["--socket", daemon.socketPath, "set", "--voice", "en_us-fake-medium"])
+        #expect(set.status == 0, "\(set)")
+
+        #expect(try voices(daemon, "remove", "en_us-fake-medium").status == 0)
+        let refused = try AnnouncectlProcess.run(["--socket", daemon.socketPath, "set", "--voice", "en_us-fake-medium"])
+        #expect(refused.status == 1 && refused.stderr.contains("unknown voice"), "\(refused)")
+    }
+
+    @Test("a daemon that looks in another voice directory: install warns that it does not list the voice")
+    func installWarnsWhenTheDaemonLooksElsewhere() throws {
+        let daemon = try DaemonProcess()
+        let source = try TemporaryDirectory()
+        defer { source.remove() }
+        let model = try FakeVoice.install("en_US-fake-medium", in: source.path)
+        let installed = try AnnouncectlProcess.run(
+            ["--socket", daemon.socketPath, "voices", "install", model],
+            environment: ["XDG_DATA_HOME": source.path + "/elsewhere", "ANNOUNCED_SYSTEM_VOICES": ""])
+        #expect(installed.status == 0, "\(installed)")
+        #expect(
+            installed.stderr.contains("warning: the running daemon does not list en_us-fake-medium"), "\(installed)")
+    }
+
+    @Test(
         "a percent-encoded URL installs under the decoded file name; a URL curl cannot fetch is refused with curl's reason"
     )
     func installFromEncodedURL() throws {
