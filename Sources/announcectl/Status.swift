@@ -8,10 +8,10 @@ extension Announcectl {
         static let configuration = CommandConfiguration(
             abstract: "Show whether speech is on, what is speaking and the defaults.",
             discussion: """
-                Also shows whether a screen reader runs on the desktop ("screen reader  running", \
-                "screen_reader": true with --json): the daemon follows org.a11y.Status's \
+                Also shows whether a screen reader runs on the desktop ("desktop: screen reader \
+                running", "screen_reader": true with --json): the daemon follows org.a11y.Status's \
                 ScreenReaderEnabled on the session bus, which GNOME sets while Orca runs; without a \
-                session bus or at-spi2-core it says not running.
+                session bus or at-spi2-core it says no screen reader.
                 """)
         @ParentCommand var parent: Announcectl
 
@@ -47,7 +47,7 @@ enum StatusText {
             ("audio", report.audio),
             ("clients", "\(report.clients)"),
             ("focus", report.focus ?? "none"),
-            ("screen reader", report.screenReader ? "running" : "not running"),
+            ("desktop", report.screenReader ? "screen reader running" : "no screen reader"),
             ("uptime", "\(report.uptimeSeconds) s"),
             ("version", report.version),
             ("socket", socketPath),

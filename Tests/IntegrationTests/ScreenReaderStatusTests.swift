@@ -76,7 +76,7 @@ struct ScreenReaderStatusTests {
             #expect(json.status == 0)
             #expect(json.stdout.contains(#""screen_reader":true"#), "\(json.stdout)")
             let text = try await onBlockingThread { try announcectl(daemon, "status") }
-            #expect(text.stdout.contains("screen reader  running"), "\(text.stdout)")
+            #expect(text.stdout.contains("desktop      screen reader running"), "\(text.stdout)")
 
             try await setScreenReader(false, from: screenReader)
             #expect(try await seen.first("the change to false") { _ in true } == false)
