@@ -39,7 +39,8 @@ struct ScreenReaderWatchService: Service {
         let changes: AsyncStream<Bool>
         do {
             let watched = try await ScreenReaderStatus.watch(on: session)
-            logger.info("screen reader status followed on the session bus", metadata: ["running": "\(watched.isEnabled)"])
+            logger.info(
+                "screen reader status followed on the session bus", metadata: ["running": "\(watched.isEnabled)"])
             await report(watched.isEnabled)
             changes = watched.changes
         } catch DesktopBusError.closed {

@@ -70,7 +70,8 @@ struct ScreenReaderStatusTests {
             let changed = await onBlockingThread {
                 subscriber.waitFor { $0["event"] == .string("status-changed") && $0["screen_reader"] == .bool(true) }
             }
-            #expect(changed != nil, "no status-changed with screen_reader true; the daemon's log:\n\(daemon.stderrSoFar())")
+            #expect(
+                changed != nil, "no status-changed with screen_reader true; the daemon's log:\n\(daemon.stderrSoFar())")
             #expect(await announcer.isScreenReaderRunning == true)
             let json = try await onBlockingThread { try announcectl(daemon, "status", "--json") }
             #expect(json.status == 0)
