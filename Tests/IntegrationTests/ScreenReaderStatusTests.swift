@@ -110,6 +110,81 @@ struct ScreenReaderStatusTests {
         #expect(daemon.stderrSoFar().components(separatedBy: "screen_reader is false").count == 2)
     }
 
+    @Test("a session bus without at-spi2-core: one log line and false; at-spi-bus-launcher started later is followed")
+    func atSpiComesLater() async throws {
+        let session = try await onBlockingThread { () throws -> DesktopSession in try DesktopSession() }
+        let daemonAndBus = try await onBlockingThread { () throws -> (DaemonProcess, String) in
+            let busAddress = try Self.startBusWithoutServices(in: session)
+            return (
+                try DaemonProcess(environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress]), busAddress
+            )
+        }
+        let (daemon, busAddress) = daemonAndBus
+        do {
+            try await atSpiComesLater(daemon, session: session, busAddress: busAddress)
+        } catch {
+            await onBlockingThread {
+                daemon.stop()
+                session.stop()
+            }
+            throw error
+        }
+        #expect(await onBlockingThread { daemon.stop() } == 0)
+        await onBlockingThread { session.stop() }
+    }
+
+    private func atSpiComesLater(_ daemon: DaemonProcess, session: DesktopSession, busAddress: String) async throws {
+        let missing = await onBlockingThread {
+            daemon.waitForStderr(containing: "screen_reader is false: cannot read org.a11y.Status", timeout: 30)
+        }
+        #expect(missing, "\(daemon.stderrSoFar())")
+        let announcer = Announcer(socketPath: daemon.socketPath)
+        #expect(await announcer.isScreenReaderRunning == false)
+        #expect(await announcer.announce("Speaking without AT-SPI") == .spoken)
+
+        _ = try await onBlockingThread {
+            try session.start(
+                "at-spi-bus-launcher", "/usr/libexec/at-spi-bus-launcher", [],
+                extra: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
+        }
+        let followed = await onBlockingThread {
+            daemon.waitForStderr(containing: "screen reader status followed", timeout: 30)
+        }
+        #expect(followed, "\(daemon.stderrSoFar())")
+        let screenReader = try BusConnection.session(address: busAddress)
+        defer { screenReader.close() }
+        try await setScreenReader(true, from: screenReader)
+        let changes = announcer.statusChanges()
+        _ = try await changes.first("screen_reader true") { $0.isScreenReaderRunning }
+        #expect(await announcer.isScreenReaderRunning == true)
+        #expect(daemon.stderrSoFar().components(separatedBy: "screen_reader is false").count == 2)
+    }
+
+    /// Starts a session bus that D-Bus activates nothing on (a desktop without at-spi2-core); its address.
+    private static func startBusWithoutServices(in session: DesktopSession) throws -> String {
+        let configuration = session.directory.appendingPathComponent("session.conf").path
+        try Data(
+            """
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(session.runtime.path)/bus</listen>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.utf8
+        ).write(to: URL(fileURLWithPath: configuration))
+        let bus = try session.start(
+            "dbus-daemon", "/usr/bin/dbus-daemon",
+            ["--config-file=\(configuration)", "--nofork", "--nosyslog", "--print-address=1"], output: .pipe)
+        let output = try #require(bus.output)
+        return try #require(
+            LineCollector(reading: output).waitForLine(timeout: 30) { $0.hasPrefix("unix:path=") },
+            "dbus-daemon printed no address")
+    }
+
     private func setScreenReader(_ enabled: Bool, from connection: BusConnection) async throws {
         try await withTimeout("setting ScreenReaderEnabled") {
             try await connection.call(
