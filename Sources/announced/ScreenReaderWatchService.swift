@@ -74,7 +74,8 @@ struct ScreenReaderWatchService: Service {
     private func watch(_ session: BusConnection) async -> AsyncStream<Bool>? {
         do {
             let watched = try await ScreenReaderStatus.watch(on: session)
-            logger.info("screen reader status followed on the session bus", metadata: ["running": "\(watched.isEnabled)"])
+            logger.info(
+                "screen reader status followed on the session bus", metadata: ["running": "\(watched.isEnabled)"])
             await report(watched.isEnabled)
             return watched.changes
         } catch DesktopBusError.closed {
