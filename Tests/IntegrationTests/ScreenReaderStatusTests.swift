@@ -3,6 +3,7 @@ import AnnounceClient
 import BlockingThreads
 import DesktopBus
 import Foundation
+import Glibc
 import Testing
 
 /// What the screen reader's status needs on the desktop: a session bus and at-spi-bus-launcher,
@@ -53,6 +54,9 @@ struct ScreenReaderStatusTests {
         subscriber.send(#"{"op":"subscribe","id":1,"events":["status"]}"#)
         #expect(await onBlockingThread { subscriber.waitFor("ok", id: 1) } != nil)
 
+        let monitor = try AnnouncectlProcess(["--socket", daemon.socketPath, "monitor"])
+        // Ended below; this covers a test that throws first.
+        defer { if monitor.process.isRunning { kill(monitor.process.processIdentifier, SIGKILL) } }
         let announcer = Announcer(socketPath: daemon.socketPath)
         try await withThrowingTaskGroup(of: Void.self) { group in
             // The client's sequence, relayed to a stream the test waits on step by step.
@@ -78,6 +82,12 @@ struct ScreenReaderStatusTests {
             #expect(json.stdout.contains(#""screen_reader":true"#), "\(json.stdout)")
             let text = try await onBlockingThread { try announcectl(daemon, "status") }
             #expect(text.stdout.contains("desktop      screen reader running"), "\(text.stdout)")
+            let monitored = await onBlockingThread {
+                monitor.waitForOutputLine {
+                    $0.hasPrefix("status: speech on") && $0.hasSuffix(", screen reader running")
+                }
+            }
+            #expect(monitored != nil)
 
             try await setScreenReader(false, from: screenReader)
             #expect(try await seen.first("the change to false") { _ in true } == false)
@@ -90,6 +100,8 @@ struct ScreenReaderStatusTests {
         }
         // Speech is untouched by the desktop.
         #expect(await announcer.announce("Still speaking") == .spoken)
+        kill(monitor.process.processIdentifier, SIGINT)
+        _ = await onBlockingThread { monitor.finish() }
     }
 
     @Test("without a session bus: one log line, screen_reader false, and the daemon speaks")
