@@ -252,7 +252,7 @@ let package = Package(
             name: "announced",
             dependencies: [
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration",
-                "CAnnounceLinux", "PiperVoices",
+                "CAnnounceLinux", "PiperVoices", "DesktopBus",
                 "AnnouncePOSIX", "POSIXThreads", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -362,7 +362,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "EngineSandbox", "PiperRendering", "TestSupport",
-                "BlockingThreads",
+                "BlockingThreads", "DesktopBus",
             ],
             // Sources of client programs the tests compile themselves (the libspeechd client).
             exclude: ["Fixtures"],

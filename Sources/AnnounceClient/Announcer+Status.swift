@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Following the daemon: speech status, subscription events and focus of own elements.
 extension Announcer {
-    /// True when a daemon answers and speech is not muted: the counterpart of
-    /// `UIAccessibility.isVoiceOverRunning`. The first read starts following the daemon's
-    /// status in the background; until its first answer this is false.
+    /// True when a daemon answers and speech is not muted (whether a screen reader runs, the
+    /// counterpart of `UIAccessibility.isVoiceOverRunning`, is ``isScreenReaderRunning``). The
+    /// first read starts following the daemon's status in the background; until its first
+    /// answer this is false.
     public var isSpeechRunning: Bool {
         followStatus()
         return state.withLock { $0.speechStatus?.isSpeechRunning ?? false }

@@ -216,6 +216,7 @@ extension Dispatcher {
         report.punctuation = defaults.punctuation
         report.paused = outputHeld
         report.ssipClients = clients.values.count { $0.registration.protocolName == "ssip" }
+        report.screenReader = screenReaderRunning
         if let speaking {
             let scalars = speaking.utterance.text.unicodeScalars
             report.speakingText =

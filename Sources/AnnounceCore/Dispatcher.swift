@@ -45,6 +45,9 @@ public final class Dispatcher {
     /// True while the backend's output is paused: the whole channel is held, or the speaking
     /// post's connection is (see ``updateOutputHold()``).
     var outputHeld = false
+    /// A screen reader runs, as the daemon's screen reader watch last reported
+    /// (``screenReaderChanged(_:)``).
+    var screenReaderRunning = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var outbox: [ClientID: [ClientLine]] = [:]
     /// Connections to close once this turn's lines are handed to them.

@@ -91,6 +91,9 @@ public struct StatusReport: Sendable, Hashable {
     public var speakingClient: String?
     /// How many of `clients` are connected through the SSIP socket (speech-dispatcher's protocol).
     public var ssipClients = 0
+    /// A screen reader runs (the desktop's `org.a11y.Status.ScreenReaderEnabled`; false without
+    /// a session bus or at-spi2-core).
+    public var screenReader = false
     /// How many characters of the speaking text `status` shows.
     public static let speakingTextLimit = 100
 

@@ -142,6 +142,7 @@ extension StatusReport {
         speakingClient = try object.optionalString("speaking_client")
         paused = try object.optionalBool("paused") ?? false
         ssipClients = try object.optionalInt("ssip_clients", range: 0...Int.max) ?? 0
+        screenReader = try object.optionalBool("screen_reader") ?? false
     }
 }
 

@@ -158,6 +158,7 @@ extension StatusReport {
         object.append("speaking_client", speakingClient.map(JSONValue.string) ?? .null)
         object.append("paused", .bool(paused))
         object.append("ssip_clients", .integer(Int64(ssipClients)))
+        object.append("screen_reader", .bool(screenReader))
         return object
     }
 }

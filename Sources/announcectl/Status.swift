@@ -6,7 +6,13 @@ extension Announcectl {
     /// `status [--json]`.
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show whether speech is on, what is speaking and the defaults.")
+            abstract: "Show whether speech is on, what is speaking and the defaults.",
+            discussion: """
+                Also shows whether a screen reader runs on the desktop ("desktop: screen reader \
+                running", "screen_reader": true with --json): the daemon follows org.a11y.Status's \
+                ScreenReaderEnabled on the session bus, which GNOME sets while Orca runs; without a \
+                session bus or at-spi2-core it says no screen reader.
+                """)
         @ParentCommand var parent: Announcectl
 
         @Flag(help: "Print the status as one JSON line.")
@@ -41,6 +47,7 @@ enum StatusText {
             ("audio", report.audio),
             ("clients", "\(report.clients)"),
             ("focus", report.focus ?? "none"),
+            ("desktop", report.screenReader ? "screen reader running" : "no screen reader"),
             ("uptime", "\(report.uptimeSeconds) s"),
             ("version", report.version),
             ("socket", socketPath),
@@ -61,8 +68,10 @@ enum StatusText {
         report.muted ? "muted" : report.paused ? "paused" : "on"
     }
 
-    /// One line: "speech on: voice en-us, rate 175, pitch 50, volume 100" (or "speech paused: ...").
+    /// One line: "speech on: voice en-us, rate 175, pitch 50, volume 100" (or "speech paused: ..."),
+    /// ending ", screen reader running" while one runs.
     static func line(_ report: StatusReport) -> String {
         "speech \(speechState(report)): voice \(report.voice), rate \(report.rate), pitch \(report.pitch), volume \(report.volume)"
+            + (report.screenReader ? ", screen reader running" : "")
     }
 }

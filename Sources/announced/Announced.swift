@@ -58,6 +58,13 @@ struct Announced: AsyncParsableCommand {
             priority instead of the time and level, so journalctl --user -u announced highlights \
             warnings and -p warning filters them.
 
+            The screen reader's status: the daemon follows the desktop's org.a11y.Status \
+            (ScreenReaderEnabled, which GNOME sets while Orca runs) on the D-Bus session bus \
+            (DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus); status answers carry \
+            screen_reader and status subscribers get status-changed when it flips. Without a \
+            session bus or at-spi2-core it logs one line, screen_reader stays false, and \
+            everything else works.
+
             Exit status: 0 after SIGTERM or SIGINT; 1 when it cannot start (another daemon on the \
             socket, espeak-ng data missing, an unknown voice, a bad configuration, an audio output \
             that cannot open), with one line saying why; 2 for a bad command line.

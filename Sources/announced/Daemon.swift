@@ -140,6 +140,8 @@ struct Daemon {
                     speech: SpeechService(thread: speech, ducker: ducker, logger: logger),
                     voices: VoiceCatalogService(catalog: installedVoices), trimmer: trimmer,
                     reload: ReloadService(signals: hangups, reloader: reloader, dispatcher: dispatcher),
+                    screenReader: ScreenReaderWatchService(
+                        dispatcher: dispatcher, logger: Logger(label: "announced.screen-reader")),
                     frontEnds: frontEnds,
                     dispatcher: DispatcherService(dispatcher: dispatcher, logger: logger)
                 ),
@@ -162,15 +164,16 @@ extension Daemon {
     /// the group shuts them down one at a time in the reverse order, each after the one before
     /// it has returned: the dispatcher (every post ends `shutdown` and its lines go to the
     /// connections), the front ends (sockets closed, each connection closed after its last
-    /// line), reload, the memory trimmer, the voice catalog's watch, and last speech (the speech
+    /// line), the screen reader watch (its bus connection closed), reload, the memory trimmer, the voice catalog's watch, and last speech (the speech
     /// thread and the engines' helpers stopped). A service that ends on its own ends the group
     /// the same way; one that fails cancels the others, which then stop as they would.
     static func services(
         speech: SpeechService, voices: VoiceCatalogService, trimmer: MemoryTrimmer, reload: ReloadService,
-        frontEnds: [FrontEndService], dispatcher: DispatcherService
+        screenReader: ScreenReaderWatchService, frontEnds: [FrontEndService], dispatcher: DispatcherService
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let inOrder: [(service: any Service, name: String)] =
             [(speech, "speech"), (voices, "voice catalog"), (trimmer, "memory trimmer"), (reload, "reload")]
+            + [(screenReader, "screen reader watch")]
             + frontEnds.map { ($0, "front end \($0.protocolName)") } + [(dispatcher, "dispatcher")]
         return inOrder.map {
             .init(service: $0.service, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: $0.name)
