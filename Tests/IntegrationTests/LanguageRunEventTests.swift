@@ -83,6 +83,39 @@ struct LanguageRunEventTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test(
+        "A post all in Russian, with the English default voice: one run, spoken by espeak-ng's ru as it speaks it alone"
+    )
+    func wholePostInAnotherScript() throws {
+        let daemon = try DaemonProcess()
+        let watcher = try RunWatcher(daemon)
+        let text = "Привет, как дела?"
+        let seq = try watcher.speak(text)
+        let runs = try watcher.runs(seq: seq, of: text)
+        #expect(runs.map(\.summary) == ["ru ru espeak-ng Привет, как дела?"])
+        // The post is a fresh helper's first text: sample for sample espeak-ng's own Russian.
+        let heard = WAVFile.trimmed(try daemon.wavSamples(seq: seq))
+        #expect(heard.elementsEqual(try RunAudio.reference(runs[0])), "not espeak-ng's ru rendering")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test(
+        "A language no voice speaks (languages [en, mn]: Cyrillic as Mongolian): the post's voice, fallback on the run")
+    func fallbackInPlainText() throws {
+        let daemon = try DaemonProcess(environment: ["ANNOUNCED_LANGUAGES": "en,mn"])
+        let watcher = try RunWatcher(daemon)
+        let text = "The file Привет was saved"
+        let seq = try watcher.speak(text)
+        let runs = try watcher.runs(seq: seq, of: text)
+        #expect(
+            runs.map(\.summary) == [
+                "en-us en-us espeak-ng The file ", "mn en-us espeak-ng Привет ", "en-us en-us espeak-ng was saved",
+            ])
+        #expect(runs.map(\.fallback) == [false, true, false])
+        #expect(daemon.stop() == 0)
+        #expect(daemon.stderrText().contains("no voice speaks mn"))
+    }
+
     @Test("language_switching off: one run, the whole text in the post's voice")
     func off() throws {
         let daemon = try DaemonProcess(environment: ["ANNOUNCED_LANGUAGE_SWITCHING": "off"])
