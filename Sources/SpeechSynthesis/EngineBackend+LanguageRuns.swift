@@ -31,18 +31,28 @@ extension EngineBackend {
                 utterance: utterance, engine: wholeEngine,
                 run: SpeechRun(
                     language: postLanguage, voice: voiceName(of: utterance.voice), engine: wholeEngine.name,
-                    range: 0..<utterance.text.unicodeScalars.count),
+                    range: Self.withoutSpaces(0..<utterance.text.unicodeScalars.count, utterance.text.unicodeScalars)
+                        ?? 0..<utterance.text.unicodeScalars.count),
                 offset: 0)
         ]
         let settings = languageSwitching.withLock { $0 }
         guard settings.splitter.switching != .off, !utterance.spell, !utterance.text.isEmpty else { return whole }
-        let runs: [(language: String, text: String, range: Range<Int>, offset: Int)] =
+        // Each run with its place in the post's text as the monitor shows it (`shown`: without the
+        // spaces around it; nil for a run of spaces alone).
+        let runs: [(language: String, text: String, range: Range<Int>, shown: Range<Int>?, offset: Int)] =
             utterance.ssml
             ? settings.splitter.runs(ofSSML: utterance.text, language: postLanguage).map {
-                ($0.language, $0.ssml, $0.range, $0.range.lowerBound - $0.sourceOffset)
+                let source = $0.ssml.unicodeScalars.dropFirst($0.sourceOffset).prefix($0.range.count)
+                return (
+                    $0.language, $0.ssml, $0.range, Self.withoutSpaces($0.range, source),
+                    $0.range.lowerBound - $0.sourceOffset
+                )
             }
             : settings.splitter.runs(of: utterance.text, language: postLanguage).map {
-                ($0.language, $0.text, $0.range, $0.range.lowerBound)
+                (
+                    $0.language, $0.text, $0.range, Self.withoutSpaces($0.range, $0.text.unicodeScalars),
+                    $0.range.lowerBound
+                )
             }
         let voices = RunVoices(voices: self.voices, preferences: settings.voicePreferences)
         var parts: [UtterancePart] = []
@@ -67,7 +77,9 @@ extension EngineBackend {
                 last.utterance.voice == part.voice
             {
                 parts[parts.count - 1].utterance.text += part.text
-                parts[parts.count - 1].run.range = last.run.range.lowerBound..<run.range.upperBound
+                if let shown = run.shown {
+                    parts[parts.count - 1].run.range = last.run.range.lowerBound..<shown.upperBound
+                }
                 continue
             }
             let engine = engine(speaking: part.voice)
@@ -76,7 +88,7 @@ extension EngineBackend {
                     utterance: part, engine: engine,
                     run: SpeechRun(
                         language: run.language, voice: voiceName(of: part.voice), engine: engine.name,
-                        range: run.range, fallback: fallback),
+                        range: run.shown ?? run.range, fallback: fallback),
                     offset: run.offset))
         }
         // One run in the post's own voice is the post spoken whole.
@@ -84,6 +96,17 @@ extension EngineBackend {
             return parts.isEmpty ? whole : parts
         }
         return whole
+    }
+
+    /// `range` of a post's text without the white space at its ends (`text`: the post's text in
+    /// `range`), as the monitor shows a run; nil when it is all white space.
+    private static func withoutSpaces(_ range: Range<Int>, _ text: some BidirectionalCollection<Unicode.Scalar>)
+        -> Range<Int>?
+    {
+        let leading = text.prefix { $0.properties.isWhitespace }.count
+        guard leading < range.count else { return nil }
+        let trailing = text.reversed().prefix { $0.properties.isWhitespace }.count
+        return (range.lowerBound + leading)..<(range.upperBound - trailing)
     }
 
     /// The name of the voice `identifier` (`zle/ru` is `ru`), its `+variant` suffix kept; the

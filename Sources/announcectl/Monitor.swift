@@ -103,9 +103,7 @@ struct Captions {
             let scalars = text.unicodeScalars
             let start = scalars.index(scalars.startIndex, offsetBy: run.range.lowerBound, limitedBy: scalars.endIndex)
             let end = scalars.index(scalars.startIndex, offsetBy: run.range.upperBound, limitedBy: scalars.endIndex)
-            if let start, let end {
-                line += ": " + String(scalars[start..<end]).trimmingTrailingSpaces()
-            }
+            if let start, let end { line += ": " + String(scalars[start..<end]) }
         }
         return line
     }
