@@ -116,6 +116,26 @@ struct LanguageRunEventTests {
         #expect(daemon.stderrText().contains("no voice speaks mn"))
     }
 
+    @Test(
+        "The Piper voice's post with a Russian word: the monitor names piper for the English runs and espeak-ng for the Russian",
+        .enabled(if: FetchedPiper.isFetched, "the Piper engine or its test voice is not fetched")
+    )
+    func piperAndEspeakInOnePost() throws {
+        let daemon = try DaemonProcess(environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory])
+        try FetchedPiper.install(in: daemon.voicesDirectory)
+        #expect(daemon.waitForStderr(containing: "piper voices changed voices=en_us-joe-medium", timeout: 10))
+        let watcher = try RunWatcher(daemon)
+        let text = "The file Привет was saved"
+        let seq = try watcher.speak(text, voice: "en_us-joe-medium")
+        let runs = try watcher.runs(seq: seq, of: text)
+        #expect(
+            runs.map(\.summary) == [
+                "en-us en_us-joe-medium piper The file", "ru ru espeak-ng Привет",
+                "en-us en_us-joe-medium piper was saved",
+            ])
+        #expect(daemon.stop() == 0)
+    }
+
     @Test("language_switching off: one run, the whole text in the post's voice")
     func off() throws {
         let daemon = try DaemonProcess(environment: ["ANNOUNCED_LANGUAGE_SWITCHING": "off"])
@@ -269,13 +289,15 @@ struct RunWatcher {
         poster = try daemon.connect()
     }
 
-    /// Announces `text` (SSML with `ssml`) and waits for it to finish; its sequence number.
-    func speak(_ text: String, ssml: Bool = false) throws -> Int {
+    /// Announces `text` (SSML with `ssml`, in `voice` if given) and waits for it to finish; its
+    /// sequence number.
+    func speak(_ text: String, ssml: Bool = false, voice: String? = nil) throws -> Int {
         let id = Int.random(in: 1000...9999)
         var request: JSONObject = ["op": "announce", "id": .integer(Int64(id)), "text": .string(text)]
         if ssml { request["ssml"] = .bool(true) }
+        if let voice { request["voice"] = .string(voice) }
         poster.send(JSONValue.object(request).jsonText)
-        let finished = try #require(poster.waitForTerminal(id: id, timeout: 60))
+        let finished = try #require(poster.waitForTerminal(id: id, timeout: 90))
         #expect(finished["success"] == .bool(true), "\(finished.text)")
         #expect(poster.lines(id: id).map { $0.event ?? "" } == ["queued", "started", "finished"])
         return try #require(finished["seq"]?.intValue)
