@@ -438,6 +438,9 @@ extension Dispatcher {
                     .started(seq: current.seq, client: current.clientName, text: current.utterance.text, engine: engine)
                 ), topic: .speech)
             if current.client == navigationClientID { navigationSpeechStarted(current) }
+        case .run(_, var run):
+            run.range = current.sourceOffset(of: run.range.lowerBound)..<current.sourceOffset(of: run.range.upperBound)
+            broadcast(.speech(.run(seq: current.seq, run)), topic: .speech)
         case .word(_, let reported, let length):
             let offset = current.sourceOffset(of: reported)
             current.lastWordOffset = offset
@@ -493,7 +496,8 @@ extension SpeechBackendEvent {
     /// The sequence number of the utterance the event is about.
     public var seq: UInt64 {
         switch self {
-        case .started(let seq), .word(let seq, _, _), .mark(let seq, _), .finished(let seq, _): return seq
+        case .started(let seq), .run(let seq, _), .word(let seq, _, _), .mark(let seq, _), .finished(let seq, _):
+            return seq
         }
     }
 }

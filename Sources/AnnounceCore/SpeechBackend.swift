@@ -68,12 +68,15 @@ public enum SpeechOutcome: Sendable, Hashable {
     case failed(message: String, spokenChars: Int)
 }
 
-/// What a speech backend reports about an utterance, in this order: `started`, any `word` and
-/// `mark`, then exactly one `finished`. An utterance aborted before its audio began reports
+/// What a speech backend reports about an utterance, in this order: `started`, any `run`, `word`
+/// and `mark`, then exactly one `finished`. An utterance aborted before its audio began reports
 /// `finished` without `started`.
 public enum SpeechBackendEvent: Sendable, Hashable {
     /// The first audio of the utterance reached the audio output.
     case started(seq: UInt64)
+    /// Playback reached a language run of the utterance; its range is in Unicode scalars of the
+    /// utterance's text.
+    case run(seq: UInt64, SpeechRun)
     /// Playback reached a word; `offset` and `length` are in Unicode scalars of the text.
     case word(seq: UInt64, offset: Int, length: Int)
     /// Playback reached an SSML `<mark name="..."/>`.

@@ -44,6 +44,33 @@ public enum SpeechActivity: Sendable, Hashable {
     case finished(seq: UInt64, client: String, termination: Termination)
     /// A post was dropped before it was queued.
     case dropped(client: String, reason: DropReason)
+    /// A language run of the post `seq` began playing (state `run`; a post has one run or more).
+    case run(seq: UInt64, SpeechRun)
+}
+
+/// One language run of a post as it starts playing: its language, the voice and engine speaking
+/// it, and where it is in the post's text.
+public struct SpeechRun: Sendable, Hashable {
+    /// The run's language (`lang`), e.g. `ru`.
+    public var language: String
+    /// The name of the voice speaking it (`voice`), e.g. `ru`, `en-us`, a Piper voice's name.
+    public var voice: String
+    /// The engine speaking it (`engine`): `espeak-ng` or `piper`.
+    public var engine: String
+    /// Where the run is in the post's text (`start`, `end`), in Unicode scalars.
+    public var range: Range<Int>
+    /// No installed voice speaks `language`, so the post's own voice speaks the run (`fallback`,
+    /// sent only when true).
+    public var fallback: Bool
+
+    /// A run in `language` at `range` of the post's text, spoken by `voice` of `engine`.
+    public init(language: String, voice: String, engine: String, range: Range<Int>, fallback: Bool = false) {
+        self.language = language
+        self.voice = voice
+        self.engine = engine
+        self.range = range
+        self.fallback = fallback
+    }
 }
 
 /// The daemon's state, as `status` answers and `status-changed` reports it.

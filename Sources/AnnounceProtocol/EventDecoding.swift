@@ -107,17 +107,30 @@ extension Termination {
 extension SpeechActivity {
     /// Reads the `state` and its fields of a `speech` subscription line.
     init(_ object: JSONObject) throws(FieldError) {
-        let client = try object.requiredString("client")
         switch try object.requiredString("state") {
         case "started":
             self = .started(
-                seq: try object.sequence(), client: client, text: try object.requiredString("text"),
-                engine: try object.optionalString("engine")
+                seq: try object.sequence(), client: try object.requiredString("client"),
+                text: try object.requiredString("text"), engine: try object.optionalString("engine")
             )
         case "finished":
-            self = .finished(seq: try object.sequence(), client: client, termination: try Termination(object))
+            self = .finished(
+                seq: try object.sequence(), client: try object.requiredString("client"),
+                termination: try Termination(object))
         case "dropped":
-            self = .dropped(client: client, reason: try object.dropReason())
+            self = .dropped(client: try object.requiredString("client"), reason: try object.dropReason())
+        case "run":
+            let start = try object.requiredInt("start")
+            let end = try object.requiredInt("end")
+            guard start >= 0, end >= start else {
+                throw FieldError(field: "end", problem: "must not be before start, and start not negative")
+            }
+            self = .run(
+                seq: try object.sequence(),
+                SpeechRun(
+                    language: try object.requiredString("lang"), voice: try object.requiredString("voice"),
+                    engine: try object.requiredString("engine"), range: start..<end,
+                    fallback: try object.optionalBool("fallback") ?? false))
         case let other:
             throw FieldError(field: "state", problem: "has unknown value \"\(other)\"")
         }

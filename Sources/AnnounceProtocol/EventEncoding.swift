@@ -129,6 +129,15 @@ extension SpeechActivity {
             object.append("state", "dropped")
             object.append("client", .string(client))
             object.append("reason", .string(reason.rawValue))
+        case .run(let seq, let run):
+            object.append("state", "run")
+            object.append("seq", .integer(Int64(seq)))
+            object.append("lang", .string(run.language))
+            object.append("voice", .string(run.voice))
+            object.append("engine", .string(run.engine))
+            object.append("start", .integer(Int64(run.range.lowerBound)))
+            object.append("end", .integer(Int64(run.range.upperBound)))
+            if run.fallback { object.append("fallback", .bool(true)) }
         }
     }
 }

@@ -106,7 +106,8 @@ public struct SettingsTable: Sendable {
             + "several of `languages` share, identified by CLD2 among them (one it is not sure of stays in the post's language). "
             + "SSML's `xml:lang` makes a run in every mode but `off`. Each run speaks with the voice `voice_for_language` "
             + "names for its language, else espeak-ng's (Chinese: `cmn-latn-pinyin`), at the post's rate, pitch and volume; "
-            + "a language no voice speaks stays in the post's voice. A post stays one post: one `started`, one terminal line."
+            + "a language no voice speaks stays in the post's voice. A post stays one post: one `started`, one terminal line. "
+            + "`announcectl monitor` shows each run's language, voice and engine as it starts."
     )
 
     /// `languages`.

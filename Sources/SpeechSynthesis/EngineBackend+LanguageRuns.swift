@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
+import AnnounceProtocol
 public import LanguageRuns
 
 extension EngineBackend {
@@ -17,33 +18,54 @@ extension EngineBackend {
 
     /// `utterance` cut into its language runs (`LanguageRunSplitter`, as
     /// `configureLanguageSwitching` set it), each with the voice for its language (`RunVoices`)
-    /// and that voice's engine (`engine(speaking:)`). A run in the post's language, or in one no
-    /// voice speaks, keeps the post's voice; neighbouring plain-text runs with the same voice are
-    /// one. A spelled utterance, and one with switching `off`, is one run.
+    /// and that voice's engine (`engine(speaking:)`). A run in the post's language keeps the post's
+    /// voice, and so does one in a language no voice speaks (marked `fallback` for the monitor);
+    /// neighbouring plain-text runs with the same voice are one, unless one of them is such a
+    /// stand-in. A spelled utterance, and one with switching `off`, is one run; so is a text all in
+    /// one language, spoken by that language's voice.
     func parts(of utterance: Utterance) -> [UtterancePart] {
-        let whole = [UtterancePart(utterance: utterance, engine: engine(speaking: utterance.voice), offset: 0)]
+        let postLanguage = language(ofVoice: utterance.voice)
+        let wholeEngine = engine(speaking: utterance.voice)
+        let whole = [
+            UtterancePart(
+                utterance: utterance, engine: wholeEngine,
+                run: SpeechRun(
+                    language: postLanguage, voice: voiceName(of: utterance.voice), engine: wholeEngine.name,
+                    range: Self.withoutSpaces(0..<utterance.text.unicodeScalars.count, utterance.text.unicodeScalars)
+                        ?? 0..<utterance.text.unicodeScalars.count),
+                offset: 0)
+        ]
         let settings = languageSwitching.withLock { $0 }
         guard settings.splitter.switching != .off, !utterance.spell, !utterance.text.isEmpty else { return whole }
-        let postLanguage = language(ofVoice: utterance.voice)
-        let runs: [(language: String, text: String, offset: Int)] =
+        // Each run with its place in the post's text as the monitor shows it (`shown`: without the
+        // spaces around it; nil for a run of spaces alone).
+        let runs: [(language: String, text: String, range: Range<Int>, shown: Range<Int>?, offset: Int)] =
             utterance.ssml
             ? settings.splitter.runs(ofSSML: utterance.text, language: postLanguage).map {
-                ($0.language, $0.ssml, $0.range.lowerBound - $0.sourceOffset)
+                let source = $0.ssml.unicodeScalars.dropFirst($0.sourceOffset).prefix($0.range.count)
+                return (
+                    $0.language, $0.ssml, $0.range, Self.withoutSpaces($0.range, source),
+                    $0.range.lowerBound - $0.sourceOffset
+                )
             }
             : settings.splitter.runs(of: utterance.text, language: postLanguage).map {
-                ($0.language, $0.text, $0.range.lowerBound)
+                (
+                    $0.language, $0.text, $0.range, Self.withoutSpaces($0.range, $0.text.unicodeScalars),
+                    $0.range.lowerBound
+                )
             }
-        guard runs.count > 1 else { return whole }
         let voices = RunVoices(voices: self.voices, preferences: settings.voicePreferences)
         var parts: [UtterancePart] = []
         for run in runs {
             var part = utterance
             part.text = run.text
             part.earcon = utterance.earcon && parts.isEmpty
+            var fallback = false
             if run.language != postLanguage {
                 if let voice = voices.voice(forLanguage: run.language) {
                     part.voice = voice.identifier
                 } else {
+                    fallback = true
                     audioPath.logger.notice(
                         "no voice speaks \(run.language): that part of the post is spoken with the post's voice \(utterance.voice)",
                         metadata: ["seq": "\(utterance.seq)"]
@@ -51,15 +73,49 @@ extension EngineBackend {
                 }
             }
             part = routed(part)
-            if !utterance.ssml, let last = parts.last, last.utterance.voice == part.voice {
+            if !utterance.ssml, !fallback, let last = parts.last, !last.run.fallback,
+                last.utterance.voice == part.voice
+            {
                 parts[parts.count - 1].utterance.text += part.text
+                if let shown = run.shown {
+                    parts[parts.count - 1].run.range = last.run.range.lowerBound..<shown.upperBound
+                }
                 continue
             }
+            let engine = engine(speaking: part.voice)
             parts.append(
                 UtterancePart(
-                    utterance: part, engine: engine(speaking: part.voice), language: run.language, offset: run.offset))
+                    utterance: part, engine: engine,
+                    run: SpeechRun(
+                        language: run.language, voice: voiceName(of: part.voice), engine: engine.name,
+                        range: run.shown ?? run.range, fallback: fallback),
+                    offset: run.offset))
         }
-        return parts.count > 1 ? parts : whole
+        // One run in the post's own voice is the post spoken whole.
+        guard parts.count == 1, parts[0].utterance.voice == utterance.voice, !parts[0].run.fallback else {
+            return parts.isEmpty ? whole : parts
+        }
+        return whole
+    }
+
+    /// `range` of a post's text without the white space at its ends (`text`: the post's text in
+    /// `range`), as the monitor shows a run; nil when it is all white space.
+    private static func withoutSpaces(_ range: Range<Int>, _ text: some BidirectionalCollection<Unicode.Scalar>)
+        -> Range<Int>?
+    {
+        let leading = text.prefix { $0.properties.isWhitespace }.count
+        guard leading < range.count else { return nil }
+        let trailing = text.reversed().prefix { $0.properties.isWhitespace }.count
+        return (range.lowerBound + leading)..<(range.upperBound - trailing)
+    }
+
+    /// The name of the voice `identifier` (`zle/ru` is `ru`), its `+variant` suffix kept; the
+    /// identifier itself when no voice has it.
+    private func voiceName(of identifier: String) -> String {
+        let pieces = identifier.split(separator: "+", maxSplits: 1)
+        let base = String(pieces.first ?? Substring(identifier))
+        guard let voice = voices.first(where: { $0.identifier == base || $0.name == base }) else { return identifier }
+        return pieces.count > 1 ? voice.name + "+" + pieces[1] : voice.name
     }
 
     /// The best language of the voice `identifier` or name (a `+variant` suffix aside), else the name.

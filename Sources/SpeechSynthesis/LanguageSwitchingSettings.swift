@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
+import AnnounceProtocol
 import LanguageRuns
 
 /// How the backend cuts each post into language runs and which voice speaks each: the settings
@@ -29,8 +30,10 @@ struct UtterancePart: Sendable {
     var utterance: Utterance
     /// The engine whose helper synthesizes it.
     var engine: any SpeechEngine
-    /// The run's language, when the post was cut into runs (nil for a post spoken whole).
-    var language: String?
+    /// The run as the monitor sees it when playback reaches it (`SpeechBackendEvent.run`): its
+    /// language, voice name, engine, range in the post's text, and whether the post's voice
+    /// stands in for a language no voice speaks.
+    var run: SpeechRun
     /// What to add to a position in the run's text (a word's, a mark's) to get its position in the
     /// post's text, in Unicode scalars.
     var offset: Int

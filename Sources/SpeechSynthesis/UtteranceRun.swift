@@ -13,11 +13,13 @@ final class UtteranceRun {
         case failed(String)
     }
 
-    /// A word or mark waiting for playback to reach its frame.
+    /// A word, mark or language run waiting for playback to reach its frame.
     private struct Marker {
         enum Kind {
             case word(offset: Int, length: Int)
             case mark(String)
+            /// A language run begins.
+            case run(SpeechRun)
         }
         var frame: Int
         var kind: Kind
@@ -82,16 +84,15 @@ final class UtteranceRun {
         nextExpectedMark = 0
         wordEventCount = 0
         collectedWordsEnd = 0
-        if let language = part.language {
-            job.audioPath.logger.debug(
-                "run",
-                metadata: [
-                    "seq": "\(seq)", "language": "\(language)", "voice": "\(part.utterance.voice)",
-                    "engine": "\(part.engine.name)",
-                    "offset": "\(part.offset)",
-                ]
-            )
-        }
+        markers.append(Marker(frame: framesWritten, kind: .run(part.run)))
+        job.audioPath.logger.debug(
+            "run",
+            metadata: [
+                "seq": "\(seq)", "language": "\(part.run.language)", "voice": "\(part.utterance.voice)",
+                "engine": "\(part.engine.name)",
+                "offset": "\(part.offset)",
+            ]
+        )
     }
 
     /// Writes samples to the output in slices, checking for an abort between them.
@@ -252,6 +253,10 @@ final class UtteranceRun {
                 emit(.word(seq: seq, offset: offset, length: length))
             case .mark(let name):
                 emit(.mark(seq: seq, name: name))
+            case .run(let run):
+                // A run is reported once the post's audio has begun (`started`); a post with no
+                // audio at all has none.
+                if started { emit(.run(seq: seq, run)) }
             }
             nextMarker += 1
         }

@@ -53,6 +53,24 @@ struct Announced: AsyncParsableCommand {
             key name's single letters, and the some and all punctuation modes) is spoken by \
             espeak-ng's voice for the same language.
 
+            Language switching: a post whose text mixes languages is spoken in language runs, each \
+            by the voice for its language at the post's rate, pitch and volume (language_switching: \
+            off, script, the default, or detect; SSML's xml:lang makes a run in every mode but off). \
+            With script, Cyrillic in an English post is spoken by espeak-ng's Russian, Greek by its \
+            Greek, kana by its Japanese, Han by its Mandarin (cmn-latn-pinyin); languages lists the \
+            languages you read, in order, so ["en", "uk"] reads Cyrillic as Ukrainian; detect also \
+            identifies phrases of three words or more among languages (CLD2). voice_for_language \
+            chooses each run's voice (English with a Piper voice and Russian with espeak-ng in one \
+            post); a language no installed voice speaks is spoken by the post's voice. A post stays \
+            one post: one started and one terminal line (over SSIP one BEGIN and one END or CANCEL); \
+            announcectl monitor shows each run's language, voice and engine as it starts.
+
+            The speech cache (speech_cache, in MiB; 8 by default, 0 turns it off) keeps rendered \
+            Piper audio: a phrase said again with the same voice, text, rate, pitch, volume and \
+            punctuation is played from it without synthesizing, with the same words, marks and \
+            spoken_chars; the least recently used renderings go first, and installing a voice again \
+            or removing it drops its audio. espeak-ng is not cached.
+
             The log goes to standard error, one line per event, e.g. `2026-11-24 03:11:00 info: \
             ready audio=pulse voice=en-us`. Under journald each line starts with its syslog \
             priority instead of the time and level, so journalctl --user -u announced highlights \

@@ -24,6 +24,29 @@ import Testing
         #expect(engines == [nil, "piper"])
     }
 
+    @Test(
+        "a language run the backend reports goes to speech subscribers only, as the post's; one for a post not speaking is dropped"
+    )
+    func runsGoToSubscribers() throws {
+        let h = Harness()
+        h.send(#"{"op":"subscribe","id":1,"events":["speech"]}"#, from: 2)
+        h.send(announce(2, "The file Привет was saved"))
+        h.engineStarts()
+        let seq = try #require(h.dispatcher.speaking?.seq)
+        let russian = SpeechRun(language: "ru", voice: "ru", engine: "espeak-ng", range: 9..<15)
+        h.dispatcher.transaction {
+            $0.handle(.run(seq: seq, russian))
+            $0.handle(.run(seq: seq + 1, russian))
+        }
+        h.turns.run()
+        h.engineFinishes()
+        let runs = h.sink(2).received.filter { if case .speech(.run) = $0 { true } else { false } }
+        #expect(runs == [.speech(.run(seq: seq, russian))])
+        #expect(!h.sink(1).received.contains { if case .speech = $0 { true } else { false } })
+        let own = h.sink(1).lines(for: .integer(2))
+        #expect(own.count == 3 && own.last?.isTerminal == true, "\(own)")
+    }
+
     @Test("the default voice is prepared when the backend is attached, and again when set or reloaded changes it")
     func defaultVoiceIsPrepared() {
         let h = Harness()

@@ -258,6 +258,17 @@ struct EventEncodingTests {
                     .finished(seq: 41, client: "mail", termination: .failure(reason: .interrupted, spokenChars: 0))),
                 #"{"event":"speech","state":"finished","seq":41,"client":"mail","success":false,"reason":"interrupted","spoken_chars":0}"#
             ),
+            (
+                .speech(.run(seq: 41, SpeechRun(language: "ru", voice: "ru", engine: "espeak-ng", range: 9..<15))),
+                #"{"event":"speech","state":"run","seq":41,"lang":"ru","voice":"ru","engine":"espeak-ng","start":9,"end":15}"#
+            ),
+            (
+                .speech(
+                    .run(
+                        seq: 41,
+                        SpeechRun(language: "xx", voice: "en-us", engine: "espeak-ng", range: 0..<4, fallback: true))),
+                #"{"event":"speech","state":"run","seq":41,"lang":"xx","voice":"en-us","engine":"espeak-ng","start":0,"end":4,"fallback":true}"#
+            ),
             (.focused(element: "b"), #"{"event":"focused","element":"b"}"#),
             (.unfocused(element: "a"), #"{"event":"unfocused","element":"a"}"#),
         ])

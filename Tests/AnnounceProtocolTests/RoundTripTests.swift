@@ -50,6 +50,11 @@ private let events: [Event] = [
     .speech(.finished(seq: 41, client: "mail", termination: .failure(reason: .muted, spokenChars: 0))),
     .speech(.finished(seq: 42, client: "pid:12", termination: .success)),
     .speech(.dropped(client: "mail", reason: .offMain)),
+    .speech(.run(seq: 41, SpeechRun(language: "ru", voice: "ru", engine: "espeak-ng", range: 9..<15))),
+    .speech(
+        .run(
+            seq: 41, SpeechRun(language: "xx", voice: "en_us-joe-medium", engine: "piper", range: 0..<4, fallback: true)
+        )),
     .focused(element: "b"),
     .unfocused(element: "a"),
     .action(element: "slider", action: .increment, name: nil),

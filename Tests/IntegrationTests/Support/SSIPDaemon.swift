@@ -45,10 +45,12 @@ extension LineClient {
         }
     }
 
-    /// The speech subscription's lines so far, as `state seq` (`started 3`), in order.
+    /// The speech subscription's lines about posts so far (their language runs' lines aside), as
+    /// `state seq` (`started 3`), in order.
     var speechStates: [String] {
         received.compactMap { line in
-            guard line.event == "speech", let state = line["state"]?.stringValue, case .integer(let seq)? = line["seq"]
+            guard line.event == "speech", let state = line["state"]?.stringValue, state != "run",
+                case .integer(let seq)? = line["seq"]
             else { return nil }
             return "\(state) \(seq)"
         }
