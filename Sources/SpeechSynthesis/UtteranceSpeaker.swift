@@ -102,8 +102,8 @@ final class UtteranceSpeaker {
             return
         }
         var recorder = cache.map { RenderedAudioRecorder(largest: $0.largestRendering) }
-        // The next language run is synthesized while this one plays (from its first samples on,
-        // so that it does not hold up the post's first audible sample).
+        // The next language run is synthesized while this one plays (from this one's first
+        // samples on: the helper has made them, so the next run's synthesis does not hold them up).
         var ahead: RunAhead?
         play(run, helper: helper, engine: engine, recorder: &recorder) {
             ahead = synthesizeAhead(job, index: 1, playing: engine)
@@ -215,7 +215,7 @@ final class UtteranceSpeaker {
     /// Speaks the run `index` of `job`, after the first, into the post's `run`: from what its
     /// helper synthesized ahead (`ahead`, while the run before it played), else begun now while
     /// the output still plays what the run before left in it. The run after it is sent ahead
-    /// once this one is audible. A run that cannot begin, or stops, ends the post (`run.stop`);
+    /// once this one's first samples have come. A run that cannot begin, or stops, ends the post (`run.stop`);
     /// the helper it holds then is returned, to be given back after the post's terminal line.
     private func speak(
         _ index: Int, of job: QueuedUtterance, in run: UtteranceRun, sampleRate: Int, ahead: inout RunAhead?
@@ -351,15 +351,15 @@ final class UtteranceSpeaker {
     }
 
     /// Reads the helper's words, marks and audio into `run` until the utterance is done, calling
-    /// `whenAudible` once its first samples are fed. When the run stops early it reports its end
+    /// `whenSampled` once its first samples have come, before they are fed. When the run stops early it reports its end
     /// at once, asks the helper to stop, and reads on to the helper's `done` (what comes until
     /// then is dropped), so the next post finds it idle.
     private func play(
         _ run: UtteranceRun, helper: EngineHelperProcess, engine speaking: any SpeechEngine,
-        recorder: inout RenderedAudioRecorder?, whenAudible: () -> Void = {}
+        recorder: inout RenderedAudioRecorder?, whenSampled: () -> Void = {}
     ) {
         let engine = speaking.name
-        var audible = false
+        var sampled = false
         var stopping = false
         func stopNow() {
             stopping = true
@@ -372,13 +372,12 @@ final class UtteranceSpeaker {
             switch message {
             case .samples(let samples):
                 guard !stopping else { continue }
-                let fed = samples.withUnsafeBufferPointer { run.feed($0) }
-                if !fed {
-                    stopNow()
-                } else if !audible {
-                    audible = true
-                    whenAudible()
+                if !sampled {
+                    sampled = true
+                    whenSampled()
                 }
+                let fed = samples.withUnsafeBufferPointer { run.feed($0) }
+                if !fed { stopNow() }
             case .word(let sample, let textPosition, let length):
                 if !stopping {
                     run.collectWord(sample: Int(sample), textPosition: Int(textPosition), length: Int(length))
