@@ -14,8 +14,9 @@ struct EngineSwitchFigures {
     var ownPauses = (toEspeak: 0.0, toPiper: 0.0)
     /// Write → first audible sample: the mixed text, and the same text in one language.
     var firstAudible: [Figure] = []
-    /// Rounds whose first run was not heard as rendered (the output ran dry inside it).
-    var unlocated = 0
+    /// Rounds whose first run was not heard as rendered, with where (ms into the run) the
+    /// recording first differed from the rendering; -1 where the third run was not found.
+    var unlocated: [Double] = []
 
     var described: String {
         ([
@@ -24,7 +25,11 @@ struct EngineSwitchFigures {
             + ([toEspeak, toPiper] + firstAudible).map {
                 pad($0.name, 96)
                     + "p50 \(format($0.p50, 1))  p99 \(format($0.p99, 1))  max \(format($0.max, 1))  N = \($0.values.count)"
-            } + ["    (\(unlocated) rounds whose first run was not heard as rendered were left out)"])
+            } + [
+                "    (\(unlocated.count) rounds left out: the first run heard otherwise than rendered from ms "
+                    + unlocated.map { format($0, 1) }.joined(separator: ", ")
+                    + " of it on; -1: the third run not found)"
+            ])
             .joined(separator: "\n")
     }
 }
@@ -151,10 +156,18 @@ extension Figures {
             let recording = recorder.samples(from: heard.firstAudible, to: heard.lastAudible + 1)
             let firstSpan = firstRun.count - firstAudible1
             guard recording.count > firstSpan,
-                Self.same(recording[..<firstSpan], firstRun[firstAudible1...]),
+                Self.same(recording[..<firstSpan], firstRun[firstAudible1...])
+            else {
+                let apart = zip(recording, firstRun[firstAudible1...]).enumerated().first {
+                    abs(Int($0.element.0) - Int($0.element.1)) > 8
+                }
+                figures.unlocated.append(milliseconds(apart?.offset ?? recording.count))
+                continue
+            }
+            guard
                 let edges = Self.edges(in: recording, lastOfFirst: own.last1 - firstAudible1, thirdStart: thirdStart)
             else {
-                figures.unlocated += 1
+                figures.unlocated.append(-1)
                 continue
             }
             figures.toEspeak.add(
