@@ -14,22 +14,20 @@ struct EngineSwitchFigures {
     var ownPauses = (toEspeak: 0.0, toPiper: 0.0)
     /// Write → first audible sample: the mixed text, and the same text in one language.
     var firstAudible: [Figure] = []
-    /// Rounds whose first run was not heard as rendered, with where (ms into the run) the
-    /// recording first differed from the rendering; -1 where the third run was not found.
-    var unlocated: [Double] = []
+    /// The silence added inside the first run, one engine's (the output running dry while
+    /// nothing switches), for comparison.
+    var insideFirstRun = Figure(name: "15. silence added inside the first run (Piper alone, no switch)")
+    /// Rounds in which the end of the first run or the start of the third was not found.
+    var unlocated = 0
 
     var described: String {
         ([
             "15. rendered pauses: Piper → espeak-ng \(format(ownPauses.toEspeak, 1)) ms, espeak-ng → Piper \(format(ownPauses.toPiper, 1)) ms"
         ]
-            + ([toEspeak, toPiper] + firstAudible).map {
+            + ([toEspeak, toPiper, insideFirstRun] + firstAudible).map {
                 pad($0.name, 96)
                     + "p50 \(format($0.p50, 1))  p99 \(format($0.p99, 1))  max \(format($0.max, 1))  N = \($0.values.count)"
-            } + [
-                "    (\(unlocated.count) rounds left out: the first run heard otherwise than rendered from ms "
-                    + unlocated.map { format($0, 1) }.joined(separator: ", ")
-                    + " of it on; -1: the third run not found)"
-            ])
+            } + ["    (\(unlocated) rounds left out: the end of the first run or the start of the third not found)"])
             .joined(separator: "\n")
     }
 }
@@ -55,8 +53,10 @@ extension Figures {
     /// there is the engines' own. The same text heard `rounds` times at the sink from a second
     /// daemon (`pulse`, also noiseless): the silence at each switch less the rendered one is what
     /// the switch added (the output running dry while the next run's first samples were not
-    /// there). The first run is found in the recording as its rendered samples from the post's
-    /// first audible one; the third by its first 20 ms of rendered samples. Then write → first
+    /// there). The first run's end is found in the recording by its last 20 ms of rendered
+    /// samples, the third run's start by its first 20 ms; the silence added inside the first run
+    /// (from the post's first audible sample to that end, less the rendered span) is measured
+    /// beside them, as what the output adds where nothing switches. Then write → first
     /// audible of the mixed text and of the same text in one language, Piper and espeak-ng.
     func engineSwitch(files: PiperBenchFiles) throws -> EngineSwitchFigures {
         guard HeadlessPulseAudio.canRecord else {
@@ -154,22 +154,16 @@ extension Figures {
                 throw BenchError("the mixed text was not heard at the sink")
             }
             let recording = recorder.samples(from: heard.firstAudible, to: heard.lastAudible + 1)
-            let firstSpan = firstRun.count - firstAudible1
-            guard recording.count > firstSpan,
-                Self.same(recording[..<firstSpan], firstRun[firstAudible1...])
-            else {
-                let apart = zip(recording, firstRun[firstAudible1...]).enumerated().first {
-                    abs(Int($0.element.0) - Int($0.element.1)) > 8
-                }
-                figures.unlocated.append(milliseconds(apart?.offset ?? recording.count))
-                continue
-            }
             guard
-                let edges = Self.edges(in: recording, lastOfFirst: own.last1 - firstAudible1, thirdStart: thirdStart)
+                let edges = Self.edges(
+                    in: recording, firstEnd: rendered[(own.last1 + 1 - window)...own.last1],
+                    thirdStart: thirdStart)
             else {
-                figures.unlocated.append(-1)
+                figures.unlocated += 1
                 continue
             }
+            figures.insideFirstRun.add(
+                nanoseconds: Self.nanoseconds(max(0, edges.last1 - (own.last1 - firstAudible1))))
             figures.toEspeak.add(
                 nanoseconds: Self.nanoseconds(max(0, (edges.first2 - edges.last1) - (own.first2 - own.last1))))
             figures.toPiper.add(
@@ -201,20 +195,31 @@ extension Figures {
     }
 
     /// The runs' edges in `recording` (from the post's first audible sample): the first run's
-    /// last audible sample at `lastOfFirst`, the second's first audible after it, the third's
-    /// start where its rendered first 20 ms (`thirdStart`) are found, the second's last audible
-    /// before that. Nil when the third run is not found.
-    private static func edges(in recording: [Int16], lastOfFirst: Int, thirdStart: ArraySlice<Int16>) -> RunEdges? {
+    /// last audible sample where its rendered last 20 ms (`firstEnd`) end, the second's first
+    /// audible after it, the third's start where its rendered first 20 ms (`thirdStart`) are
+    /// found, the second's last audible before that. Nil when either is not found.
+    private static func edges(
+        in recording: [Int16], firstEnd: ArraySlice<Int16>, thirdStart: ArraySlice<Int16>
+    ) -> RunEdges? {
         let audible = { (sample: Int16) in abs(Int(sample)) > MonitorRecorder.audibleThreshold }
-        guard let first2 = recording[(lastOfFirst + 1)...].firstIndex(where: audible) else { return nil }
-        let lead = thirdStart.first ?? 0
-        var candidate = first2 + 1
-        while candidate + thirdStart.count <= recording.count {
+        guard let endOfFirst = find(firstEnd, in: recording, from: 0) else { return nil }
+        let last1 = endOfFirst + firstEnd.count - 1
+        guard let first2 = recording[(last1 + 1)...].firstIndex(where: audible),
+            let first3 = find(thirdStart, in: recording, from: first2 + 1),
+            let last2 = recording[..<first3].lastIndex(where: audible)
+        else { return nil }
+        return RunEdges(last1: last1, first2: first2, last2: last2, first3: first3)
+    }
+
+    /// Where `stretch` first occurs in `recording` from `start` on, within a few steps a sample.
+    private static func find(_ stretch: ArraySlice<Int16>, in recording: [Int16], from start: Int) -> Int? {
+        guard let lead = stretch.first else { return nil }
+        var candidate = start
+        while candidate + stretch.count <= recording.count {
             if abs(Int(recording[candidate]) - Int(lead)) <= 8,
-                same(recording[candidate..<(candidate + thirdStart.count)], thirdStart),
-                let last2 = recording[..<candidate].lastIndex(where: audible)
+                same(recording[candidate..<(candidate + stretch.count)], stretch)
             {
-                return RunEdges(last1: lastOfFirst, first2: first2, last2: last2, first3: candidate)
+                return candidate
             }
             candidate += 1
         }
