@@ -27,7 +27,11 @@ struct EngineSwitchFigures {
             + ([toEspeak, toPiper, insideFirstRun] + firstAudible).map {
                 pad($0.name, 96)
                     + "p50 \(format($0.p50, 1))  p99 \(format($0.p99, 1))  max \(format($0.max, 1))  N = \($0.values.count)"
-            } + ["    (\(unlocated) rounds left out: the end of the first run or the start of the third not found)"])
+            }
+            + [
+                "    (rounds above 30 ms: Piper → espeak-ng \(toEspeak.values.filter { $0 > 30 }.count), espeak-ng → Piper \(toPiper.values.filter { $0 > 30 }.count), inside the first run \(insideFirstRun.values.filter { $0 > 30 }.count); "
+                    + "\(unlocated) rounds left out: the end of the first run or the start of the third not found)"
+            ])
             .joined(separator: "\n")
     }
 }
