@@ -58,6 +58,11 @@ final class EspeakEngine: SpeechEngine, @unchecked Sendable {
         return .ready(process)
     }
 
+    /// The helper while it runs (nil when it died and was not replaced: `helper(for:)` says why).
+    func readyHelper(for voice: String, logger: Logger) -> EngineHelperProcess? {
+        process.flatMap { $0.isRunning ? $0 : nil }
+    }
+
     /// Replaces a helper that died, now, after the terminal line; if that fails, the next post
     /// tries again and reports why.
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger) {

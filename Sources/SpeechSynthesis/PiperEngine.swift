@@ -192,6 +192,20 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         return answer
     }
 
+    /// The helper when it has `voice` loaded and nobody else has it; otherwise nil, and `voice`
+    /// is asked for (unless its load failed: `helper(for:)` reports that when its run comes).
+    func readyHelper(for voice: String, logger: Logger) -> EngineHelperProcess? {
+        condition.lock()
+        defer { condition.unlock() }
+        self.logger = logger
+        if !inUse, !loaderBusy, let process, loadedVoice == voice, process.isRunning {
+            inUse = true
+            return process
+        }
+        if failures[voice] == nil { want(voice) }
+        return nil
+    }
+
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger) {
         condition.lock()
         inUse = false

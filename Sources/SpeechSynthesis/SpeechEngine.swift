@@ -70,6 +70,12 @@ protocol SpeechEngine: AnyObject, Sendable {
     /// speech thread; the helper is the speech thread's until `giveBack`.
     func helper(for voice: String, on thread: SpeechThread, logger: Logger) -> EngineHelperAnswer
 
+    /// The helper, when it can synthesize with `voice` at once, without a start or a load; else
+    /// nil, and a voice that loads is asked for, so that it is loading meanwhile. The speech
+    /// thread takes it to synthesize a post's next language run ahead, while the run before it
+    /// plays; the helper is the speech thread's until `giveBack`.
+    func readyHelper(for voice: String, logger: Logger) -> EngineHelperProcess?
+
     /// The speech thread is done with the helper for this utterance, after its terminal line; a
     /// helper that died is replaced (now, or at its next use).
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger)

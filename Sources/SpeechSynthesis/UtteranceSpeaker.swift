@@ -102,7 +102,12 @@ final class UtteranceSpeaker {
             return
         }
         var recorder = cache.map { RenderedAudioRecorder(largest: $0.largestRendering) }
-        play(run, helper: helper, engine: engine, recorder: &recorder)
+        // The next language run is synthesized while this one plays (from this one's first
+        // samples on: the helper has made them, so the next run's synthesis does not hold them up).
+        var ahead: RunAhead?
+        play(run, helper: helper, engine: engine, recorder: &recorder) {
+            ahead = synthesizeAhead(job, index: 1, playing: engine)
+        }
         if let cache, let cacheKey, let rendering = recorder?.rendering(sampleRate: sampleRate) {
             cache.store(rendering, for: cacheKey, renderedSince: forgetCount)
             let usage = cache.usage
@@ -118,10 +123,13 @@ final class UtteranceSpeaker {
         // (which may have died) after the post's terminal line.
         var held = run.stop == nil ? nil : (engine, helper, spoken.voice)
         if held == nil { engine.giveBack(helper, voice: spoken.voice, logger: audioPath.logger) }
-        for part in job.parts.dropFirst() where run.stop == nil {
-            held = speak(part, in: run, sampleRate: sampleRate)
+        for index in job.parts.indices.dropFirst() where run.stop == nil {
+            held = speak(index, of: job, in: run, sampleRate: sampleRate, ahead: &ahead)
         }
         run.finish()
+        // A run synthesized ahead that the post's stop left unspoken is stopped in its helper
+        // after the terminal line, as the helper of the run that stopped is given back.
+        if let ahead { abandon(ahead, logger: audioPath.logger) }
         if let (engine, helper, voice) = held { engine.giveBack(helper, voice: voice, logger: audioPath.logger) }
         audioPath.activity?.utteranceEnded()
     }
@@ -156,20 +164,77 @@ final class UtteranceSpeaker {
         return run
     }
 
-    /// Speaks a run after the first into the post's `run`: its engine's helper synthesizes it
-    /// while the output still plays what the run before left in it. A run that cannot begin, or
-    /// stops, ends the post (`run.stop`); the helper it holds then is returned, to be given back
-    /// after the post's terminal line.
-    private func speak(_ part: UtterancePart, in run: UtteranceRun, sampleRate: Int) -> (
-        any SpeechEngine, EngineHelperProcess, String
-    )? {
-        let logger = run.job.audioPath.logger
+    /// A language run whose synthesis began while the run before it plays: its engine's helper
+    /// has the run's request, and holds the run's first audio in its pipe when the run comes.
+    private struct RunAhead {
+        /// Its place among the post's runs.
+        let index: Int
+        let part: UtterancePart
+        let request: SynthesisRequest
+        let helper: EngineHelperProcess
+        /// Its SSML marks, found while the helper synthesizes.
+        let marks: [SSMLMarks.Mark]
+    }
+
+    /// Sends the run `index` of `job` to its engine's helper, to be synthesized while the run
+    /// before it plays, when that is another engine's (`playing`'s helper is busy with its own
+    /// run) and its helper is ready at once (a Piper voice still loading is asked for, and
+    /// waited for when its run comes). Nil when the run is to be begun when it comes.
+    private func synthesizeAhead(_ job: QueuedUtterance, index: Int, playing: any SpeechEngine) -> RunAhead? {
+        guard index < job.parts.count, thread.playback != .aborted else { return nil }
+        let part = job.parts[index]
+        let spoken = part.utterance
+        let logger = job.audioPath.logger
+        guard part.engine !== playing, let helper = part.engine.readyHelper(for: spoken.voice, logger: logger)
+        else { return nil }
+        let request = request(for: spoken, text: spoken.text, ssml: spoken.ssml)
+        guard helper.send(.synthesize(request)) else {
+            // It died: given back, it is replaced, and the run is begun when it comes.
+            helper.stop()
+            part.engine.giveBack(helper, voice: spoken.voice, logger: logger)
+            return nil
+        }
+        logger.debug(
+            "synthesizing ahead",
+            metadata: [
+                "seq": "\(spoken.seq)", "engine": "\(part.engine.name)", "voice": "\(spoken.voice)",
+                "offset": "\(part.offset)",
+            ]
+        )
+        let marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : []
+        return RunAhead(index: index, part: part, request: request, helper: helper, marks: marks)
+    }
+
+    /// Stops a run synthesized ahead that will not be spoken (the post stopped before it): its
+    /// helper is told to stop, read to its `done` and given back.
+    private func abandon(_ ahead: RunAhead, logger: Logger) {
+        skipUtterance(ahead.helper)
+        ahead.part.engine.giveBack(ahead.helper, voice: ahead.part.utterance.voice, logger: logger)
+    }
+
+    /// Speaks the run `index` of `job`, after the first, into the post's `run`: from what its
+    /// helper synthesized ahead (`ahead`, while the run before it played), else begun now while
+    /// the output still plays what the run before left in it. The run after it is sent ahead
+    /// once this one's first samples have come. A run that cannot begin, or stops, ends the post (`run.stop`);
+    /// the helper it holds then is returned, to be given back after the post's terminal line.
+    private func speak(
+        _ index: Int, of job: QueuedUtterance, in run: UtteranceRun, sampleRate: Int, ahead: inout RunAhead?
+    ) -> (any SpeechEngine, EngineHelperProcess, String)? {
+        let part = job.parts[index]
+        let logger = job.audioPath.logger
         let spoken = part.utterance
         var marks: [SSMLMarks.Mark]?
         let findMarks = { if marks == nil { marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : [] } }
-        let beginning = begin(
-            request(for: spoken, text: spoken.text, ssml: spoken.ssml), part: part, seq: spoken.seq, logger: logger,
-            whileHelperReads: findMarks)
+        let beginning: Beginning
+        if let synthesized = ahead, synthesized.index == index {
+            ahead = nil
+            marks = synthesized.marks
+            beginning = beginAhead(synthesized, seq: spoken.seq, logger: logger)
+        } else {
+            beginning = begin(
+                request(for: spoken, text: spoken.text, ssml: spoken.ssml), part: part, seq: spoken.seq, logger: logger,
+                whileHelperReads: findMarks)
+        }
         let helper: EngineHelperProcess
         switch beginning {
         case .failed(let message, let failed):
@@ -191,7 +256,9 @@ final class UtteranceSpeaker {
         findMarks()
         run.beginPart(part, map: TextPositionMap(text: spoken.text, ssml: spoken.ssml), marks: marks ?? [])
         var noRecorder: RenderedAudioRecorder?
-        play(run, helper: helper, engine: part.engine, recorder: &noRecorder)
+        play(run, helper: helper, engine: part.engine, recorder: &noRecorder) {
+            ahead = synthesizeAhead(job, index: index + 1, playing: part.engine)
+        }
         guard run.stop == nil else { return (part.engine, helper, spoken.voice) }
         part.engine.giveBack(helper, voice: spoken.voice, logger: logger)
         return nil
@@ -229,48 +296,70 @@ final class UtteranceSpeaker {
                 continue
             }
             whileHelperReads()
-            switch helper.next() {
-            case .voiceSelected?:
-                return thread.playback == .aborted ? .aborted(helper) : .speaking(helper)
-            case .voiceFailed(let why)?:
-                // The helper could not load the voice (its files changed since it was listed);
-                // `done` follows.
-                skipUtterance(helper)
-                let message =
-                    "\(engine.name) could not load the voice \(request.voice): \(why). `announcectl voices` lists the voices installed"
-                logger.warning("\(message)", metadata: ["seq": "\(seq)"])
-                return .failed(message, helper)
-            case .voiceUnknown?:
-                skipUtterance(helper)
-                let message = engine.voiceUnknownMessage(request.voice)
-                logger.warning("\(message)", metadata: ["seq": "\(seq)"])
-                return .failed(message, helper)
-            default:
-                // The helper died before answering; get another and send it once more (unless it
-                // broke its sandbox: this request would only break it again).
-                let ending = helper.stop()
-                logger.warning("\(engine.name) helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
-                if let breach = helper.sandboxBreach {
-                    logger.error(
-                        "\(engine.name) broke its sandbox", metadata: ["seq": "\(seq)", "breach": "\(breach)"])
-                    return .failed(Self.sandboxMessage(breach, engine: engine.name), helper)
-                }
-                engine.giveBack(helper, voice: request.voice, logger: logger)
-                continue
+            if let answered = answer(of: helper, to: request, engine: engine, seq: seq, logger: logger) {
+                return answered
             }
         }
         return .failed(
             "the \(engine.name) helper ended twice before it could speak this post; see the daemon's log", nil)
     }
 
-    /// Reads the helper's words, marks and audio into `run` until the utterance is done. When the
-    /// run stops early it reports its end at once, asks the helper to stop, and reads on to the
-    /// helper's `done` (what comes until then is dropped), so the next post finds it idle.
+    /// Begins a run synthesized ahead: its helper's answer about the voice, read now; when that
+    /// helper died before answering, the run is begun again as `begin` does.
+    private func beginAhead(_ ahead: RunAhead, seq: UInt64, logger: Logger) -> Beginning {
+        if let answered = answer(
+            of: ahead.helper, to: ahead.request, engine: ahead.part.engine, seq: seq, logger: logger)
+        {
+            return answered
+        }
+        return begin(ahead.request, part: ahead.part, seq: seq, logger: logger, whileHelperReads: {})
+    }
+
+    /// The helper's answer about the voice of the `request` it was sent; nil when it died before
+    /// answering (it was stopped and given back, so that the request can go to a new one), unless
+    /// it broke its sandbox: this request would only break it again.
+    private func answer(
+        of helper: EngineHelperProcess, to request: SynthesisRequest, engine: any SpeechEngine, seq: UInt64,
+        logger: Logger
+    ) -> Beginning? {
+        switch helper.next() {
+        case .voiceSelected?:
+            return thread.playback == .aborted ? .aborted(helper) : .speaking(helper)
+        case .voiceFailed(let why)?:
+            // The helper could not load the voice (its files changed since it was listed);
+            // `done` follows.
+            skipUtterance(helper)
+            let message =
+                "\(engine.name) could not load the voice \(request.voice): \(why). `announcectl voices` lists the voices installed"
+            logger.warning("\(message)", metadata: ["seq": "\(seq)"])
+            return .failed(message, helper)
+        case .voiceUnknown?:
+            skipUtterance(helper)
+            let message = engine.voiceUnknownMessage(request.voice)
+            logger.warning("\(message)", metadata: ["seq": "\(seq)"])
+            return .failed(message, helper)
+        default:
+            let ending = helper.stop()
+            logger.warning("\(engine.name) helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
+            if let breach = helper.sandboxBreach {
+                logger.error("\(engine.name) broke its sandbox", metadata: ["seq": "\(seq)", "breach": "\(breach)"])
+                return .failed(Self.sandboxMessage(breach, engine: engine.name), helper)
+            }
+            engine.giveBack(helper, voice: request.voice, logger: logger)
+            return nil
+        }
+    }
+
+    /// Reads the helper's words, marks and audio into `run` until the utterance is done, calling
+    /// `whenSampled` once its first samples have come, before they are fed. When the run stops early it reports its end
+    /// at once, asks the helper to stop, and reads on to the helper's `done` (what comes until
+    /// then is dropped), so the next post finds it idle.
     private func play(
         _ run: UtteranceRun, helper: EngineHelperProcess, engine speaking: any SpeechEngine,
-        recorder: inout RenderedAudioRecorder?
+        recorder: inout RenderedAudioRecorder?, whenSampled: () -> Void = {}
     ) {
         let engine = speaking.name
+        var sampled = false
         var stopping = false
         func stopNow() {
             stopping = true
@@ -283,6 +372,10 @@ final class UtteranceSpeaker {
             switch message {
             case .samples(let samples):
                 guard !stopping else { continue }
+                if !sampled {
+                    sampled = true
+                    whenSampled()
+                }
                 let fed = samples.withUnsafeBufferPointer { run.feed($0) }
                 if !fed { stopNow() }
             case .word(let sample, let textPosition, let length):

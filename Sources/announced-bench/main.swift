@@ -7,7 +7,7 @@ import Glibc
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, throughput,
 //                                                      pause, heard, memory, pair, longtext, piper, piper-heard: one figure alone,
-//                                                      for profiling; piper-heard is figure 14, run only this way)
+//                                                      for profiling; piper-heard is figure 14, switch figure 15, run only this way)
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
 //   --piper-threads N: figure 14's daemon with piper_threads N (default: the daemon's default)
 //   announced-bench --soak POSTS [--daemon PATH]
@@ -124,6 +124,9 @@ if let only = option("--only") {
                     )
                 }
                 continue
+            case "switch":
+                print(try figures.engineSwitch(files: piperFiles).described)
+                continue
             case "piper-heard":
                 if piperFiles.cli == nil {
                     print(
@@ -136,7 +139,7 @@ if let only = option("--only") {
                 continue
             default:
                 print(
-                    "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, throughput, piper or piper-heard"
+                    "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, throughput, piper, piper-heard or switch"
                 )
                 exit(2)
             }
