@@ -142,6 +142,9 @@ final class EngineHelperProcess {
         }
     }
 
+    /// The pipe the helper's messages come on, to poll beside another descriptor; -1 when none runs.
+    var messagesDescriptor: Int32 { messages?.fd ?? -1 }
+
     /// Whether the helper is running (as far as the pipes tell).
     var isRunning: Bool { pid != 0 }
 
