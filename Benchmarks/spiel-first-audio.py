@@ -3,10 +3,12 @@
 # The Spiel provider's first audio byte: from a client's Synthesize call (python3-gi's Gio, a real
 # pipe in a UnixFDList) to the first audio chunk read from its pipe, for a short text, with
 # espeak-ng (en-us) and, when the Piper engine and voice are fetched, Piper (en_us-joe-medium).
+# Also: a client closing its end mid-stream, to the stream's helper process gone (its pidfd).
 # Starts its own session bus and daemon (--audio null) and stops both by pid.
 #
 #   Benchmarks/spiel-first-audio.py [BUILD_DIR] [RUNS]     (default .build/release, 20)
 import os
+import select
 import shutil
 import statistics
 import subprocess
@@ -81,10 +83,40 @@ try:
         os.close(read_end)
         return elapsed * 1000
 
+    def children():
+        found = set()
+        for task in os.listdir("/proc/%d/task" % daemon.pid):
+            with open("/proc/%d/task/%s/children" % (daemon.pid, task)) as listing:
+                found.update(int(pid) for pid in listing.read().split())
+        return found
+
+    def cancel_latency(voice):
+        before = children()
+        read_end, write_end = os.pipe()
+        fds = Gio.UnixFDList.new()
+        index = fds.append(write_end)
+        os.close(write_end)
+        connection.call_with_unix_fd_list_sync(
+            "org.announced.Speech.Provider", "/org/announced/Speech/Provider", "org.freedesktop.Speech.Provider",
+            "Synthesize", GLib.Variant("(hssddbs)", (index, "This goes on and on. " * 400, voice, 1.0, 1.0, False, "")),
+            None, Gio.DBusCallFlags.NONE, 60000, fds, None)
+        exactly(read_end, 64)
+        helper = (children() - before).pop()
+        pidfd = os.pidfd_open(helper)
+        start = time.monotonic()
+        os.close(read_end)
+        select.select([pidfd], [], [])
+        elapsed = time.monotonic() - start
+        os.close(pidfd)
+        return elapsed * 1000
+
     for voice, engine_name in [("en-us", "espeak-ng")] + ([("en_us-joe-medium", "piper")] if piper else []):
         times = [first_audio(voice) for _ in range(runs)]
         print("%s (%s): first audio byte median %.1f ms, min %.1f, max %.1f over %d requests (the first: %.1f ms)"
               % (engine_name, voice, statistics.median(times), min(times), max(times), runs, times[0]))
+        cancels = [cancel_latency(voice) for _ in range(max(3, runs // 4))]
+        print("%s (%s): client closes its end -> the stream's helper gone, median %.1f ms, max %.1f over %d"
+              % (engine_name, voice, statistics.median(cancels), max(cancels), len(cancels)))
     if not piper:
         print("piper: not measured (run scripts/fetch-piper-engine.sh)")
 finally:

@@ -157,7 +157,7 @@ public final class SpeechProviderObject: @unchecked Sendable {
 
 @_cdecl("announced_speech_provider_synthesize")
 func speechProviderSynthesize(
-    _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ error: UnsafeMutablePointer<sd_bus_error>?
+    _ message: OpaquePointer?, _ userdata: UnsafeMutableRawPointer?, _ replyError: UnsafeMutablePointer<sd_bus_error>?
 ) -> Int32 {
     guard let message, let userdata else { return -EINVAL }
     let object = Unmanaged<SpeechProviderObject>.fromOpaque(userdata).takeUnretainedValue()
@@ -177,12 +177,16 @@ func speechProviderSynthesize(
             pipe: owned, text: text, voiceID: voiceID, pitch: pitch, rate: rate, isSSML: isSSML,
             language: language, sender: reader.sender ?? "")
     } catch {
-        return sd_bus_error_set(error, "org.freedesktop.DBus.Error.InvalidArgs", "\(error)")
+        return sd_bus_error_set(replyError, "org.freedesktop.DBus.Error.InvalidArgs", "\(error)")
     }
     if let refusal = object.synthesize(call) {
-        return sd_bus_error_set(error, refusal.name, refusal.message)
+        return sd_bus_error_set(replyError, refusal.name, refusal.message)
     }
-    return sd_bus_reply_method_return(message, nil)
+    var reply: OpaquePointer?
+    var result = sd_bus_message_new_method_return(message, &reply)
+    if result >= 0 { result = sd_bus_send(nil, reply, nil) }
+    sd_bus_message_unref(reply)
+    return result < 0 ? result : 1
 }
 
 @_cdecl("announced_speech_provider_name")

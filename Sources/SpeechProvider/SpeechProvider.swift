@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
-import DesktopBus
+public import DesktopBus
 import Glibc
 public import Logging
 import POSIXThreads
@@ -73,7 +73,8 @@ public final class SpeechProvider: Sendable {
         self.sampleRate = sampleRate
         self.logger = logger
         var ends: [Int32] = [-1, -1]
-        _ = pipe2(&ends, O_CLOEXEC)
+        _ = pipe(&ends)
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         stopRead = ends[0]
         stopWrite.withLock { $0 = ends[1] }
     }

@@ -34,6 +34,7 @@ public final class SpeechProviderService: Service, Sendable {
         object.setVoices(provider.providerVoices(voices()))
     }
 
+    /// Serves until the group's graceful shutdown, then ends every stream and leaves the bus.
     public func run() async {
         let connection: BusConnection
         do {

@@ -15,8 +15,8 @@ private struct SpielClient {
     func run(_ arguments: [String], timeout: Double = 60) throws -> JSONValue {
         let result = try session.run("/usr/bin/python3", [Self.script] + arguments, timeout: timeout)
         try #require(result.status == 0, "spiel-client.py \(arguments.first ?? ""): \(result.output)")
-        let line = try #require(result.output.split(separator: "\n").last.map(String.init), result.output)
-        return try JSONValue.parse(line)
+        let line = try #require(result.output.split(separator: "\n").last.map(String.init), "\(result.output)")
+        return try JSONParser.parse(line)
     }
 
     /// One stream to its end: the client's summary and the samples it read.
@@ -68,7 +68,7 @@ struct SpielProviderTests {
         let english = try #require(listed.first { $0.arrayValue?[1].stringValue == "en-us" }?.arrayValue)
         #expect(english[2].stringValue == "audio/x-spiel,format=S16LE,channels=1,rate=22050")
         #expect(english[3].intValue == 0x1 | 0x8)
-        #expect(english[4].arrayValue?.compactMap(\.stringValue).contains("en-us") == true)
+        #expect(english[4].arrayValue?.compactMap { $0.stringValue }.contains("en-us") == true)
         #expect(listed.count > 50, "espeak-ng has over 100 voices: \(listed.count)")
         #expect(daemon.stop() == 0)
     }
@@ -163,11 +163,10 @@ struct SpielProviderTests {
         try #require(watching, "the watcher did not subscribe: \(session.log("watch-voices"))")
         try FetchedPiper.install(in: daemon.voicesDirectory)
         #expect(watcher.waitForExit() == 0)
-        let changed = try JSONValue.parse(
-            try #require(
-                (try String(contentsOfFile: watchLog, encoding: .utf8)).split(separator: "\n").last.map(String.init)))
+        let lines = try String(contentsOfFile: watchLog, encoding: .utf8).split(separator: "\n")
+        let changed = try JSONParser.parse(String(try #require(lines.last)))
         let joe = changed["voices"]?.arrayValue?.first { $0.arrayValue?[1].stringValue == "en_us-joe-medium" }
-        #expect(joe?.arrayValue?[4].arrayValue?.compactMap(\.stringValue).contains("en-us") == true, "\(changed.text)")
+        #expect(joe?.arrayValue?[4].arrayValue?.compactMap { $0.stringValue }.contains("en-us") == true, "\(changed.text)")
 
         let text = "Download complete."
         let (summary, samples) = try SpielClient(session: session).stream(voice: "en_us-joe-medium", text: text)
