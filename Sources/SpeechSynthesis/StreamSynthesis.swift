@@ -106,13 +106,16 @@ public struct StreamSynthesizer: Sendable {
         while true {
             var fds = [pollfd(fd: helper.messagesDescriptor, events: Int16(POLLIN), revents: 0)]
             fds += cancelDescriptors.map { pollfd(fd: $0, events: 0, revents: 0) }
-            let ready = poll(&fds, nfds_t(fds.count), timeout)
+            // A message already read into the helper's buffer does not wake poll: look for the
+            // client's hang-up without waiting, then read it.
+            let buffered = helper.hasMessageWaiting
+            let ready = poll(&fds, nfds_t(fds.count), buffered ? 0 : timeout)
             if ready < 0, errno == EINTR { continue }
             if fds.dropFirst().contains(where: { $0.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 }) {
                 kill(helper.pid, SIGKILL)
                 return .cancelled
             }
-            guard ready > 0, fds[0].revents != 0 else {
+            guard buffered || (ready > 0 && fds[0].revents != 0) else {
                 return .failed("\(kind.engine) stopped responding (nothing for \(timeout / 1000) s)")
             }
             guard let message = helper.next(timeout: timeout) else {

@@ -87,6 +87,7 @@ struct SpielProviderTests {
         let own = try ownRendering(daemon, id: 1, text, #","voice":"en-us","rate":210,"pitch":60"#)
         #expect(samples.count > 10_000)
         #expect(samples == own, "\(samples.count) samples streamed, \(own.count) rendered")
+        #expect(daemon.stderrSoFar().contains("end=finished voice=en-us"))
         #expect(daemon.stop() == 0)
     }
 
@@ -136,7 +137,7 @@ struct SpielProviderTests {
     func badVoice() throws {
         let session = try DesktopSession()
         let daemon = try spielDaemon(session)
-        let (summary, _) = try SpielClient(session: session).stream(voice: "no-such-voice", text: "Hello")
+        let summary = try SpielClient(session: session).run(["stream", "no-such-voice", "Hello", "1", "1", "plain", "/dev/null"])
         #expect(summary["error"]?.stringValue == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(summary["message"]?.stringValue?.contains(#"announced has no voice "no-such-voice""#) == true)
         // The provider keeps working.
@@ -173,6 +174,7 @@ struct SpielProviderTests {
         #expect(summary["header"]?.stringValue == "0.01")
         let own = try ownRendering(daemon, id: 1, text, #","voice":"en_us-joe-medium""#)
         #expect(samples.count == own.count && samples.count > 5000, "\(samples.count) vs \(own.count)")
+        #expect(daemon.stderrSoFar().contains("end=finished voice=en_us-joe-medium"))
         #expect(largestDifference(samples, own) <= renderingTolerance)
         #expect(daemon.stop() == 0)
     }
