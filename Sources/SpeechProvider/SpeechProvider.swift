@@ -178,7 +178,9 @@ public final class SpeechProvider: Sendable {
                     + "(`announcectl voices` lists them)")
         }
         guard call.rate.isFinite, call.rate > 0, call.pitch.isFinite, call.pitch >= 0 else {
-            return invalid("rate must be above 0 and pitch 0 or above (1.0 is the voice's normal); got rate \(call.rate), pitch \(call.pitch)")
+            return invalid(
+                "rate must be above 0 and pitch 0 or above (1.0 is the voice's normal); got rate \(call.rate), pitch \(call.pitch)"
+            )
         }
         let length = call.text.unicodeScalars.count
         guard length <= settings.maxTextChars else {

@@ -138,7 +138,8 @@ public struct StreamSynthesizer: Sendable {
                 guard stream.add(.mark(name), at: Int(sample), sink) else { return .cancelled }
             case .done(let status):
                 guard stream.flush(sink) else { return .cancelled }
-                return status == 0 ? .finished : .failed("\(kind.engine) could not synthesize the text (error \(status))")
+                return status == 0
+                    ? .finished : .failed("\(kind.engine) could not synthesize the text (error \(status))")
             default:
                 break
             }

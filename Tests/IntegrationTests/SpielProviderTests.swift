@@ -52,8 +52,8 @@ private func ownRendering(_ daemon: DaemonProcess, id: Int, _ text: String, _ op
     return try daemon.wavSamples(seq: try #require(finished["seq"]?.intValue))
 }
 
-private extension JSONValue {
-    var events: [JSONValue] { self["events"]?.arrayValue ?? [] }
+extension JSONValue {
+    fileprivate var events: [JSONValue] { self["events"]?.arrayValue ?? [] }
 }
 
 /// Issue 33 §4: announced as a Spiel speech provider (`org.announced.Speech.Provider`), driven by
@@ -137,7 +137,9 @@ struct SpielProviderTests {
     func badVoice() throws {
         let session = try DesktopSession()
         let daemon = try spielDaemon(session)
-        let summary = try SpielClient(session: session).run(["stream", "no-such-voice", "Hello", "1", "1", "plain", "/dev/null"])
+        let summary = try SpielClient(session: session).run([
+            "stream", "no-such-voice", "Hello", "1", "1", "plain", "/dev/null",
+        ])
         #expect(summary["error"]?.stringValue == "org.freedesktop.DBus.Error.InvalidArgs")
         #expect(summary["message"]?.stringValue?.contains(#"announced has no voice "no-such-voice""#) == true)
         // The provider keeps working.
@@ -147,7 +149,9 @@ struct SpielProviderTests {
 
     @Test(
         "a Piper voice: installing it changes Voices (PropertiesChanged), and its stream is announced's own rendering",
-        .enabled(if: FetchedPiper.isFetched, "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
+        .enabled(
+            if: FetchedPiper.isFetched,
+            "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
     )
     func piperVoice() throws {
         let session = try DesktopSession()
@@ -167,7 +171,8 @@ struct SpielProviderTests {
         let lines = try String(contentsOfFile: watchLog, encoding: .utf8).split(separator: "\n")
         let changed = try JSONParser.parse(String(try #require(lines.last)))
         let joe = changed["voices"]?.arrayValue?.first { $0.arrayValue?[1].stringValue == "en_us-joe-medium" }
-        #expect(joe?.arrayValue?[4].arrayValue?.compactMap { $0.stringValue }.contains("en-us") == true, "\(changed.text)")
+        #expect(
+            joe?.arrayValue?[4].arrayValue?.compactMap { $0.stringValue }.contains("en-us") == true, "\(changed.text)")
 
         let text = "Download complete."
         let (summary, samples) = try SpielClient(session: session).stream(voice: "en_us-joe-medium", text: text)
