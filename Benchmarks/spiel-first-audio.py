@@ -57,7 +57,10 @@ try:
     def exactly(fd, count):
         data = b""
         while len(data) < count:
-            data += os.read(fd, count - len(data))
+            chunk = os.read(fd, count - len(data))
+            if not chunk:
+                raise EOFError("the stream ended early; the daemon's log is " + folder + "/daemon.log")
+            data += chunk
         return data
 
     def first_audio(voice):
@@ -70,9 +73,11 @@ try:
             "org.announced.Speech.Provider", "/org/announced/Speech/Provider", "org.freedesktop.Speech.Provider",
             "Synthesize", GLib.Variant("(hssddbs)", (index, text, voice, 1.0, 1.0, False, "")),
             None, Gio.DBusCallFlags.NONE, 60000, fds, None)
-        assert os.read(read_end, 4) == b"0.01"
+        # The list holds a copy of the write end: the stream's end of file waits for it.
+        del fds
+        assert exactly(read_end, 4) == b"0.01"
         while True:
-            kind = os.read(read_end, 1)
+            kind = exactly(read_end, 1)
             if kind == b"\x01":
                 break
             body = exactly(read_end, 13)
@@ -100,6 +105,7 @@ try:
             "org.announced.Speech.Provider", "/org/announced/Speech/Provider", "org.freedesktop.Speech.Provider",
             "Synthesize", GLib.Variant("(hssddbs)", (index, "This goes on and on. " * 400, voice, 1.0, 1.0, False, "")),
             None, Gio.DBusCallFlags.NONE, 60000, fds, None)
+        del fds
         exactly(read_end, 64)
         helper = (children() - before).pop()
         pidfd = os.pidfd_open(helper)
@@ -119,6 +125,10 @@ try:
               % (engine_name, voice, statistics.median(cancels), max(cancels), len(cancels)))
     if not piper:
         print("piper: not measured (run scripts/fetch-piper-engine.sh)")
+except Exception:
+    log.seek(0)
+    sys.stderr.write(log.read()[-3000:])
+    raise
 finally:
     daemon.terminate()
     daemon.wait()
