@@ -17,8 +17,8 @@ private struct SpielClient {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/spiel-client.py").path
 
-    func run(_ arguments: [String], timeout: Double = 60) throws -> JSONValue {
-        let result = try session.run("/usr/bin/python3", [Self.script] + arguments, timeout: timeout)
+    func run(_ arguments: [String], extra: [String: String] = [:], timeout: Double = 60) throws -> JSONValue {
+        let result = try session.run("/usr/bin/python3", [Self.script] + arguments, extra: extra, timeout: timeout)
         try #require(result.status == 0, "spiel-client.py \(arguments.first ?? ""): \(result.output)")
         let line = try #require(result.output.split(separator: "\n").last.map(String.init), "\(result.output)")
         return try JSONParser.parse(line)
@@ -141,6 +141,42 @@ struct SpielProviderTests {
         #expect(try SpielClient.samples(at: paths[1]) == alone[1])
         #expect(alone[0] != alone[1])
         #expect(daemon.stop() == 0)
+    }
+
+    @Test("the D-Bus activation file starts announced when a Spiel client calls its name")
+    func activation() throws {
+        let session = try DesktopSession()
+        let services = session.directory.appendingPathComponent("services")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        let shipped = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("systemd/org.announced.Speech.Provider.service"),
+            encoding: .utf8)
+        #expect(shipped.contains("\nSystemdService=announced.service\n"))
+        #expect(shipped.contains("\nName=org.announced.Speech.Provider\n"))
+        // The shipped file, its Exec pointed at the built daemon (as `make install` points it at BINDIR).
+        let exec = "Exec=\(DaemonProcess.executable.path) --audio null --socket \(session.runtime.path)/a.sock"
+        try shipped.replacingOccurrences(of: "Exec=/usr/local/bin/announced", with: exec).write(
+            to: services.appendingPathComponent("org.announced.Speech.Provider.service"), atomically: true,
+            encoding: .utf8)
+        let bus = session.runtime.appendingPathComponent("bus").path
+        let configuration = session.directory.appendingPathComponent("bus.conf")
+        try """
+        <busconfig><type>session</type><listen>unix:path=\(bus)</listen><servicedir>\(services.path)</servicedir>
+        <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
+        <allow own="*"/></policy></busconfig>
+        """.write(to: configuration, atomically: true, encoding: .utf8)
+        try session.start("dbus-daemon", "/usr/bin/dbus-daemon", ["--config-file=\(configuration.path)", "--nofork"])
+        var listening = false
+        for _ in 0..<300 where !listening {
+            listening = FileManager.default.fileExists(atPath: bus)
+            if !listening { usleep(100_000) }
+        }
+        try #require(listening, "dbus-daemon did not listen: \(session.log("dbus-daemon"))")
+        // Nothing owns the name yet: the call activates announced.
+        let listed = try SpielClient(session: session).run(
+            ["voices"], extra: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(bus)"])
+        #expect(listed["voices"]?.arrayValue?.contains { $0.arrayValue?[1].stringValue == "en-us" } == true)
     }
 
     @Test("an unknown voice id is a D-Bus error that says what to use")
