@@ -8,6 +8,8 @@ SWIFT ?= swift
 AUDIO ?= auto
 BINDIR ?= $(PREFIX)/bin
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+# D-Bus activation files of the session bus (the Spiel provider's name).
+DBUSSERVICEDIR ?= $(PREFIX)/share/dbus-1/services
 SHAREDIR ?= $(PREFIX)/share/announced
 # The espeak-ng helper process; the daemon looks for it beside itself, then in ../libexec/announced.
 LIBEXECDIR ?= $(PREFIX)/libexec/announced
@@ -129,6 +131,9 @@ install: docs
 	install -m 0644 $(SCRATCH)/announced.service $(DESTDIR)$(USERUNITDIR)/announced.service
 	install -m 0644 systemd/announced.socket $(DESTDIR)$(USERUNITDIR)/announced.socket
 	install -m 0644 systemd/announced-ssip.socket $(DESTDIR)$(USERUNITDIR)/announced-ssip.socket
+	install -d $(DESTDIR)$(DBUSSERVICEDIR)
+	sed 's#^Exec=/usr/local/bin/#Exec=$(BINDIR)/#' systemd/org.announced.Speech.Provider.service > $(SCRATCH)/org.announced.Speech.Provider.service
+	install -m 0644 $(SCRATCH)/org.announced.Speech.Provider.service $(DESTDIR)$(DBUSSERVICEDIR)/org.announced.Speech.Provider.service
 	install -m 0644 $(GENERATED)/man/man1/announcectl.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 $(GENERATED)/man/man7/announced-protocol.7 $(DESTDIR)$(MANDIR)/man7/
 	install -m 0644 $(GENERATED)/man/man8/announced.8 $(DESTDIR)$(MANDIR)/man8/

@@ -180,6 +180,17 @@ let package = Package(
         // The desktop's buses: the screen reader's status on the session bus, toolkit announcements
         // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
         .target(name: "DesktopBus", dependencies: ["CSystemdBus"], swiftSettings: strictSwift),
+        // announced's voices for Spiel's clients: org.freedesktop.Speech.Provider on the session
+        // bus, each stream synthesized by a helper of its own (SpeechSynthesis' StreamSynthesizer).
+        .target(
+            name: "SpeechProvider",
+            dependencies: [
+                "DesktopBus", "SpeechSynthesis", "AnnounceCore", "POSIXThreads",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
         // The daemon's configuration: file, environment and flags, layered.
         .target(
             name: "DaemonConfiguration",
@@ -252,7 +263,7 @@ let package = Package(
             name: "announced",
             dependencies: [
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration",
-                "CAnnounceLinux", "PiperVoices", "DesktopBus",
+                "CAnnounceLinux", "PiperVoices", "DesktopBus", "SpeechProvider",
                 "AnnouncePOSIX", "POSIXThreads", .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

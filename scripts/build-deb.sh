@@ -77,6 +77,10 @@ depends=$(shlib_depends "${binaries[@]}")
 for unit in announced.service announced.socket announced-ssip.socket; do
     [ -f "$root/usr/lib/systemd/user/$unit" ] || { echo "build-deb: $root/usr/lib/systemd/user/$unit is missing" >&2; exit 1; }
 done
+# The Spiel provider's D-Bus activation file, naming the user unit in SystemdService=.
+activation="$root/usr/share/dbus-1/services/org.announced.Speech.Provider.service"
+grep -q '^SystemdService=announced.service$' "$activation" 2>/dev/null \
+    || { echo "build-deb: $activation is missing or names no SystemdService" >&2; exit 1; }
 
 install -d -m 0755 "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<EOF

@@ -21,8 +21,9 @@ import Glibc
 public final class BusConnection: @unchecked Sendable {
     /// What the connection was opened to (`session`, or the address), for log lines.
     public let name: String
-    private let bus: OpaquePointer
-    private let queue: DispatchQueue
+    let bus: OpaquePointer
+    /// The queue that owns `bus`: every sd-bus call on it is made here.
+    let queue: DispatchQueue
     private let readSource: any DispatchSourceRead
     private let writeSource: any DispatchSourceWrite
     private let timer: any DispatchSourceTimer

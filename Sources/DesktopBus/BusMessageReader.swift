@@ -38,6 +38,21 @@ public struct BusMessageReader {
         return value
     }
 
+    /// Reads a `d` argument.
+    public mutating func readDouble() throws -> Double {
+        var value: Double = 0
+        try readBasic("d", into: &value)
+        return value
+    }
+
+    /// Reads an `h` argument: the descriptor as sd-bus holds it, valid while the message is
+    /// (`dup` it to keep it).
+    public mutating func readFileDescriptor() throws -> Int32 {
+        var value: Int32 = -1
+        try readBasic("h", into: &value)
+        return value
+    }
+
     /// Reads a `b` argument.
     public mutating func readBool() throws -> Bool {
         var value: Int32 = 0

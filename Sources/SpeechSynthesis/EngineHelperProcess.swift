@@ -142,6 +142,12 @@ final class EngineHelperProcess {
         }
     }
 
+    /// The pipe the helper's messages come on, to poll beside another descriptor; -1 when none runs.
+    var messagesDescriptor: Int32 { messages?.fd ?? -1 }
+
+    /// Whether a message (or its start) can be read without waiting: read already, or in the pipe.
+    var hasMessageWaiting: Bool { messages?.hasInput ?? false }
+
     /// Whether the helper is running (as far as the pipes tell).
     var isRunning: Bool { pid != 0 }
 

@@ -71,6 +71,24 @@ struct Announced: AsyncParsableCommand {
             spoken_chars; the least recently used renderings go first, and installing a voice again \
             or removing it drops its audio. espeak-ng is not cached.
 
+            Spiel (GNOME's speech API: Orca 46+ with --speech-system=spiel, WebKitGTK, the \
+            proposed Speech portal for Flatpak apps) finds announced's voices on the session bus: \
+            the daemon owns org.announced.Speech.Provider, object /org/announced/Speech/Provider, \
+            interface org.freedesktop.Speech.Provider. Voices lists every voice of both engines \
+            (Spiel's identifier is announced's voice name, e.g. en-us or en_us-joe-medium) with \
+            its languages, in audio/x-spiel at the engines' rate, with word and SSML mark events; \
+            it changes, with PropertiesChanged, when a Piper voice is installed or removed. \
+            Synthesize writes the stream to the client's pipe and closes it; a client that closes \
+            its end stops it at once. Rate and pitch 1.0 are the rate and pitch settings; volume \
+            and punctuation are the settings'. Each stream is synthesized by a helper process of \
+            its own (the same sandboxed announced-espeak or announced-piper), never in the \
+            announcement queue, within max_text_chars, at most max_pending_per_client streams at \
+            once per bus client. An unknown voice or a text over the limit is a D-Bus error that \
+            says why. Without a session bus, or with the name owned by another program, one log \
+            line says so and everything else works. The .deb installs \
+            /usr/share/dbus-1/services/org.announced.Speech.Provider.service \
+            (SystemdService=announced.service), so a Spiel client starts announced on demand.
+
             The log goes to standard error, one line per event, e.g. `2026-11-24 03:11:00 info: \
             ready audio=pulse voice=en-us`. Under journald each line starts with its syslog \
             priority instead of the time and level, so journalctl --user -u announced highlights \

@@ -7,6 +7,7 @@ import DaemonConfiguration
 import Glibc
 import Logging
 import ServiceLifecycle
+import SpeechProvider
 import SpeechSynthesis
 import UnixSignals
 
@@ -126,6 +127,8 @@ struct Daemon {
             maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
         )
         installedVoices.onChange { _ in ssip.voicesChanged() }
+        let spiel = spielProvider(engine: engine, settings: settings)
+        installedVoices.onChange { _ in spiel.voicesChanged() }
         installedVoices.startWatching()
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip)
@@ -138,7 +141,7 @@ struct Daemon {
             configuration: ServiceGroupConfiguration(
                 services: Self.services(
                     speech: SpeechService(thread: speech, ducker: ducker, logger: logger),
-                    voices: VoiceCatalogService(catalog: installedVoices), trimmer: trimmer,
+                    voices: VoiceCatalogService(catalog: installedVoices), spiel: spiel, trimmer: trimmer,
                     reload: ReloadService(signals: hangups, reloader: reloader, dispatcher: dispatcher),
                     screenReader: ScreenReaderWatchService(
                         dispatcher: dispatcher, logger: Logger(label: "announced.screen-reader")),
@@ -168,16 +171,35 @@ extension Daemon {
     /// thread and the engines' helpers stopped). A service that ends on its own ends the group
     /// the same way; one that fails cancels the others, which then stop as they would.
     static func services(
-        speech: SpeechService, voices: VoiceCatalogService, trimmer: MemoryTrimmer, reload: ReloadService,
-        screenReader: ScreenReaderWatchService, frontEnds: [FrontEndService], dispatcher: DispatcherService
+        speech: SpeechService, voices: VoiceCatalogService, spiel: SpeechProviderService, trimmer: MemoryTrimmer,
+        reload: ReloadService, screenReader: ScreenReaderWatchService, frontEnds: [FrontEndService],
+        dispatcher: DispatcherService
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let inOrder: [(service: any Service, name: String)] =
-            [(speech, "speech"), (voices, "voice catalog"), (trimmer, "memory trimmer"), (reload, "reload")]
-            + [(screenReader, "screen reader watch")]
+            [
+                (speech, "speech"), (voices, "voice catalog"), (spiel, "spiel provider"), (trimmer, "memory trimmer"),
+                (reload, "reload"), (screenReader, "screen reader watch"),
+            ]
             + frontEnds.map { ($0, "front end \($0.protocolName)") } + [(dispatcher, "dispatcher")]
         return inOrder.map {
             .init(service: $0.service, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: $0.name)
         }
+    }
+
+    /// announced's voices for Spiel's clients on the session bus: streams synthesized by helpers
+    /// of their own (the engines of `speech`), at the settings' rate, pitch and volume, within
+    /// the limits every client has.
+    func spielProvider(engine: EngineBackend, settings: DaemonSettings) -> SpeechProviderService {
+        let provider = SpeechProvider(
+            settings: SpeechProviderSettings(
+                voice: settings.voice, rate: settings.rate, pitch: settings.pitch, volume: settings.volume,
+                punctuation: settings.punctuation, maxTextChars: settings.maxTextChars,
+                maxPendingPerClient: settings.maxPendingPerClient),
+            synthesizer: StreamSynthesizer(thread: speech, piperThreads: settings.piperThreads),
+            sampleRate: engine.sampleRate, logger: Logger(label: "announced.spiel"))
+        return SpeechProviderService(
+            provider: provider, voices: { [engine] in engine.voices },
+            busAddress: environment["DBUS_SESSION_BUS_ADDRESS"], logger: logger)
     }
 
     /// Why the voice setting `name` is refused, and what to give instead.

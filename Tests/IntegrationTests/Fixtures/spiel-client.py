@@ -1,0 +1,141 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# A Spiel client for the tests, as libspiel is one: Gio on the session bus, a real pipe passed in
+# a UnixFDList to org.freedesktop.Speech.Provider.Synthesize, its audio/x-spiel stream read and
+# taken apart here (libspiel is not in Debian 12). Prints one JSON object on standard output.
+#
+#   spiel-client.py voices
+#   spiel-client.py watch-voices SECONDS        (prints the Voices sent by the first PropertiesChanged)
+#   spiel-client.py stream VOICE TEXT PITCH RATE SSML SAMPLES_PATH
+#   spiel-client.py overlap VOICE TEXT1 TEXT2 SAMPLES_PATH1 SAMPLES_PATH2
+#   spiel-client.py cancel VOICE TEXT           (closes its end after the first audio chunk)
+#
+# The bus is DBUS_SESSION_BUS_ADDRESS.
+import json
+import os
+import struct
+import sys
+import threading
+
+import gi
+
+gi.require_version("Gio", "2.0")
+from gi.repository import Gio, GLib  # noqa: E402
+
+NAME = "org.announced.Speech.Provider"
+PATH = "/org/announced/Speech/Provider"
+INTERFACE = "org.freedesktop.Speech.Provider"
+
+bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+
+def synthesize(voice, text, pitch=1.0, rate=1.0, ssml=False):
+    """Calls Synthesize with the write end of a new pipe; returns the read end."""
+    read_end, write_end = os.pipe()
+    fds = Gio.UnixFDList.new()
+    index = fds.append(write_end)
+    os.close(write_end)
+    bus.call_with_unix_fd_list_sync(
+        NAME, PATH, INTERFACE, "Synthesize",
+        GLib.Variant("(hssddbs)", (index, text, voice, pitch, rate, ssml, "")),
+        None, Gio.DBusCallFlags.NONE, 30000, fds, None)
+    return read_end
+
+
+def read_exactly(fd, count):
+    data = b""
+    while len(data) < count:
+        chunk = os.read(fd, count - len(data))
+        if not chunk:
+            raise EOFError("the stream ended inside a chunk")
+        data += chunk
+    return data
+
+
+def read_stream(fd, samples_path):
+    """Reads an audio/x-spiel stream to its end: its header, events and audio."""
+    header = read_exactly(fd, 4).decode("ascii")
+    audio = b""
+    events = []
+    chunks = 0
+    while True:
+        kind = os.read(fd, 1)
+        if not kind:
+            break
+        if kind == b"\x01":
+            (length,) = struct.unpack("=I", read_exactly(fd, 4))
+            audio += read_exactly(fd, length)
+            chunks += 1
+        elif kind == b"\x02":
+            event_type, start, end, name_length = struct.unpack("=BIII", read_exactly(fd, 13))
+            name = read_exactly(fd, name_length).decode("utf-8")
+            events.append({"type": event_type, "start": start, "end": end, "name": name, "at": len(audio) // 2})
+        else:
+            raise ValueError("unknown chunk type %r" % kind)
+    os.close(fd)
+    with open(samples_path, "wb") as out:
+        out.write(audio)
+    return {"header": header, "audio_chunks": chunks, "samples": len(audio) // 2, "events": events}
+
+
+def voices():
+    reply = bus.call_sync(
+        NAME, PATH, "org.freedesktop.DBus.Properties", "Get", GLib.Variant("(ss)", (INTERFACE, "Voices")),
+        None, Gio.DBusCallFlags.NONE, 30000, None)
+    return [list(v) for v in reply.unpack()[0]]
+
+
+def main():
+    command = sys.argv[1]
+    if command == "voices":
+        print(json.dumps({"voices": voices()}))
+    elif command == "watch-voices":
+        loop = GLib.MainLoop()
+        seen = {}
+
+        def changed(_bus, _sender, _path, _interface, _signal, parameters):
+            interface, properties, invalidated = parameters.unpack()
+            if interface == INTERFACE and ("Voices" in properties or "Voices" in invalidated):
+                seen["voices"] = voices()
+                loop.quit()
+
+        bus.signal_subscribe(
+            NAME, "org.freedesktop.DBus.Properties", "PropertiesChanged", PATH, None,
+            Gio.DBusSignalFlags.NONE, changed)
+        print(json.dumps({"watching": True}), flush=True)
+        GLib.timeout_add_seconds(int(sys.argv[2]), loop.quit)
+        loop.run()
+        print(json.dumps(seen))
+    elif command == "stream":
+        voice, text, pitch, rate, ssml, path = sys.argv[2:8]
+        try:
+            fd = synthesize(voice, text, float(pitch), float(rate), ssml == "ssml")
+        except GLib.Error as error:
+            print(json.dumps({"error": Gio.DBusError.get_remote_error(error), "message": error.message}))
+            return
+        print(json.dumps(read_stream(fd, path)))
+    elif command == "overlap":
+        voice, first, second, first_path, second_path = sys.argv[2:7]
+        fds = [synthesize(voice, first), synthesize(voice, second)]
+        results = [None, None]
+
+        def reader(index, path):
+            results[index] = read_stream(fds[index], path)
+
+        threads = [threading.Thread(target=reader, args=(i, p)) for i, p in enumerate([first_path, second_path])]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        print(json.dumps({"streams": results}))
+    elif command == "cancel":
+        voice, text = sys.argv[2:4]
+        fd = synthesize(voice, text)
+        header = read_exactly(fd, 4).decode("ascii")
+        while os.read(fd, 1) != b"\x01":
+            pass
+        os.close(fd)
+        print(json.dumps({"header": header, "closed": True}))
+
+
+main()
