@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceClient
+import BlockingThreads
+import Foundation
+import Testing
+
+/// The descriptors of this process connected to `daemon`: the sockets whose peer, as
+/// `SO_PEERCRED` recorded it at the connect, is the daemon's process (each test starts its own
+/// daemon, so other tests' connections never count).
+private func connections(to daemon: DaemonProcess) -> [Int32] {
+    let pid = daemon.process.processIdentifier
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return names.compactMap(Int32.init).filter { descriptor in
+        var credentials = ucred()
+        var length = socklen_t(MemoryLayout<ucred>.size)
+        return getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 && credentials.pid == pid
+    }
+}
+
+/// Waits until `condition` holds, looking every 10 ms: a closed descriptor sends no event this
+/// process could await. Fails after `seconds`.
+private func waitUntil(_ what: String, seconds: Double = 10, _ condition: @escaping @Sendable () -> Bool) async throws {
+    try await withTimeout(what, seconds: seconds) {
+        while !condition() { try await Task.sleep(for: .milliseconds(10)) }
+    }
+}
+
+/// Each connection of an announcer has its own thread, which closes the socket as the last thing
+/// it does before it ends; so a socket that closes shows that its thread left too.
+@Suite("AnnounceClient's connection: its thread and socket end with it")
+struct ClientLinkTests {
+    @Test("releasing the announcer closes its socket and ends its reader thread")
+    func releasedAnnouncer() async throws {
+        let daemon = try await DaemonProcess.start()
+        #expect(connections(to: daemon).isEmpty)
+        var announcer: Announcer? = Announcer(socketPath: daemon.socketPath, clientName: "link-tests")
+        let statuses = announcer!.statusChanges()
+        #expect(await announcer!.announce("Connected") == .spoken)
+        _ = try await statuses.first("the status") { $0.isSpeechRunning }
+        #expect(connections(to: daemon).count == 1)
+        // A status stream keeps an announcer connected; releasing the announcer still ends it.
+        announcer = nil
+        try await waitUntil("the released announcer's socket to close") { connections(to: daemon).isEmpty }
+        try await withTimeout("the status stream to end") { for await _ in statuses {} }
+    }
+
+    @Test("the daemon dying closes the socket; a listening announcer keeps one connection to the new daemon")
+    func daemonDies() async throws {
+        let first = try await DaemonProcess.start()
+        let plain = Announcer(socketPath: first.socketPath, clientName: "plain")
+        let listening = Announcer(socketPath: first.socketPath, clientName: "listening")
+        let statuses = listening.statusChanges()
+        #expect(await plain.announce("One") == .spoken)
+        _ = try await statuses.first("the first status") { $0.isSpeechRunning }
+        #expect(connections(to: first).count == 2)
+
+        _ = await onBlockingThread { first.stop(signal: SIGKILL) }
+        try await waitUntil("both sockets to the dead daemon to close") { connections(to: first).isEmpty }
+
+        // The listening announcer reconnects on its own; the plain one connects again on its next post.
+        let second = try await DaemonProcess.start(socketPath: first.socketPath)
+        _ = try await statuses.first("the new daemon's status") { $0.isSpeechRunning }
+        #expect(connections(to: second).count == 1)
+        #expect(await plain.announce("Two") == .spoken)
+        #expect(connections(to: second).count == 2)
+        #expect(connections(to: first).isEmpty)
+    }
+}
