@@ -63,9 +63,11 @@ extension Announcer {
         case .success(let connection):
             start(connection, generation: connecting.generation, reconnecting: delay > .zero, after: delay)
         case .failure(let error):
+            // Out of descriptors: no reconnect is scheduled from here (it would fail the same way
+            // at once, again and again); the next request tries again.
             connectFailed(
                 .unavailable(socketPath: socketPath, reason: DaemonConnection.describe(error)),
-                generation: connecting.generation)
+                generation: connecting.generation, reconnects: false)
         }
     }
 
@@ -129,7 +131,7 @@ extension Announcer {
         return true
     }
 
-    private func connectFailed(_ failure: AnnouncerError, generation: Int) {
+    private func connectFailed(_ failure: AnnouncerError, generation: Int, reconnects: Bool = true) {
         let failed: [PendingRequest]? = state.withLock { state in
             guard case .connecting(_, let current) = state.link, current == generation else { return nil }
             state.link = .idle
@@ -146,7 +148,7 @@ extension Announcer {
             case .control(let answer): answer(.failure(failure))
             }
         }
-        scheduleReconnect()
+        if reconnects { scheduleReconnect() }
     }
 
     func connectionClosed(generation: Int) {
