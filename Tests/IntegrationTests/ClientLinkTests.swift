@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceClient
 import BlockingThreads
+import CAnnounceLinux
 import Foundation
 import Testing
 
@@ -8,11 +9,15 @@ import Testing
 /// `SO_PEERCRED` recorded it at the connect, is the daemon's process (each test starts its own
 /// daemon, so other tests' connections never count).
 private func connections(to daemon: DaemonProcess) -> [Int32] {
-    let pid = daemon.process.processIdentifier
+    connections(toProcess: daemon.process.processIdentifier)
+}
+
+/// The descriptors of this process connected to the process `pid`.
+private func connections(toProcess pid: Int32) -> [Int32] {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     return names.compactMap(Int32.init).filter { descriptor in
-        var credentials = ucred()
-        var length = socklen_t(MemoryLayout<ucred>.size)
+        var credentials = CAnnounceLinux_ucred()
+        var length = socklen_t(MemoryLayout<CAnnounceLinux_ucred>.size)
         return getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 && credentials.pid == pid
     }
 }
@@ -40,7 +45,8 @@ struct ClientLinkTests {
         #expect(connections(to: daemon).count == 1)
         // A status stream keeps an announcer connected; releasing the announcer still ends it.
         announcer = nil
-        try await waitUntil("the released announcer's socket to close") { connections(to: daemon).isEmpty }
+        let pid = daemon.process.processIdentifier
+        try await waitUntil("the released announcer's socket to close") { connections(toProcess: pid).isEmpty }
         try await withTimeout("the status stream to end") { for await _ in statuses {} }
     }
 
@@ -54,8 +60,9 @@ struct ClientLinkTests {
         _ = try await statuses.first("the first status") { $0.isSpeechRunning }
         #expect(connections(to: first).count == 2)
 
+        let pid = first.process.processIdentifier
         _ = await onBlockingThread { first.stop(signal: SIGKILL) }
-        try await waitUntil("both sockets to the dead daemon to close") { connections(to: first).isEmpty }
+        try await waitUntil("both sockets to the dead daemon to close") { connections(toProcess: pid).isEmpty }
 
         // The listening announcer reconnects on its own; the plain one connects again on its next post.
         let second = try await DaemonProcess.start(socketPath: first.socketPath)
