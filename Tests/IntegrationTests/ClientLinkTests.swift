@@ -50,6 +50,27 @@ struct ClientLinkTests {
         try await withTimeout("the status stream to end") { for await _ in statuses {} }
     }
 
+    @Test("a post larger than the socket takes at once is sent whole, the rest by the connection's thread")
+    func largePost() async throws {
+        let daemon = try await DaemonProcess.start()
+        let announcer = Announcer(socketPath: daemon.socketPath, clientName: "link-tests")
+        // About 1 MB on one line: several times what a Unix socket's buffer holds. The results
+        // come through a stream, whose iteration a timeout can end (an unsent post never returns).
+        let large = String(repeating: "word ", count: 200_000)
+        let (results, continuation) = AsyncStream.makeStream(of: EnqueueResult.self)
+        Task {
+            continuation.yield(await announcer.enqueue(.announce(large)))
+            continuation.yield(await announcer.enqueue(.announce("After")))
+        }
+        let first = try await results.first("the large post to be queued") { _ in true }
+        let second = try await results.first("the small post after it to be queued") { _ in true }
+        guard case .queued(let firstSeq) = first, case .queued(let secondSeq) = second else {
+            Issue.record("expected both posts queued, got \(first) and \(second)")
+            return
+        }
+        #expect(firstSeq < secondSeq)
+    }
+
     @Test("the daemon dying closes the socket; a listening announcer keeps one connection to the new daemon")
     func daemonDies() async throws {
         let first = try await DaemonProcess.start()
