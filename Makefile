@@ -30,6 +30,8 @@ FISHCOMPLETIONDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 SCRATCH ?= .build
 # Release builds: static Swift runtime, lld with packed relocations, bound at load time (scripts/packages.sh).
 RELEASE = $(shell . scripts/packages.sh; echo $$RELEASE_FLAGS)
+# announcectl's release link adds identical code folding, to keep it small (scripts/packages.sh).
+ANNOUNCECTL_LINK = $(shell . scripts/packages.sh; echo $$ANNOUNCECTL_LINK_FLAGS)
 
 # Debian packages the build and tests need; pandoc too for install and deb (the protocol's man page).
 DEBIAN_PACKAGES = $(shell . scripts/packages.sh; echo $$DEBIAN_PACKAGES)
@@ -95,7 +97,7 @@ format:
 bench: deps
 	$(SWIFT) build $(RELEASE) --product announced
 	$(SWIFT) build $(RELEASE) --product announced-espeak
-	$(SWIFT) build $(RELEASE) --product announcectl
+	$(SWIFT) build $(RELEASE) $(ANNOUNCECTL_LINK) --product announcectl
 	$(SWIFT) build $(RELEASE) --product announced-bench
 	@if [ -e $(PIPER_ENGINE_DIR)/lib/libsherpa-onnx-c-api.so ]; then \
 	    echo "$(SWIFT) build $(RELEASE) --product announced-piper"; \
@@ -112,7 +114,7 @@ docs:
 	@scripts/install-deps.sh $(DEBIAN_PACKAGES) $(INSTALL_PACKAGES)
 	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announced
 	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announced-espeak
-	$(SWIFT) build $(RELEASE) --scratch-path $(SCRATCH) --product announcectl
+	$(SWIFT) build $(RELEASE) $(ANNOUNCECTL_LINK) --scratch-path $(SCRATCH) --product announcectl
 	scripts/generate-docs.sh $(SCRATCH)/release $(GENERATED) $(SCRATCH)
 
 ## install: release-build and install announced and announcectl, the systemd user

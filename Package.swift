@@ -200,13 +200,13 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        // The Swift client library: `await announcer.announce("Saved")`.
+        // The Swift client library: `await announcer.announce("Saved")`. Plain Unix sockets with a
+        // thread per connection, no NIO: announcectl links it, and NIO stays the daemon's.
         .target(
             name: "AnnounceClient",
             dependencies: [
-                "AnnounceProtocol", "POSIXThreads",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "AnnounceProtocol", "POSIXThreads", "AnnouncePOSIX", "CAnnounceLinux",
+                .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSwift
         ),

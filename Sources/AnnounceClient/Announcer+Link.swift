@@ -1,81 +1,114 @@
 // SPDX-License-Identifier: Apache-2.0
-internal import Glibc
-internal import NIOCore
-internal import NIOPosix
+internal import SystemPackage
 
 /// The connection: opened on first use, shared by every request, re-opened after the daemon
-/// restarts. Nothing here blocks the caller: NIO does the I/O on its own threads.
+/// restarts. Nothing here blocks the caller: each connection's own thread (``DaemonConnection``)
+/// connects, reads, and sends what the socket could not take at once.
 extension Announcer {
     /// Sends a request; `pending` receives the lines answering it.
     func send(_ request: Request, id: RequestID?, pending: PendingRequest?) {
         let bytes = RequestLine(id: id, request).line
-        enum Action {
-            case write(any Channel)
-            case connect(Int)
-            case wait
-        }
-        let action: Action = state.withLock { state in
+        let connecting: Connecting? = state.withLock { state in
             if let id, let pending { state.pending[id] = pending.retaining(self) }
             switch state.link {
-            case .connected(let channel, _):
-                return .write(channel)
-            case .connecting:
+            case .connected(let connection, _):
+                // Written under the announcer's lock, so no line overtakes the ones `connected` sends.
+                connection.write([bytes])
+                return nil
+            case .connecting(let connection, _):
                 state.outbox.append(bytes)
-                return .wait
+                connection?.skipDelay()
+                return nil
             case .idle:
                 state.outbox.append(bytes)
-                return .connect(state.beginConnecting())
+                return beginConnecting(&state)
             }
         }
-        switch action {
-        case .write(let channel): channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
-        case .connect(let generation): connect(generation: generation)
-        case .wait: break
-        }
+        if let connecting { launch(connecting, after: .zero) }
     }
 
-    /// Connects now unless connected or connecting already.
+    /// Connects now unless connected already; a connection waiting out its reconnect delay
+    /// connects at once.
     func connectIfIdle() {
-        let generation: Int? = state.withLock { state in
-            guard case .idle = state.link else { return nil }
-            return state.beginConnecting()
+        let connecting: Connecting? = state.withLock { state in
+            switch state.link {
+            case .idle: return beginConnecting(&state)
+            case .connecting(let connection, _): connection?.skipDelay()
+            case .connected: break
+            }
+            return nil
         }
-        if let generation { connect(generation: generation) }
+        if let connecting { launch(connecting, after: .zero) }
     }
 
-    func connect(generation: Int) {
+    /// Moves to `connecting` with a new generation and, unless the process is out of
+    /// descriptors, a new connection for ``launch(_:after:)``. Call with the lock held.
+    private func beginConnecting(_ state: inout AnnouncerState) -> Connecting {
+        state.generation += 1
+        let connection = Result { () throws(Errno) in try DaemonConnection() }
+        state.link = .connecting(try? connection.get(), generation: state.generation)
+        return Connecting(generation: state.generation, connection: connection)
+    }
+
+    /// A connection begun under the lock, to be started off it.
+    private struct Connecting {
+        var generation: Int
+        var connection: Result<DaemonConnection, Errno>
+    }
+
+    /// Starts the thread of a connection begun by ``beginConnecting(_:)``, or reports why it
+    /// could not be made.
+    private func launch(_ connecting: Connecting, after delay: Duration) {
+        switch connecting.connection {
+        case .success(let connection):
+            start(connection, generation: connecting.generation, reconnecting: delay > .zero, after: delay)
+        case .failure(let error):
+            // Out of descriptors: no reconnect is scheduled from here (it would fail the same way
+            // at once, again and again); the next request tries again.
+            connectFailed(
+                .unavailable(socketPath: socketPath, reason: DaemonConnection.describe(error)),
+                generation: connecting.generation, reconnects: false)
+        }
+    }
+
+    /// Starts `connection`'s thread: after `delay` it connects, unless no one needs it any more.
+    private func start(_ connection: DaemonConnection, generation: Int, reconnecting: Bool, after delay: Duration) {
+        let handlers = DaemonConnection.Handlers(
+            proceed: { [weak self] in self?.proceed(generation: generation, reconnecting: reconnecting) ?? false },
+            connected: { [weak self] in self?.connected($0, generation: generation) ?? false },
+            failed: { [weak self] reason in
+                guard let self else { return }
+                self.connectFailed(.unavailable(socketPath: self.socketPath, reason: reason), generation: generation)
+            },
+            event: { [weak self] in self?.receive($0) },
+            closed: { [weak self] in self?.connectionClosed(generation: generation) })
+        connection.start(path: socketPath, after: delay, handlers: handlers)
+    }
+
+    /// Whether the connection of `generation` should connect now: not when a newer one replaced
+    /// it, nor after a reconnect delay when no one listens any more and nothing waits to be sent.
+    /// A socket directory that is not safe fails the connect here.
+    private func proceed(generation: Int, reconnecting: Bool) -> Bool {
+        let current: Bool = state.withLock { state in
+            guard case .connecting(_, let current) = state.link, current == generation else { return false }
+            if reconnecting && !state.wantsLink && state.outbox.isEmpty {
+                state.link = .idle
+                return false
+            }
+            return true
+        }
+        guard current else { return false }
         if let problem = location.directoryProblem() {
             connectFailed(.unsafeSocketDirectory(socketPath: socketPath, reason: problem), generation: generation)
-            return
+            return false
         }
-        let bootstrap = ClientBootstrap(group: eventLoopGroup).channelInitializer { channel in
-            channel.eventLoop.makeCompletedFuture {
-                let handler = EventLineHandler(
-                    onEvent: { [weak self] in self?.receive($0) },
-                    onClose: { [weak self] in self?.connectionClosed(generation: generation) })
-                try channel.pipeline.syncOperations.addHandler(handler)
-            }
-        }
-        bootstrap.connect(unixDomainSocketPath: socketPath).whenComplete { [weak self] result in
-            switch result {
-            case .success(let channel):
-                guard let self else {
-                    channel.close(promise: nil)
-                    return
-                }
-                self.connected(channel, generation: generation)
-            case .failure(let error):
-                guard let self else { return }
-                self.connectFailed(
-                    .unavailable(socketPath: self.socketPath, reason: Self.describe(error)), generation: generation)
-            }
-        }
+        return true
     }
 
-    private func connected(_ channel: any Channel, generation: Int) {
-        let lines: [[UInt8]]? = state.withLock { state in
-            guard case .connecting(let current) = state.link, current == generation else { return nil }
-            state.link = .connected(channel, generation: generation)
+    private func connected(_ connection: DaemonConnection, generation: Int) -> Bool {
+        let accepted: Bool = state.withLock { state in
+            guard case .connecting(_, let current) = state.link, current == generation else { return false }
+            state.link = .connected(connection, generation: generation)
             state.reconnectDelay = AnnouncerState.firstReconnectDelay
             state.lastConnectionError = nil
             var lines = [RequestLine(id: nil, .hello(client: clientName, lint: lint)).line]
@@ -89,20 +122,18 @@ extension Announcer {
             state.connectedBefore = true
             lines += state.outbox
             state.outbox = []
-            return lines
+            // Under the lock, so that these lines go before any a request writes once connected.
+            connection.write(lines)
+            return true
         }
-        guard let lines else {
-            channel.close(promise: nil)
-            return
-        }
-        for line in lines { channel.write(ByteBuffer(bytes: line), promise: nil) }
-        channel.flush()
+        guard accepted else { return false }
         if state.withLock({ $0.followsStatus }) { refreshStatus() }
+        return true
     }
 
-    private func connectFailed(_ failure: AnnouncerError, generation: Int) {
+    private func connectFailed(_ failure: AnnouncerError, generation: Int, reconnects: Bool = true) {
         let failed: [PendingRequest]? = state.withLock { state in
-            guard case .connecting(let current) = state.link, current == generation else { return nil }
+            guard case .connecting(_, let current) = state.link, current == generation else { return nil }
             state.link = .idle
             state.outbox = []
             let failed = Array(state.pending.values)
@@ -117,7 +148,7 @@ extension Announcer {
             case .control(let answer): answer(.failure(failure))
             }
         }
-        scheduleReconnect()
+        if reconnects { scheduleReconnect() }
     }
 
     func connectionClosed(generation: Int) {
@@ -147,36 +178,15 @@ extension Announcer {
         scheduleReconnect()
     }
 
-    /// While someone listens (status or events), tries to connect again, waiting a little longer
-    /// after each failure (up to 2 s).
+    /// While someone listens (status or events), connects again after a delay that grows after
+    /// each failure (up to 2 s). A request in the meantime connects at once.
     func scheduleReconnect() {
-        let delay: TimeAmount? = state.withLock { state in
-            guard state.wantsLink, !state.reconnectScheduled, case .idle = state.link else { return nil }
-            state.reconnectScheduled = true
+        let reconnect: (Connecting, Duration)? = state.withLock { state in
+            guard state.wantsLink, case .idle = state.link else { return nil }
             let delay = state.reconnectDelay
             state.reconnectDelay = min(delay * 2, AnnouncerState.longestReconnectDelay)
-            return delay
+            return (beginConnecting(&state), delay)
         }
-        guard let delay else { return }
-        eventLoopGroup.next().scheduleTask(in: delay) { [weak self] in
-            guard let self else { return }
-            self.state.withLock { $0.reconnectScheduled = false }
-            if self.state.withLock({ $0.wantsLink }) { self.connectIfIdle() }
-        }
-    }
-
-    /// A person-readable reason for a failed connect.
-    static func describe(_ error: any Error) -> String {
-        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
-        return "\(error)"
-    }
-}
-
-extension AnnouncerState {
-    /// Moves to `connecting` with a new generation and returns it.
-    mutating func beginConnecting() -> Int {
-        generation += 1
-        link = .connecting(generation: generation)
-        return generation
+        if let (connecting, delay) = reconnect { launch(connecting, after: delay) }
     }
 }

@@ -34,16 +34,16 @@ extension Announcer {
     /// stops iterating.
     public func events(_ topics: Set<Topic>) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))
-        let (token, channel) = state.withLock { state in
+        let (token, connected) = state.withLock { state in
             let token = state.makeToken()
             state.eventSubscribers[token] = EventSubscriber(topics: topics, continuation: continuation)
-            if case .connected(let channel, _) = state.link { return (token, Optional(channel)) }
-            return (token, nil)
+            if case .connected = state.link { return (token, true) }
+            return (token, false)
         }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.eventSubscribers.removeValue(forKey: token) }
         }
-        if channel != nil {
+        if connected {
             send(.subscribe(Topic.allCases.filter(topics.contains)), id: nil, pending: nil)
         } else {
             connectIfIdle()

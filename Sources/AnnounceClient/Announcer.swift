@@ -1,7 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-internal import Glibc
-internal import NIOCore
-internal import NIOPosix
 internal import POSIXThreads
 
 /// Speaks through `announced`: the Linux counterpart of `UIAccessibility.post(notification:argument:)`
@@ -34,7 +31,6 @@ public final class Announcer: Sendable {
     // The project's one lock (a pthread mutex), not Synchronization's Mutex: a contended Mutex is
     // handed over by a PI futex inside the Swift runtime, where ThreadSanitizer cannot see it.
     let state = LockedValue(AnnouncerState())
-    let eventLoopGroup: any EventLoopGroup
 
     /// Creates an announcer; it connects on first use.
     /// - Parameters:
@@ -48,14 +44,16 @@ public final class Announcer: Sendable {
         self.location = AnnouncedSocket.location(explicit: socketPath)
         self.clientName = clientName ?? Self.processName
         self.lint = lint
-        self.eventLoopGroup = MultiThreadedEventLoopGroup.singleton
     }
 
     deinit {
         let (link, streams, subscribers) = state.withLock {
             ($0.link, $0.statusContinuations.values, $0.eventSubscribers.values)
         }
-        if case .connected(let channel, _) = link { channel.close(promise: nil) }
+        switch link {
+        case .connected(let connection, _), .connecting(let connection?, _): connection.close()
+        case .idle, .connecting(nil, _): break
+        }
         streams.forEach { $0.finish() }
         subscribers.forEach { $0.continuation.finish() }
     }

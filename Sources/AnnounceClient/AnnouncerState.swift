@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-internal import NIOCore
-
 /// Everything an ``Announcer`` knows, guarded by its mutex.
 struct AnnouncerState {
     /// The connection to the daemon, if any.
     enum Link {
         /// Not connected; the next request connects.
         case idle
-        /// Connecting; requests wait in `outbox`.
-        case connecting(generation: Int)
+        /// Connecting, or waiting to reconnect; requests wait in `outbox`. The connection is nil
+        /// only when it could not be made (the failure is being reported).
+        case connecting(DaemonConnection?, generation: Int)
         /// Connected.
-        case connected(any Channel, generation: Int)
+        case connected(DaemonConnection, generation: Int)
     }
 
     var link: Link = .idle
@@ -40,10 +39,10 @@ struct AnnouncerState {
     var actionHandlers = ActionHandlers()
     var nextToken = 0
 
+    /// How long the next reconnect waits.
     var reconnectDelay = AnnouncerState.firstReconnectDelay
-    var reconnectScheduled = false
-    static let firstReconnectDelay = TimeAmount.milliseconds(100)
-    static let longestReconnectDelay = TimeAmount.seconds(2)
+    static let firstReconnectDelay = Duration.milliseconds(100)
+    static let longestReconnectDelay = Duration.seconds(2)
 
     /// The topics this connection subscribes to.
     var topics: Set<Topic> {

@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
+#include <sys/eventfd.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -57,3 +58,5 @@ int CAnnounceLinux_spawnattr_init_new_process(posix_spawnattr_t *attributes, sho
 }
 
 int CAnnounceLinux_pidfd_open(pid_t pid) { return pidfd_open(pid, 0); }
+
+int CAnnounceLinux_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }

@@ -62,4 +62,8 @@ int CAnnounceLinux_spawnattr_init_new_process(posix_spawnattr_t *attributes, sho
 /// process `pid` has ended; -1 and errno when it cannot be had.
 int CAnnounceLinux_pidfd_open(pid_t pid);
 
+/// `eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)`: a counter a thread polls to be woken by another;
+/// -1 and errno when it cannot be had.
+int CAnnounceLinux_eventfd(void);
+
 #endif
