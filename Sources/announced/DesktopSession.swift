@@ -64,7 +64,8 @@ final class DesktopSession: Sendable {
 
     /// Records the status read or reported; tells the waiters and, when it changed, the observers.
     func record(_ enabled: Bool) {
-        let (waiters, observers) = state.withLock { state -> ([CheckedContinuation<Bool, Never>], [AsyncStream<Bool>.Continuation]) in
+        let (waiters, observers) = state.withLock {
+            state -> ([CheckedContinuation<Bool, Never>], [AsyncStream<Bool>.Continuation]) in
             let changed = state.screenReaderEnabled != nil && state.screenReaderEnabled != enabled
             state.screenReaderEnabled = enabled
             let waiters = state.waiters

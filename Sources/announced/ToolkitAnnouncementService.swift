@@ -44,7 +44,8 @@ struct ToolkitAnnouncementService: Service {
         for await announcement in announcements.cancelOnGracefulShutdown() {
             let name = ToolkitAnnouncementClients.clientName(of: announcement)
             if ignored.contains(announcement.application) {
-                logger.debug("toolkit announcement ignored: its application is in toolkit_announcements_ignore",
+                logger.debug(
+                    "toolkit announcement ignored: its application is in toolkit_announcements_ignore",
                     metadata: ["client": "\(name)"])
                 continue
             }

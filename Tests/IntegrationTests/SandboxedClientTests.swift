@@ -25,7 +25,9 @@ struct SandboxedClientTests {
         let daemon = try DaemonProcess(socketPath: socketDirectory + "/announced.sock")
         let watcher = try speechWatcher(daemon)
 
-        let served = try sandboxed(["/bin/sh", "-c", #"ls -A "$XDG_RUNTIME_DIR" && exec announcectl say --wait "From the sandbox""#], binding: socketDirectory)
+        let served = try sandboxed(
+            ["/bin/sh", "-c", #"ls -A "$XDG_RUNTIME_DIR" && exec announcectl say --wait "From the sandbox""#],
+            binding: socketDirectory)
         #expect(served.status == 0, "\(served.stdout)\(served.stderr)")
         // Of the runtime directory, the sandbox sees the socket's directory and nothing else.
         #expect(served.stdout.split(separator: "\n").first == "announced", "\(served.stdout)")
@@ -62,7 +64,10 @@ struct SandboxedClientTests {
     /// Where the Swift runtime libraries of a debug build are (the test's own libswiftCore.so's
     /// directory), for the sandboxed announcectl.
     private func swiftRuntimeDirectory() throws -> String {
-        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        // Read to its end: /proc's files have no size for String(contentsOfFile:) to go by.
+        let handle = try #require(FileHandle(forReadingAtPath: "/proc/self/maps"))
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         let line = try #require(maps.split(separator: "\n").first { $0.hasSuffix("/libswiftCore.so") })
         let path = try #require(line.split(separator: " ").last)
         return (String(path) as NSString).deletingLastPathComponent

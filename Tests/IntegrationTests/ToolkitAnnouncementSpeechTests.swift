@@ -46,6 +46,8 @@ final class ToolkitDesktop {
     }
 
     deinit {
+        // The daemon first: stopping the session ends every process that names its folder.
+        daemon.stop()
         session.stop()
     }
 
@@ -136,7 +138,9 @@ struct ToolkitAnnouncementSpeechTests {
         #expect(desktop.finished(seq: seq)?["success"] == .bool(true))
         let heard = WAVFile.trimmed(try desktop.daemon.wavSamples(seq: Int(seq)))
         let reference = WAVFile.trimmed(try espeakReference(text: "Download complete", voice: "en-us", rate: 175))
-        #expect(!heard.isEmpty && heard.elementsEqual(reference), "heard \(heard.count) samples, espeak-ng's \(reference.count)")
+        #expect(
+            !heard.isEmpty && heard.elementsEqual(reference),
+            "heard \(heard.count) samples, espeak-ng's \(reference.count)")
     }
 
     @Test func autoIsSilentWhileAScreenReaderRunsAndSpeaksAfter() throws {
@@ -164,6 +168,7 @@ struct ToolkitAnnouncementSpeechTests {
         #expect(client.waitForTerminal(id: 1)?["success"] == .bool(true))
         client.send(#"{"op":"announce","id":2,"text":"Native two","queue":true}"#)
         #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true))
+        #expect(desktop.started("Native two") != nil)
         #expect(desktop.startedTexts == ["Native one", "Native two"])
         #expect(!desktop.daemon.stderrSoFar().contains("listening on the accessibility bus"))
     }
@@ -201,7 +206,8 @@ struct ToolkitAnnouncementSpeechTests {
         try desktop.startApp("noisy")
         try desktop.startApp("quiet")
         try desktop.announce("From the ignored app", app: "noisy")
-        #expect(desktop.daemon.waitForStderr(containing: "its application is in toolkit_announcements_ignore", timeout: 30))
+        #expect(
+            desktop.daemon.waitForStderr(containing: "its application is in toolkit_announcements_ignore", timeout: 30))
         try desktop.announce("From the other app", app: "quiet")
         let started = try #require(desktop.started("From the other app"))
         #expect(started["client"] == .string("atspi:quiet"))
@@ -226,7 +232,11 @@ struct ToolkitAnnouncementSpeechTests {
         #expect(desktop.finished(seq: otherSeq)?["success"] == .bool(true))
         #expect(native.waitForTerminal(id: 1, timeout: 60)?["success"] == .bool(true))
         let dropped = desktop.watcher.received.filter { $0.event == "speech" && $0["state"] == .string("dropped") }
-        #expect(dropped.count >= 50 && dropped.allSatisfy { $0["client"] == .string("atspi:flooder") && $0["reason"] == .string("queue-full") }, "\(dropped)")
+        #expect(
+            dropped.count >= 50
+                && dropped.allSatisfy {
+                    $0["client"] == .string("atspi:flooder") && $0["reason"] == .string("queue-full")
+                }, "\(dropped)")
         #expect(desktop.startedTexts.filter { $0.hasPrefix("Flood") }.count <= 4, "\(desktop.startedTexts)")
     }
 }
