@@ -143,20 +143,6 @@ struct ToolkitAnnouncementSpeechTests {
             "heard \(heard.count) samples, espeak-ng's \(reference.count)")
     }
 
-    @Test func autoIsSilentWhileAScreenReaderRunsAndSpeaksAfter() throws {
-        let desktop = try ToolkitDesktop()
-        #expect(desktop.daemon.waitForStderr(containing: "screen reader off", timeout: 30))
-        try desktop.startApp()
-        try desktop.setScreenReader(true, times: 1)
-        try desktop.announce("Said by the screen reader")
-        #expect(desktop.daemon.waitForStderr(containing: "toolkit announcement left to the screen reader", timeout: 30))
-        try desktop.setScreenReader(false, times: 2)
-        try desktop.announce("Said by announced")
-        let started = try #require(desktop.started("Said by announced"))
-        #expect(started["client"] == .string("atspi:announcing-app"))
-        #expect(desktop.startedTexts == ["Said by announced"])
-    }
-
     @Test func offNeverSpeaksNorListens() throws {
         let desktop = try ToolkitDesktop(environment: ["ANNOUNCED_TOOLKIT_ANNOUNCEMENTS": "off"], waitForBus: false)
         try desktop.startApp()
@@ -257,5 +243,43 @@ struct ToolkitAnnouncementNoBusTests {
         #expect(busLines.count == 1, "\(busLines)")
         #expect(busLines.first?.contains("no D-Bus session bus") == true)
         #expect(busLines.first?.contains("/nonexistent/announced-test/bus") == true)
+    }
+}
+
+/// `auto`, which looks at the whole machine's processes for Orca: its tests run one at a time, so
+/// that the stand-in Orca of one does not silence the other.
+@Suite(
+    "Toolkit announcements with auto: silent while a screen reader runs", .onBlockingThreads, .serialized,
+    .enabled(if: ToolkitDesktop.isInstalled, ToolkitDesktop.missing)
+)
+struct ToolkitAnnouncementAutoTests {
+    @Test func autoIsSilentWhileAScreenReaderRunsAndSpeaksAfter() throws {
+        let desktop = try ToolkitDesktop()
+        #expect(desktop.daemon.waitForStderr(containing: "screen reader off", timeout: 30))
+        try desktop.startApp()
+        try desktop.setScreenReader(true, times: 1)
+        try desktop.announce("Said by the screen reader")
+        #expect(desktop.daemon.waitForStderr(containing: "toolkit announcement left to the screen reader", timeout: 30))
+        try desktop.setScreenReader(false, times: 2)
+        try desktop.announce("Said by announced")
+        let started = try #require(desktop.started("Said by announced"))
+        #expect(started["client"] == .string("atspi:announcing-app"))
+        #expect(desktop.startedTexts == ["Said by announced"])
+    }
+
+    @Test func autoIsSilentWhileAnOrcaProcessRuns() throws {
+        let desktop = try ToolkitDesktop()
+        try desktop.startApp()
+        // A process named orca (a copy of sleep), as the desktop's Orca is, stopped with the session.
+        let orca = desktop.session.directory.appendingPathComponent("orca")
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: orca.path)
+        try desktop.session.start("orca", orca.path, ["600"])
+        try desktop.announce("Said by Orca")
+        #expect(desktop.daemon.waitForStderr(containing: "toolkit announcement left to the screen reader", timeout: 30))
+        let client = try desktop.daemon.connect()
+        client.send(#"{"op":"announce","id":1,"text":"Native one","queue":true}"#)
+        #expect(client.waitForTerminal(id: 1)?["success"] == .bool(true))
+        #expect(desktop.started("Native one") != nil)
+        #expect(desktop.startedTexts == ["Native one"])
     }
 }
