@@ -3,10 +3,13 @@
 # the Makefile's deps target). pulseaudio is not among them: on a desktop PipeWire's
 # pipewire-pulse plays its part, and the PulseAudio tests are skipped without it (CI installs it).
 # speech-dispatcher's own clients (spd-say, python3-speechd, libspeechd-dev) and gcc (the tests
-# compile their C fixtures) are here for the tests; .ci/check-test-programs checks that every
+# compile their C fixtures) are here for the tests, and so are a GTK 3 desktop's parts (dbus,
+# at-spi2-core, xvfb, python3-gi, gir1.2-gtk-3.0: toolkit announcements) and bubblewrap (a
+# sandboxed client); .ci/check-test-programs checks that every
 # program a test starts is installed from this list or skipped with a note naming its package.
 DEBIAN_PACKAGES="libespeak-ng-dev espeak-ng libcld2-dev libsystemd-dev libpulse-dev libasound2-dev libseccomp-dev socat pkg-config \
-util-linux speech-dispatcher python3-speechd libspeechd-dev gcc systemd"
+util-linux speech-dispatcher python3-speechd libspeechd-dev gcc systemd \
+dbus at-spi2-core xvfb python3-gi gir1.2-gtk-3.0 bubblewrap"
 # What `make install` and `make deb` need besides: pandoc makes the protocol's man page from
 # Protocol.md (scripts/generate-docs.sh); dpkg-dev has dpkg-shlibdeps (the package's Depends).
 INSTALL_PACKAGES="pandoc dpkg-dev"

@@ -70,6 +70,13 @@ public final class AnnounceServer: Sendable {
         self.group = .singleton
     }
 
+    /// A new client number, from the same count as the connections' (unique for the daemon's
+    /// lifetime): for a front end that is not a socket, such as the toolkit announcements of one
+    /// application on the accessibility bus.
+    public func reserveClientID() -> ClientID {
+        numbers.next()
+    }
+
     /// Starts the event loop threads the server will use, so that a daemon can do it while it
     /// waits for something else at startup (the espeak-ng helper) instead of after.
     public static func prepareEventLoops() {

@@ -153,6 +153,30 @@ public struct SettingsTable: Sendable {
         "earcons", .boolean, default: true, reload: .applied,
         doc: "Play the short screen-change sound before `screen-changed` speech.")
 
+    /// `toolkit_announcements`.
+    public let toolkitAnnouncements = Setting<ToolkitAnnouncementsSetting>(
+        "toolkit_announcements", .word(ToolkitAnnouncementsSetting.self), default: .auto, reload: .needsRestart,
+        doc: "Speak the announcements apps make through the desktop's accessibility bus (AT-SPI `object:announcement`: "
+            + "GTK, Qt, ATK apps): `auto`, `on` or `off`.",
+        details:
+            "`auto` speaks them only while no screen reader runs (the desktop's `org.a11y.Status.ScreenReaderEnabled` is "
+            + "false and no process named `orca` runs), so that they are not spoken twice. An assertive announcement "
+            + "interrupts like `announce`; a polite one, or one without a politeness, waits in line. Each application is "
+            + "its own client (`atspi:NAME` in `speech` events and `announcectl monitor`) with a connection's limits "
+            + "(`max_pending_per_client`, `max_text_chars`). Without a session bus or an accessibility bus the daemon logs "
+            + "one line and serves its sockets as usual.")
+
+    /// `toolkit_announcements_ignore`.
+    public let toolkitAnnouncementsIgnore = Setting<[String]>(
+        "toolkit_announcements_ignore",
+        .list(
+            of: .text("must be an application name, not empty"),
+            requirement: "must be a list of application names such as [\"firefox\"]"),
+        default: [], reload: .needsRestart,
+        doc: "Applications whose toolkit announcements are never spoken, by the name `announcectl monitor` shows "
+            + "after `atspi:`.",
+        details: "`ANNOUNCED_TOOLKIT_ANNOUNCEMENTS_IGNORE=firefox,evolution`.")
+
     /// `duck`.
     public let duck = Setting<DuckSetting>(
         "duck", DuckSetting.settingType, default: .off, sample: .level(decibels: -12),

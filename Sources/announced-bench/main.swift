@@ -6,7 +6,7 @@ import Glibc
 // against the daemon as a separate, release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, throughput,
-//                                                      pause, heard, memory, pair, longtext, piper, piper-heard: one figure alone,
+//                                                      pause, heard, memory, pair, longtext, piper, piper-heard, toolkit: one figure alone,
 //                                                      for profiling; piper-heard is figure 14, switch figure 15, run only this way)
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
 //   --piper-threads N: figure 14's daemon with piper_threads N (default: the daemon's default)
@@ -72,6 +72,7 @@ if let only = option("--only") {
             case "navigate": figure = try figures.navigateNext()
             case "announcectl": figure = try figures.announcectlNext()
             case "dbus": figure = try DesktopBusFigure().measure()
+            case "toolkit": figure = try ToolkitAnnouncementFigure(executable: executable).measure()
             case "pause":
                 let (paused, resumed) = try figures.pauseAndResume()
                 for figure in [paused, resumed] {

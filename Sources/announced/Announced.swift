@@ -119,6 +119,26 @@ struct Announced: AsyncParsableCommand {
             connections (it waits at most 30 s), or 1 with the reason on stderr: \
             for example when an announced already serves the main socket without SSIP (turn \
             ssip_socket on there), or for inet_socket (announced serves SSIP on a Unix socket only).
+
+            Toolkit announcements (toolkit_announcements, auto by default): the daemon asks the \
+            session bus (DBUS_SESSION_BUS_ADDRESS) for the accessibility bus (org.a11y.Bus \
+            GetAddress, at-spi-bus-launcher) and registers for object:announcement, which GTK's \
+            gtk_accessible_announce, Qt's announcement event and ATK's announcement signal send. \
+            Each is spoken as a post of a client named atspi:<application name>: an assertive one \
+            interrupts like announce, a polite one or one without a politeness waits in line, and \
+            each application has a connection's limits. auto speaks them only while \
+            org.a11y.Status.ScreenReaderEnabled is false and no process named orca runs; on always; \
+            off never (no bus is used). toolkit_announcements_ignore lists application names not \
+            to speak. Without a session bus or an accessibility bus the daemon logs one line and \
+            serves its sockets as usual.
+
+            Sandboxed apps (Flatpak): toolkit announcements need no permission, since a Flatpak \
+            app reaches the accessibility bus by default. The socket needs a hole: \
+            --filesystem=xdg-run/announced (flatpak run, flatpak override or finish-args) binds \
+            $XDG_RUNTIME_DIR/announced into the sandbox, where the app finds \
+            announced.sock as outside; SSIP clients need --filesystem=xdg-run/speech-dispatcher \
+            the same way. An app may instead speak through Spiel (org.freedesktop.Speech.Provider) \
+            when announced is its speech provider.
             """,
         version: version
     )

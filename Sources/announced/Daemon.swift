@@ -132,6 +132,13 @@ struct Daemon {
         installedVoices.startWatching()
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip)
+        let desktop = DesktopSession(environment: environment, logger: logger)
+        let toolkit = ToolkitAnnouncementService(
+            mode: settings.toolkitAnnouncements, ignored: Set(settings.toolkitAnnouncementsIgnore), session: desktop,
+            clients: ToolkitAnnouncementClients(
+                dispatcher: dispatcher, limits: DecodingLimits(maxTextChars: settings.maxTextChars),
+                newClientID: { [server] in server.reserveClientID() }),
+            logger: logger)
         let frontEnds = server.frontEndServices {
             [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
             logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
@@ -144,8 +151,8 @@ struct Daemon {
                     voices: VoiceCatalogService(catalog: installedVoices), spiel: spiel, trimmer: trimmer,
                     reload: ReloadService(signals: hangups, reloader: reloader, dispatcher: dispatcher),
                     screenReader: ScreenReaderWatchService(
-                        dispatcher: dispatcher, logger: Logger(label: "announced.screen-reader")),
-                    frontEnds: frontEnds,
+                        desktop: desktop, dispatcher: dispatcher, logger: Logger(label: "announced.screen-reader")),
+                    frontEnds: frontEnds, toolkit: toolkit,
                     dispatcher: DispatcherService(dispatcher: dispatcher, logger: logger)
                 ),
                 gracefulShutdownSignals: [.sigterm, .sigint],
@@ -166,21 +173,23 @@ extension Daemon {
     /// The daemon's services in the group's order. They start together; on SIGTERM or SIGINT
     /// the group shuts them down one at a time in the reverse order, each after the one before
     /// it has returned: the dispatcher (every post ends `shutdown` and its lines go to the
-    /// connections), the front ends (sockets closed, each connection closed after its last
-    /// line), the screen reader watch (its bus connection closed), reload, the memory trimmer, the voice catalog's watch, and last speech (the speech
+    /// connections), the toolkit announcements' bus front end, the socket front ends (sockets
+    /// closed, each connection closed after its last line), the screen reader watch (the session
+    /// bus closed), reload, the memory trimmer, the voice catalog's watch, and last speech (the speech
     /// thread and the engines' helpers stopped). A service that ends on its own ends the group
     /// the same way; one that fails cancels the others, which then stop as they would.
     static func services(
         speech: SpeechService, voices: VoiceCatalogService, spiel: SpeechProviderService, trimmer: MemoryTrimmer,
         reload: ReloadService, screenReader: ScreenReaderWatchService, frontEnds: [FrontEndService],
-        dispatcher: DispatcherService
+        toolkit: ToolkitAnnouncementService, dispatcher: DispatcherService
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let inOrder: [(service: any Service, name: String)] =
             [
                 (speech, "speech"), (voices, "voice catalog"), (spiel, "spiel provider"), (trimmer, "memory trimmer"),
                 (reload, "reload"), (screenReader, "screen reader watch"),
             ]
-            + frontEnds.map { ($0, "front end \($0.protocolName)") } + [(dispatcher, "dispatcher")]
+            + frontEnds.map { ($0, "front end \($0.protocolName)") }
+            + [(toolkit, "front end atspi"), (dispatcher, "dispatcher")]
         return inOrder.map {
             .init(service: $0.service, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: $0.name)
         }

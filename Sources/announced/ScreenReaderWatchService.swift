@@ -9,20 +9,21 @@ import ServiceLifecycle
 /// each value to the dispatcher in a turn (``Dispatcher/screenReaderChanged(_:)``), so `status`
 /// carries `screen_reader` and `status` subscribers hear `status-changed` when it flips.
 ///
-/// Its one bus connection is opened here and closed on graceful shutdown. Without a session bus
-/// it logs one line, the status stays false, and it idles until shutdown: the rest of the daemon
-/// does not need the desktop. Without at-spi2-core on the bus it logs one line too, and follows
-/// `org.a11y.Bus` when it comes (at-spi2-core started later, or restarted).
+/// It watches on the daemon's one session bus connection (``DesktopSession``, shared with the
+/// toolkit announcements' bus front end), records each value there too (their `auto`), and
+/// closes the connection on graceful shutdown. Without a session bus (``DesktopSession`` logged
+/// it) the status stays false, and it idles until shutdown: the rest of the daemon does not need
+/// the desktop. Without at-spi2-core on the bus it logs one line, and follows `org.a11y.Bus` when
+/// it comes (at-spi2-core started later, or restarted).
 struct ScreenReaderWatchService: Service {
+    let desktop: DesktopSession
     let dispatcher: Dispatcher
     let logger: Logger
 
     func run() async {
-        let session: BusConnection
-        do {
-            session = try BusConnection.session()
-        } catch {
-            logger.notice("screen_reader is false: \(error)")
+        defer { desktop.finishObservers() }
+        guard let session = desktop.connection else {
+            desktop.record(false)
             try? await gracefulShutdown()
             return
         }
@@ -32,6 +33,7 @@ struct ScreenReaderWatchService: Service {
             session.close()
         }
         session.close()
+        desktop.record(false)
         try? await gracefulShutdown()
     }
 
@@ -43,6 +45,7 @@ struct ScreenReaderWatchService: Service {
             owners = try await ownerChanges(on: session)
         } catch {
             logger.notice("screen_reader is false: the session bus refused a match rule (\(error))")
+            desktop.record(false)
             return
         }
         await withTaskGroup(of: Void.self) { group in
@@ -84,6 +87,7 @@ struct ScreenReaderWatchService: Service {
             logger.notice(
                 "screen_reader is false: cannot read org.a11y.Status on the session bus (\(error)); install at-spi2-core, or run announced inside a desktop session"
             )
+            desktop.record(false)
             return nil
         }
     }
@@ -113,6 +117,7 @@ struct ScreenReaderWatchService: Service {
     }
 
     private func report(_ running: Bool) async {
+        desktop.record(running)
         await dispatcher.inTurn { $0.screenReaderChanged(running) }
     }
 }

@@ -3,21 +3,29 @@
 # A GTK 3 application that announces through ATK, for DesktopBusTests. Run with
 # GTK_MODULES=gail:atk-bridge on an X display, with the session bus at-spi-bus-launcher serves.
 #
-# Once its window is shown it owns org.announced.TestApp on the session bus, whose method
+# Once its window is shown it owns org.announced.TestApp on the session bus (then prints `ready`), whose method
 # Announce(s text, i politeness) announces `text`:
 #   politeness < 0: the way a GTK 3 application does, ATK's `announcement` signal on a button's
 #     accessible, which the atk-bridge sends as org.a11y.atspi.Event.Object.Announcement
 #     (at-spi2-core 2.46 sends detail1 = 0, no politeness);
 #   politeness >= 0: the same D-Bus signal emitted by this script on the accessibility bus with
 #     detail1 = politeness, which ATK 2.46 cannot send (at-spi2-core 2.49.90 does).
+# AnnounceMany(s text, i count, i politeness) announces `text 1` ... `text COUNT` the same way, as
+# fast as it can (a flood).
 # Before emitting, it runs GTK's pending events, so that the bridge has read the registry's
 # EventListenerRegistered for a listener that registered before Announce was called.
+#
+# An argument NAME makes it another application: program name NAME (its accessible's name) and
+# bus name org.announced.TestApp.NAME; without one it is `announcing-app` on org.announced.TestApp.
+import sys
+
 import gi
 
 gi.require_version("Gtk", "3.0")
 from gi.repository import Gio, GLib, Gtk  # noqa: E402
 
-GLib.set_prgname("announcing-app")
+NAME = sys.argv[1] if len(sys.argv) > 1 else None
+GLib.set_prgname(NAME or "announcing-app")
 GLib.set_application_name("Announcing App")
 
 INTERFACE = """
@@ -25,6 +33,11 @@ INTERFACE = """
   <interface name="org.announced.TestApp">
     <method name="Announce">
       <arg direction="in" name="text" type="s"/>
+      <arg direction="in" name="politeness" type="i"/>
+    </method>
+    <method name="AnnounceMany">
+      <arg direction="in" name="text" type="s"/>
+      <arg direction="in" name="count" type="i"/>
       <arg direction="in" name="politeness" type="i"/>
     </method>
   </interface>
@@ -45,10 +58,7 @@ accessibility_bus = Gio.DBusConnection.new_for_address_sync(
 )
 
 
-def on_call(connection, sender, path, interface, method, parameters, invocation):
-    text, politeness = parameters.unpack()
-    while Gtk.events_pending():
-        Gtk.main_iteration()
+def announce(text, politeness):
     if politeness < 0:
         button.get_accessible().emit("announcement", text)
     else:
@@ -56,10 +66,25 @@ def on_call(connection, sender, path, interface, method, parameters, invocation)
             None, "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Event.Object", "Announcement",
             GLib.Variant("(siiva{sv})", ("", politeness, 0, GLib.Variant("s", text), {})),
         )
-        accessibility_bus.flush_sync(None)
+
+
+def on_call(connection, sender, path, interface, method, parameters, invocation):
+    while Gtk.events_pending():
+        Gtk.main_iteration()
+    if method == "AnnounceMany":
+        text, count, politeness = parameters.unpack()
+        for number in range(1, count + 1):
+            announce(f"{text} {number}", politeness)
+    else:
+        text, politeness = parameters.unpack()
+        announce(text, politeness)
+    accessibility_bus.flush_sync(None)
     invocation.return_value(None)
 
 
+BUS_NAME = "org.announced.TestApp" + ("." + NAME if NAME else "")
 session.register_object("/org/announced/TestApp", Gio.DBusNodeInfo.new_for_xml(INTERFACE).interfaces[0], on_call, None, None)
-Gio.bus_own_name_on_connection(session, "org.announced.TestApp", Gio.BusNameOwnerFlags.NONE, None, None)
+Gio.bus_own_name_on_connection(
+    session, BUS_NAME, Gio.BusNameOwnerFlags.NONE, lambda connection, name: print("ready", flush=True), None
+)
 Gtk.main()

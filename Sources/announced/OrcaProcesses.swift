@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Glibc
+
+/// Whether an Orca process runs: a process of any user whose name (`/proc/PID/comm`) is `orca`.
+/// `ScreenReaderEnabled` is set by GNOME's settings, so a desktop that starts Orca some other
+/// way leaves it false; the toolkit announcements' `auto` asks both. The answer is kept for a
+/// second, so a flood of announcements reads /proc about once a second.
+struct OrcaProcesses {
+    private var lastAnswer: (running: Bool, at: ContinuousClock.Instant)?
+
+    /// Whether Orca runs now (or did less than a second ago).
+    mutating func isRunning() -> Bool {
+        let now = ContinuousClock.now
+        if let lastAnswer, now - lastAnswer.at < .seconds(1) { return lastAnswer.running }
+        let running = Self.scan()
+        lastAnswer = (running, now)
+        return running
+    }
+
+    private static func scan() -> Bool {
+        guard let proc = opendir("/proc") else { return false }
+        defer { closedir(proc) }
+        while let entry = readdir(proc) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let first = name.utf8.first, first >= UInt8(ascii: "1"), first <= UInt8(ascii: "9") else { continue }
+            if command(of: name) == "orca\n" { return true }
+        }
+        return false
+    }
+
+    /// `/proc/PID/comm` of the process `pid`, its newline included; "" when it is gone.
+    private static func command(of pid: String) -> String {
+        let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var buffer = (0..<32).map { _ in UInt8(0) }
+        let count = read(fd, &buffer, buffer.count)
+        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
+    }
+}
