@@ -129,8 +129,9 @@ struct Daemon {
         installedVoices.onChange { _ in ssip.voicesChanged() }
         let desktop = DesktopSession(
             environment: environment, alsoOff: Self.offWithoutSessionBus(settings), logger: logger)
-        let spiel = spielProvider(engine: engine, settings: settings, session: desktop)
-        installedVoices.onChange { _ in spiel.voicesChanged() }
+        let spiel =
+            settings.speechProvider == .on ? spielProvider(engine: engine, settings: settings, session: desktop) : nil
+        if let spiel { installedVoices.onChange { _ in spiel.voicesChanged() } }
         installedVoices.startWatching()
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip)
@@ -176,21 +177,22 @@ extension Daemon {
     /// it has returned: the dispatcher (every post ends `shutdown` and its lines go to the
     /// connections), the toolkit announcements' bus front end, the socket front ends (sockets
     /// closed, each connection closed after its last line), the Spiel provider (its streams
-    /// ended, its object withdrawn), the screen reader watch (the
+    /// ended, its object withdrawn; with `speech_provider` on), the screen reader watch (the
     /// session bus closed: the last of the three services that use it), reload, the memory
     /// trimmer, the voice catalog's watch, and last speech (the speech thread and the engines'
     /// helpers stopped). A service that ends on its own ends the group the same way; one that
     /// fails cancels the others, which then stop as they would.
     static func services(
-        speech: SpeechService, voices: VoiceCatalogService, spiel: SpeechProviderService, trimmer: MemoryTrimmer,
+        speech: SpeechService, voices: VoiceCatalogService, spiel: SpeechProviderService?, trimmer: MemoryTrimmer,
         reload: ReloadService, screenReader: ScreenReaderWatchService, frontEnds: [FrontEndService],
         toolkit: ToolkitAnnouncementService, dispatcher: DispatcherService
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let inOrder: [(service: any Service, name: String)] =
             [
                 (speech, "speech"), (voices, "voice catalog"), (trimmer, "memory trimmer"), (reload, "reload"),
-                (screenReader, "screen reader watch"), (spiel, "spiel provider"),
+                (screenReader, "screen reader watch"),
             ]
+            + (spiel.map { [($0, "spiel provider")] } ?? [])
             + frontEnds.map { ($0, "front end \($0.protocolName)") }
             + [(toolkit, "front end atspi"), (dispatcher, "dispatcher")]
         return inOrder.map {
@@ -221,7 +223,7 @@ extension Daemon {
     static func offWithoutSessionBus(_ settings: DaemonSettings) -> [String] {
         var off: [String] = []
         if settings.toolkitAnnouncements != .off { off.append("toolkit announcements are not spoken") }
-        off.append("announced is not a Spiel speech provider")
+        if settings.speechProvider == .on { off.append("announced is not a Spiel speech provider") }
         return off
     }
 
