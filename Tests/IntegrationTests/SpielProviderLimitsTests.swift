@@ -47,4 +47,31 @@ struct SpielProviderLimitsTests {
         let owners = Set((seen["owners"]?.arrayValue ?? []).compactMap { $0.stringValue }.filter { !$0.isEmpty })
         #expect(owners.count == 1, "only the daemon with speech_provider on owned the name: \(seen.text)")
     }
+
+    @Test("streams are bounded provider-wide: beyond SpeechProvider.maxStreams, LimitsExceeded that says what to do")
+    func providerWideLimit() throws {
+        let session = try DesktopSession()
+        let daemon = try spielDaemon(session, environment: ["ANNOUNCED_MAX_PENDING_PER_CLIENT": "2"])
+        let text = String(repeating: "This chapter goes on and on. ", count: 200)
+        // Four streams from three clients (none over its own limit of 2), a fifth from a client
+        // with one, then a third from a client with two.
+        let held = try SpielClient(session: session).run(["hold", "en-us", text, "0", "1", "2", "0", "1", "0"])
+        let requests = held["requests"]?.arrayValue ?? []
+        try #require(requests.count == 6, "\(held.text)")
+        #expect(requests.prefix(4).allSatisfy { $0["stream"] == .bool(true) }, "\(held.text)")
+        #expect(requests[4]["error"]?.stringValue == "org.freedesktop.DBus.Error.LimitsExceeded")
+        #expect(
+            requests[4]["message"]?.stringValue?.contains(
+                "announced already has 4 Spiel streams open, the most it synthesizes at once") == true,
+            "\(held.text)")
+        #expect(requests[4]["message"]?.stringValue?.contains("ask again when one has ended") == true)
+        #expect(requests[5]["error"]?.stringValue == "org.freedesktop.DBus.Error.LimitsExceeded")
+        #expect(
+            requests[5]["message"]?.stringValue?.contains("this client already has 2 streams open") == true,
+            "\(held.text)")
+        // The client closed its ends: the four streams end, and a new one is served.
+        #expect(daemon.waitForStderr(containing: "spiel stream ended", count: 4, timeout: 20))
+        #expect(try SpielClient(session: session).stream(voice: "en-us", text: "Hello").samples.count > 1000)
+        #expect(daemon.stop() == 0)
+    }
 }
