@@ -177,6 +177,19 @@ public struct SettingsTable: Sendable {
             + "after `atspi:`.",
         details: "`ANNOUNCED_TOOLKIT_ANNOUNCEMENTS_IGNORE=firefox,evolution`.")
 
+    /// `speech_provider`.
+    public let speechProvider = Setting<SpeechProviderSetting>(
+        "speech_provider", .word(SpeechProviderSetting.self), default: .on, reload: .needsRestart,
+        doc:
+            "Offer announced's voices to Spiel's clients (Orca 46+, WebKitGTK, the Speech portal) as a speech provider "
+            + "on the session bus, `org.announced.Speech.Provider`: `on` or `off`.",
+        details:
+            "Spiel's requests do not enter the announcement queue; each stream is synthesized by a helper of its own, "
+            + "within `max_text_chars` and `max_pending_per_client` per bus client, and at most 4 streams at once for "
+            + "all clients together (each has a copy of its voice); a request beyond either gets D-Bus `LimitsExceeded`. "
+            + "`off` leaves the name to another program. Without a session bus the daemon logs one line and serves its "
+            + "sockets as usual.")
+
     /// `duck`.
     public let duck = Setting<DuckSetting>(
         "duck", DuckSetting.settingType, default: .off, sample: .level(decibels: -12),

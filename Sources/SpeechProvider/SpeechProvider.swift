@@ -48,6 +48,12 @@ public final class SpeechProvider: Sendable {
     public static let busName = "org.announced.Speech.Provider"
     /// The provider's name in Spiel's voice choosers.
     public static let displayName = "announced"
+    /// The most streams open at once, all clients together (besides each client's
+    /// `max_pending_per_client`): each stream has a helper of its own, and a Piper stream's helper
+    /// loads its own copy of the voice's model, so the streams' memory is bounded by this many
+    /// models. Spiel's clients speak one utterance at a time and cancel the one before, so a few
+    /// let several apps overlap.
+    public static let maxStreams = 4
 
     private let settings: SpeechProviderSettings
     private let synthesizer: StreamSynthesizer
@@ -102,19 +108,23 @@ public final class SpeechProvider: Sendable {
             }
             return nil
         }
-        let admitted = state.withLock { state -> Bool in
-            guard state.open[call.sender, default: 0] < settings.maxPendingPerClient else { return false }
+        let limit = settings.maxPendingPerClient
+        let overLimit = state.withLock { state -> String? in
+            guard state.open[call.sender, default: 0] < limit else {
+                return "this client already has \(limit) streams open (max_pending_per_client); read or close one first"
+            }
+            guard state.total < Self.maxStreams else {
+                return "announced already has \(Self.maxStreams) Spiel streams open, the most it synthesizes at once "
+                    + "(each has its own copy of the voice); read or close one of yours, or ask again when one has ended"
+            }
             state.open[call.sender, default: 0] += 1
             state.total += 1
-            return true
+            return nil
         }
-        guard admitted else {
+        if let overLimit {
             close(call.pipe)
-            return SpeechProviderRefusal(
-                name: "org.freedesktop.DBus.Error.LimitsExceeded",
-                message:
-                    "this client already has \(settings.maxPendingPerClient) streams open (max_pending_per_client); read or close one first"
-            )
+            logger.notice("spiel request refused", metadata: ["client": "\(call.sender)", "why": "\(overLimit)"])
+            return SpeechProviderRefusal(name: "org.freedesktop.DBus.Error.LimitsExceeded", message: overLimit)
         }
         let stop = stopRead
         DedicatedThread.start(name: "spiel", stackSize: 1 << 20) { [self] in

@@ -1,30 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
-import DesktopBus
+public import DesktopBus
 public import Logging
 import POSIXThreads
 public import ServiceLifecycle
 
-/// The Spiel provider as a service of the daemon's group: it connects to the session bus,
-/// exports the provider and owns ``SpeechProvider/busName``; on graceful shutdown it ends every
-/// open stream and leaves the bus. Without a session bus, or with the name owned by another
-/// program, it logs one line and the daemon goes on without it.
+/// The Spiel provider as a service of the daemon's group: on the daemon's session bus
+/// connection it exports the provider and owns ``SpeechProvider/busName``; on graceful shutdown
+/// it ends every open stream and withdraws the object (the connection's owner closes it, after
+/// this service has returned). Without a session bus (whoever made the connection said so) it
+/// waits for the shutdown; with the name owned by another program it logs one line. The daemon
+/// goes on without it either way.
 public final class SpeechProviderService: Service, Sendable {
     private let provider: SpeechProvider
     private let voices: @Sendable () -> [VoiceDescription]
-    private let busAddress: String?
+    private let connection: BusConnection?
     private let logger: Logger
     private let exported = LockedValue<SpeechProviderObject?>(nil)
 
     /// The service for `provider`, whose voices are `voices` (the backend's, asked again after
-    /// each change), on the session bus at `busAddress` (else where sd-bus finds the user's).
+    /// each change), on `connection`, the daemon's session bus (nil: there is none).
     public init(
-        provider: SpeechProvider, voices: @escaping @Sendable () -> [VoiceDescription], busAddress: String?,
+        provider: SpeechProvider, voices: @escaping @Sendable () -> [VoiceDescription], connection: BusConnection?,
         logger: Logger
     ) {
         self.provider = provider
         self.voices = voices
-        self.busAddress = busAddress
+        self.connection = connection
         self.logger = logger
     }
 
@@ -34,13 +36,9 @@ public final class SpeechProviderService: Service, Sendable {
         object.setVoices(provider.providerVoices(voices()))
     }
 
-    /// Serves until the group's graceful shutdown, then ends every stream and leaves the bus.
+    /// Serves until the group's graceful shutdown, then ends every stream and withdraws the object.
     public func run() async {
-        let connection: BusConnection
-        do {
-            connection = try BusConnection.session(address: busAddress)
-        } catch {
-            logger.notice("not a Spiel speech provider: \(error)")
+        guard let connection else {
             try? await gracefulShutdown()
             return
         }
@@ -59,6 +57,5 @@ public final class SpeechProviderService: Service, Sendable {
         try? await gracefulShutdown()
         exported.withLock { $0 }?.withdraw()
         provider.stopStreams()
-        connection.close()
     }
 }

@@ -83,9 +83,11 @@ struct Announced: AsyncParsableCommand {
             and punctuation are the settings'. Each stream is synthesized by a helper process of \
             its own (the same sandboxed announced-espeak or announced-piper), never in the \
             announcement queue, within max_text_chars, at most max_pending_per_client streams at \
-            once per bus client. An unknown voice or a text over the limit is a D-Bus error that \
+            once per bus client and 4 for all clients together (each helper has its own copy of \
+            the voice). An unknown voice or a text or stream over the limit is a D-Bus error that \
             says why. Without a session bus, or with the name owned by another program, one log \
-            line says so and everything else works. The .deb installs \
+            line says so and everything else works. speech_provider off (on by default) leaves \
+            the name alone. The .deb installs \
             /usr/share/dbus-1/services/org.announced.Speech.Provider.service \
             (SystemdService=announced.service), so a Spiel client starts announced on demand.
 

@@ -127,12 +127,14 @@ struct Daemon {
             maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
         )
         installedVoices.onChange { _ in ssip.voicesChanged() }
-        let spiel = spielProvider(engine: engine, settings: settings)
-        installedVoices.onChange { _ in spiel.voicesChanged() }
+        let desktop = DesktopSession(
+            environment: environment, alsoOff: Self.offWithoutSessionBus(settings), logger: logger)
+        let spiel =
+            settings.speechProvider == .on ? spielProvider(engine: engine, settings: settings, session: desktop) : nil
+        if let spiel { installedVoices.onChange { _ in spiel.voicesChanged() } }
         installedVoices.startWatching()
         let server = AnnounceServer(
             configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip)
-        let desktop = DesktopSession(environment: environment, logger: logger)
         let toolkit = ToolkitAnnouncementService(
             mode: settings.toolkitAnnouncements, ignored: Set(settings.toolkitAnnouncementsIgnore), session: desktop,
             clients: ToolkitAnnouncementClients(
@@ -174,20 +176,23 @@ extension Daemon {
     /// the group shuts them down one at a time in the reverse order, each after the one before
     /// it has returned: the dispatcher (every post ends `shutdown` and its lines go to the
     /// connections), the toolkit announcements' bus front end, the socket front ends (sockets
-    /// closed, each connection closed after its last line), the screen reader watch (the session
-    /// bus closed), reload, the memory trimmer, the voice catalog's watch, and last speech (the speech
-    /// thread and the engines' helpers stopped). A service that ends on its own ends the group
-    /// the same way; one that fails cancels the others, which then stop as they would.
+    /// closed, each connection closed after its last line), the Spiel provider (its streams
+    /// ended, its object withdrawn; with `speech_provider` on), the screen reader watch (the
+    /// session bus closed: the last of the three services that use it), reload, the memory
+    /// trimmer, the voice catalog's watch, and last speech (the speech thread and the engines'
+    /// helpers stopped). A service that ends on its own ends the group the same way; one that
+    /// fails cancels the others, which then stop as they would.
     static func services(
-        speech: SpeechService, voices: VoiceCatalogService, spiel: SpeechProviderService, trimmer: MemoryTrimmer,
+        speech: SpeechService, voices: VoiceCatalogService, spiel: SpeechProviderService?, trimmer: MemoryTrimmer,
         reload: ReloadService, screenReader: ScreenReaderWatchService, frontEnds: [FrontEndService],
         toolkit: ToolkitAnnouncementService, dispatcher: DispatcherService
     ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
         let inOrder: [(service: any Service, name: String)] =
             [
-                (speech, "speech"), (voices, "voice catalog"), (spiel, "spiel provider"), (trimmer, "memory trimmer"),
-                (reload, "reload"), (screenReader, "screen reader watch"),
+                (speech, "speech"), (voices, "voice catalog"), (trimmer, "memory trimmer"), (reload, "reload"),
+                (screenReader, "screen reader watch"),
             ]
+            + (spiel.map { [($0, "spiel provider")] } ?? [])
             + frontEnds.map { ($0, "front end \($0.protocolName)") }
             + [(toolkit, "front end atspi"), (dispatcher, "dispatcher")]
         return inOrder.map {
@@ -195,10 +200,12 @@ extension Daemon {
         }
     }
 
-    /// announced's voices for Spiel's clients on the session bus: streams synthesized by helpers
+    /// announced's voices for Spiel's clients on the daemon's session bus: streams synthesized by helpers
     /// of their own (the engines of `speech`), at the settings' rate, pitch and volume, within
     /// the limits every client has.
-    func spielProvider(engine: EngineBackend, settings: DaemonSettings) -> SpeechProviderService {
+    func spielProvider(engine: EngineBackend, settings: DaemonSettings, session: DesktopSession)
+        -> SpeechProviderService
+    {
         let provider = SpeechProvider(
             settings: SpeechProviderSettings(
                 voice: settings.voice, rate: settings.rate, pitch: settings.pitch, volume: settings.volume,
@@ -208,7 +215,16 @@ extension Daemon {
             sampleRate: engine.sampleRate, logger: Logger(label: "announced.spiel"))
         return SpeechProviderService(
             provider: provider, voices: { [engine] in engine.voices },
-            busAddress: environment["DBUS_SESSION_BUS_ADDRESS"], logger: logger)
+            connection: session.connection, logger: logger)
+    }
+
+    /// What the settings turn on that is off without a session bus, besides the screen reader's
+    /// status: named in ``DesktopSession``'s one log line.
+    static func offWithoutSessionBus(_ settings: DaemonSettings) -> [String] {
+        var off: [String] = []
+        if settings.toolkitAnnouncements != .off { off.append("toolkit announcements are not spoken") }
+        if settings.speechProvider == .on { off.append("announced is not a Spiel speech provider") }
+        return off
     }
 
     /// Why the voice setting `name` is refused, and what to give instead.

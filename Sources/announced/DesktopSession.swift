@@ -7,9 +7,10 @@ import POSIXThreads
 /// reader's status (`org.a11y.Status.ScreenReaderEnabled`), shared by every part of the daemon
 /// that needs either (the toolkit announcements' `auto`, `status`'s `screen_reader`).
 ///
-/// Made before the service group runs: without a session bus it logs one line and has no
-/// connection, and everything else works without it. The watch runs in
-/// ``ScreenReaderWatchService``, which records each value here and closes the connection.
+/// Made before the service group runs: without a session bus it logs one line naming everything
+/// that is off without it, and has no connection; everything else works without it. The watch
+/// runs in ``ScreenReaderWatchService``, which records each value here and closes the connection
+/// (the group shuts it down after every other service that uses the connection).
 final class DesktopSession: Sendable {
     /// The session bus, or nil when there is none.
     let connection: BusConnection?
@@ -24,12 +25,15 @@ final class DesktopSession: Sendable {
     }
 
     /// Connects to the session bus at `DBUS_SESSION_BUS_ADDRESS` of `environment` (else where
-    /// sd-bus looks: `$XDG_RUNTIME_DIR/bus`); logs one line when there is none.
-    init(environment: [String: String], logger: Logger) {
+    /// sd-bus looks: `$XDG_RUNTIME_DIR/bus`); when there is none, logs one line that names what
+    /// is off: the screen reader's status, and each of `alsoOff` (what else the settings turned
+    /// on that needs the bus).
+    init(environment: [String: String], alsoOff: [String], logger: Logger) {
         do {
             connection = try BusConnection.session(address: environment["DBUS_SESSION_BUS_ADDRESS"])
         } catch {
-            logger.notice("screen_reader is false: \(error) (toolkit announcements are not spoken either)")
+            let off = (["screen_reader is false"] + alsoOff).joined(separator: ", ")
+            logger.notice("\(off): \(error)")
             connection = nil
         }
     }

@@ -116,7 +116,10 @@ struct ScreenReaderStatusTests {
         let json = try await onBlockingThread { try announcectl(daemon, "status", "--json") }
         #expect(json.stdout.contains(#""screen_reader":false"#), "\(json.stdout)")
         let logged = await onBlockingThread {
-            daemon.waitForStderr(containing: "screen_reader is false: no D-Bus session bus", timeout: 10)
+            daemon.waitForStderr(
+                containing:
+                    "screen_reader is false, toolkit announcements are not spoken, announced is not a Spiel speech provider: no D-Bus session bus",
+                timeout: 10)
         }
         #expect(logged, "\(daemon.stderrSoFar())")
         #expect(daemon.stderrSoFar().components(separatedBy: "screen_reader is false").count == 2)

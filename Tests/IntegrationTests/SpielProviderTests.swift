@@ -7,7 +7,7 @@ import Testing
 
 /// A Spiel client (Fixtures/spiel-client.py: python3-gi's Gio passing a real pipe in a
 /// UnixFDList) against the real daemon on a private session bus: one run of the client, its JSON.
-private struct SpielClient {
+struct SpielClient {
     let session: DesktopSession
     /// Whether the session bus and python3-gi are installed.
     static var isAvailable: Bool {
@@ -40,7 +40,7 @@ private struct SpielClient {
 }
 
 /// A daemon serving the private session bus of `session`, once it owns the provider's name.
-private func spielDaemon(_ session: DesktopSession, environment: [String: String] = [:]) throws -> DaemonProcess {
+func spielDaemon(_ session: DesktopSession, environment: [String: String] = [:]) throws -> DaemonProcess {
     try session.startSessionBus()
     let daemon = try DaemonProcess(
         environment: ["DBUS_SESSION_BUS_ADDRESS": try #require(session.busAddress)].merging(environment) { $1 })

@@ -9,10 +9,16 @@
 #   spiel-client.py stream VOICE TEXT PITCH RATE SSML SAMPLES_PATH
 #   spiel-client.py overlap VOICE TEXT1 TEXT2 SAMPLES_PATH1 SAMPLES_PATH2
 #   spiel-client.py cancel VOICE TEXT           (closes its end after the first audio chunk)
+#   spiel-client.py hold VOICE TEXT CONNECTION...
+#                                               (one request per CONNECTION, a number naming one
+#                                               of its own bus connections, each stream left open
+#                                               and unread; prints what each request got)
+#   spiel-client.py watch-name                  (every owner the provider's name had, until SIGTERM)
 #
 # The bus is DBUS_SESSION_BUS_ADDRESS.
 import json
 import os
+import signal
 import struct
 import sys
 import threading
@@ -29,13 +35,13 @@ INTERFACE = "org.freedesktop.Speech.Provider"
 bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
 
 
-def synthesize(voice, text, pitch=1.0, rate=1.0, ssml=False):
+def synthesize(voice, text, pitch=1.0, rate=1.0, ssml=False, connection=None):
     """Calls Synthesize with the write end of a new pipe; returns the read end."""
     read_end, write_end = os.pipe()
     fds = Gio.UnixFDList.new()
     index = fds.append(write_end)
     os.close(write_end)
-    bus.call_with_unix_fd_list_sync(
+    (connection or bus).call_with_unix_fd_list_sync(
         NAME, PATH, INTERFACE, "Synthesize",
         GLib.Variant("(hssddbs)", (index, text, voice, pitch, rate, ssml, "")),
         None, Gio.DBusCallFlags.NONE, 30000, fds, None)
@@ -128,6 +134,57 @@ def main():
         for thread in threads:
             thread.join()
         print(json.dumps({"streams": results}))
+    elif command == "hold":
+        voice, text = sys.argv[2:4]
+        address = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, None)
+        flags = Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION
+        connections = {}
+        held = []
+        results = []
+        for name in sys.argv[4:]:
+            if name not in connections:
+                connections[name] = Gio.DBusConnection.new_for_address_sync(address, flags, None, None)
+            try:
+                held.append(synthesize(voice, text, connection=connections[name]))
+                results.append({"connection": name, "stream": True})
+            except GLib.Error as error:
+                results.append({"connection": name, "error": Gio.DBusError.get_remote_error(error),
+                                "message": error.message})
+        for fd in held:
+            os.close(fd)
+        print(json.dumps({"requests": results}))
+    elif command == "watch-name":
+        # The test runner's threads block SIGTERM, and its children inherit the mask.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+        loop = GLib.MainLoop()
+        owners = []
+
+        def owner_changed(_bus, _sender, _path, _interface, _signal, parameters):
+            name, _old, new = parameters.unpack()
+            if name == NAME:
+                owners.append(new)
+
+        bus.signal_subscribe(
+            "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus", NAME,
+            Gio.DBusSignalFlags.NONE, owner_changed)
+        # A round trip: the bus has the match rule once it answers.
+        bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", None,
+                      None, Gio.DBusCallFlags.NONE, 30000, None)
+        print(json.dumps({"watching": True}), flush=True)
+
+        def stop():
+            # Every NameOwnerChanged the bus sent before this answer is dispatched first.
+            bus.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetId", None,
+                          None, Gio.DBusCallFlags.NONE, 30000, None)
+            context = GLib.MainContext.default()
+            while context.pending():
+                context.iteration(False)
+            loop.quit()
+            return False
+
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, stop)
+        loop.run()
+        print(json.dumps({"owners": owners}), flush=True)
     elif command == "cancel":
         voice, text = sys.argv[2:4]
         fd = synthesize(voice, text)

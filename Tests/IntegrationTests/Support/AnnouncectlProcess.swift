@@ -19,15 +19,18 @@ final class AnnouncectlProcess: @unchecked Sendable {
     private let input = Pipe()
 
     /// Starts `announcectl ARGUMENTS` (or `executable ARGUMENTS`) with `environment` added to the
-    /// test's own, without ANNOUNCED_SOCKET, XDG_RUNTIME_DIR and the variables in `unsetting`, so
-    /// only what the test gives counts.
+    /// test's own, without ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, the desktop's buses
+    /// (``DaemonProcess/desktopBusVariables``: a daemon it starts never reaches the developer's
+    /// session bus) and the variables in `unsetting`, so only what the test gives counts.
     init(_ arguments: [String], environment: [String: String] = [:], unsetting: [String] = [], executable: URL? = nil)
         throws
     {
         process.executableURL = executable ?? Self.executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        for key in ["ANNOUNCED_SOCKET", "XDG_RUNTIME_DIR"] + unsetting { env[key] = nil }
+        for key in ["ANNOUNCED_SOCKET", "XDG_RUNTIME_DIR"] + DaemonProcess.desktopBusVariables + unsetting {
+            env[key] = nil
+        }
         for (key, value) in environment { env[key] = value }
         process.environment = env
         let outputPipe = Pipe()

@@ -35,6 +35,21 @@ final class DaemonProcess {
     /// test's folder; it does not exist until a test makes it).
     var voicesDirectory: String { directory.appendingPathComponent("data/announced/voices").path }
 
+    /// The variables that lead a process to the desktop's buses. A test's daemon has them only
+    /// when the test passes them (the desktop tests pass their private buses'): otherwise it would
+    /// own the Spiel provider's name on the developer's session bus, or speak their desktop's
+    /// toolkit announcements.
+    static let desktopBusVariables = ["DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS"]
+
+    /// `inherited` without ``desktopBusVariables``, and with a session bus address in `directory`
+    /// where nothing listens, so that sd-bus does not fall back to `$XDG_RUNTIME_DIR/bus` either.
+    static func withoutDesktopBuses(_ inherited: [String: String], directory: URL) -> [String: String] {
+        var environment = inherited
+        for key in desktopBusVariables { environment[key] = nil }
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=" + directory.appendingPathComponent("no-session-bus").path
+        return environment
+    }
+
     /// Starts the daemon and returns once it has told NOTIFY_SOCKET `READY=1`.
     init(
         arguments extra: [String] = [], audio: String? = nil, socketPath: String? = nil,
@@ -49,7 +64,7 @@ final class DaemonProcess {
         let socketArguments = self.socketPath.isEmpty ? [] : ["--socket", self.socketPath]
         process.arguments =
             socketArguments + ["--audio", audio ?? "wav:\(wavDirectory)", "--log-level", "debug"] + extra
-        var env = ProcessInfo.processInfo.environment
+        var env = Self.withoutDesktopBuses(ProcessInfo.processInfo.environment, directory: directory)
         env["XDG_CONFIG_HOME"] = directory.appendingPathComponent("config").path
         // Piper voices: only those a test puts in its own folder (``voicesDirectory``), never the
         // user's or the system's.

@@ -43,6 +43,9 @@ struct SocketActivatedDaemon {
                 + (names.isEmpty ? [] : ["--fdname=" + names.joined(separator: ":")]) + [
                     "-E", "NOTIFY_SOCKET=\(notify.path)",
                     "-E", "XDG_CONFIG_HOME=\(directory.appendingPathComponent("config").path)",
+                    // Never the developer's session bus (``DaemonProcess/withoutDesktopBuses``).
+                    "-E",
+                    "DBUS_SESSION_BUS_ADDRESS=unix:path=\(directory.appendingPathComponent("no-session-bus").path)",
                 ] + sanitizerOptions + [
                     DaemonProcess.executable.path, "--audio", "null", "--log-level", logLevel,
                 ],
