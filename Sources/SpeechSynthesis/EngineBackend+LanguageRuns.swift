@@ -54,7 +54,10 @@ extension EngineBackend {
                     $0.range.lowerBound
                 )
             }
-        let voices = RunVoices(voices: self.voices, preferences: settings.voicePreferences)
+        // A text all in the post's language (most posts) is the post spoken whole.
+        if runs.allSatisfy({ $0.language == postLanguage }) { return whole }
+        // Made only when a run is in another language: indexing every voice is most of the cost.
+        var runVoices: RunVoices?
         var parts: [UtterancePart] = []
         for run in runs {
             var part = utterance
@@ -62,6 +65,8 @@ extension EngineBackend {
             part.earcon = utterance.earcon && parts.isEmpty
             var fallback = false
             if run.language != postLanguage {
+                let voices = runVoices ?? RunVoices(voices: self.voices, preferences: settings.voicePreferences)
+                runVoices = voices
                 if let voice = voices.voice(forLanguage: run.language) {
                     part.voice = voice.identifier
                 } else {
