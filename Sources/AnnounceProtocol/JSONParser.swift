@@ -219,31 +219,34 @@ private struct Reader {
             index += 1
             return string
         }
-        var scalars = String.UnicodeScalarView()
+        // With escapes: the UTF-8 is gathered in one buffer and made a string once (appending
+        // to a string piece by piece copied it at each escape: quadratic in a long text that a
+        // client escaped, as Python's json.dumps does every non-ASCII character).
+        var utf8: [UInt8] = []
         let prefix = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        guard let head = validUTF8String(prefix) else {
+        guard validUTF8String(prefix) != nil else {
             throw JSONSyntaxError(reason: "invalid UTF-8 in a string", offset: start)
         }
-        scalars.append(contentsOf: head.unicodeScalars)
+        utf8.append(contentsOf: prefix)
         while true {
             guard let byte = current else { throw error("unterminated string") }
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                return String(scalars)
+                return String(decoding: utf8, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 index += 1
-                scalars.append(try readEscape())
+                UTF8.encode(try readEscape()) { utf8.append($0) }
             case 0..<0x20:
                 throw error("control character in a string")
             default:
                 let runStart = index
                 index = ByteScan.jsonStringRun(in: UnsafeRawBufferPointer(bytes), from: runStart).end
                 let run = UnsafeBufferPointer(rebasing: bytes[runStart..<index])
-                guard let text = validUTF8String(run) else {
+                guard validUTF8String(run) != nil else {
                     throw JSONSyntaxError(reason: "invalid UTF-8 in a string", offset: runStart)
                 }
-                scalars.append(contentsOf: text.unicodeScalars)
+                utf8.append(contentsOf: run)
             }
         }
     }

@@ -198,15 +198,26 @@ struct LetterPiece {
     /// which Japanese writes side by side.
     private static func joiningSingleLetters(_ pieces: [LetterPiece]) -> [LetterPiece] {
         var joined: [LetterPiece] = []
+        joined.reserveCapacity(pieces.count)
+        // The letters of each of a word's scripts, in the order they first appear (a word has one
+        // or two: a short list, kept between words, costs less than a dictionary per word).
+        var letters: [(script: Script, count: Int)] = []
         var wordStart = 0
         while wordStart < pieces.count {
             var wordEnd = wordStart + 1
             while wordEnd < pieces.count, pieces[wordEnd].start == pieces[wordEnd - 1].end { wordEnd += 1 }
             let word = pieces[wordStart..<wordEnd]
-            var letters: [Script: Int] = [:]
-            for piece in word { letters[piece.script, default: 0] += piece.letters }
+            letters.removeAll(keepingCapacity: true)
+            for piece in word {
+                if let known = letters.firstIndex(where: { $0.script == piece.script }) {
+                    letters[known].count += piece.letters
+                } else {
+                    letters.append((piece.script, piece.letters))
+                }
+            }
             // The first of the word's scripts with the most letters.
-            let main = word.map(\.script).first { letters[$0] == letters.values.max() } ?? word[wordStart].script
+            let most = letters.lazy.map(\.count).max() ?? 0
+            let main = letters.first { $0.count == most }?.script ?? word[wordStart].script
             for original in word {
                 var piece = original
                 if piece.letters == 1, !(piece.script.isCJK && main.isCJK) { piece.script = main }

@@ -56,28 +56,51 @@ extension EngineBackend {
             }
         // A text all in the post's language (most posts) is the post spoken whole.
         if runs.allSatisfy({ $0.language == postLanguage }) { return whole }
-        // Made only when a run is in another language: indexing every voice is most of the cost.
+        // What a run's language gives, worked out once per post for each language and voice: a
+        // long text has thousands of runs in two or three languages, and indexing and searching
+        // the voices is most of the cost. The voices are indexed only when a run needs another
+        // language's voice.
         var runVoices: RunVoices?
+        var voiceForLanguage: [String: (voice: String, fallback: Bool)] = [:]
+        var routedVoice: [String: String] = [:]
+        var engineOfVoice: [String: (engine: any SpeechEngine, name: String)] = [:]
         var parts: [UtterancePart] = []
         for run in runs {
             var part = utterance
             part.text = run.text
             part.earcon = utterance.earcon && parts.isEmpty
-            var fallback = false
-            if run.language != postLanguage {
+            let chosen: (voice: String, fallback: Bool)
+            if let known = voiceForLanguage[run.language] {
+                chosen = known
+            } else if run.language == postLanguage {
+                chosen = (utterance.voice, false)
+                voiceForLanguage[run.language] = chosen
+            } else {
                 let voices = runVoices ?? RunVoices(voices: self.voices, preferences: settings.voicePreferences)
                 runVoices = voices
                 if let voice = voices.voice(forLanguage: run.language) {
-                    part.voice = voice.identifier
+                    chosen = (voice.identifier, false)
                 } else {
-                    fallback = true
+                    chosen = (utterance.voice, true)
                     audioPath.logger.notice(
                         "no voice speaks \(run.language): that part of the post is spoken with the post's voice \(utterance.voice)",
                         metadata: ["seq": "\(utterance.seq)"]
                     )
                 }
+                voiceForLanguage[run.language] = chosen
             }
-            part = routed(part)
+            let fallback = chosen.fallback
+            part.voice = chosen.voice
+            // SSML is routed by its text (a `say-as`); plain text by its voice alone.
+            if utterance.ssml {
+                part = routed(part)
+            } else if let voice = routedVoice[part.voice] {
+                part.voice = voice
+            } else {
+                let voice = routed(part).voice
+                routedVoice[part.voice] = voice
+                part.voice = voice
+            }
             if !utterance.ssml, !fallback, let last = parts.last, !last.run.fallback,
                 last.utterance.voice == part.voice
             {
@@ -87,12 +110,13 @@ extension EngineBackend {
                 }
                 continue
             }
-            let engine = engine(speaking: part.voice)
+            let engine = engineOfVoice[part.voice] ?? (engine(speaking: part.voice), voiceName(of: part.voice))
+            engineOfVoice[part.voice] = engine
             parts.append(
                 UtterancePart(
-                    utterance: part, engine: engine,
+                    utterance: part, engine: engine.engine,
                     run: SpeechRun(
-                        language: run.language, voice: voiceName(of: part.voice), engine: engine.name,
+                        language: run.language, voice: engine.name, engine: engine.engine.name,
                         range: run.shown ?? run.range, fallback: fallback),
                     offset: run.offset))
         }

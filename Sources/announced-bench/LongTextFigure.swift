@@ -55,6 +55,16 @@ enum LongTexts {
         return text + end
     }
 
+    /// `count` bytes of JSON string: the sentence with a Russian word, its Cyrillic escaped
+    /// (`\u041f`) as Python's `json.dumps` writes every non-ASCII character.
+    static func mixedEscaped(_ count: Int) -> String {
+        let escaped =
+            "The file \\u041f\\u0440\\u0438\\u0432\\u0435\\u0442 was saved and the report was sent to the team. "
+        var text = String(repeating: escaped, count: count / escaped.utf8.count)
+        text += String(repeating: " ", count: count - text.utf8.count)
+        return text
+    }
+
     /// The texts, by name.
     static let all: [(name: String, text: String, ssml: Bool)] = [
         ("short (68 characters)", sentence, false),
@@ -62,6 +72,7 @@ enum LongTexts {
         ("300,000 characters", plain(300_000), false),
         ("1 MiB (1,048,576 characters)", plain(1_048_576), false),
         ("1 MiB of SSML, a mark per sentence", ssml(1_048_576), true),
+        ("1 MiB of JSON: a Russian word per sentence, escaped (\\uXXXX)", mixedEscaped(1_048_576), false),
     ]
 }
 

@@ -34,6 +34,26 @@ struct LongTextCodingTests {
         #expect(try JSONParser.parse(written) == .string(text))
     }
 
+    @Test(
+        "a long text with every non-ASCII character escaped as \\uXXXX (Python's json.dumps), surrogate pairs too, reads back as the text"
+    )
+    func everyNonASCIIEscaped() throws {
+        let sentence = "The file Привет was saved 😀, é. "
+        let text = String(repeating: sentence, count: 20_000)
+        var escaped = "\""
+        for unit in text.utf16 {
+            if unit < 0x80 {
+                escaped.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            } else {
+                escaped +=
+                    "\\u" + String(repeating: "0", count: 4 - String(unit, radix: 16).count) + String(unit, radix: 16)
+            }
+        }
+        escaped += "\""
+        #expect(escaped.contains(#"\u041f"#) && escaped.contains(#"\ud83d\ude00"#))
+        #expect(try JSONParser.parse(escaped) == .string(text))
+    }
+
     @Test("invalid UTF-8 in a long string is refused, and the same bytes made valid are read")
     func invalidUTF8InALongString() {
         let run = Array(String(repeating: "a", count: 100_000).utf8)
