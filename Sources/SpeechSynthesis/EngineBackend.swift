@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
 public import Logging
-import Synchronization
+import POSIXThreads
 
 /// The speech backend: synthesizes each utterance with the engine its voice belongs to and plays
 /// it through an audio output.
@@ -32,7 +32,7 @@ public final class EngineBackend: SpeechBackend {
     private let installedVoices: @Sendable () -> [VoiceDescription]
     private let whenInstalledVoicesCurrent: @Sendable (@escaping @Sendable () -> Void) -> Void
     /// How posts are cut into language runs (`configureLanguageSwitching`); `off` until set.
-    let languageSwitching = Mutex(LanguageSwitchingSettings.off)
+    let languageSwitching = LockedValue(LanguageSwitchingSettings.off)
 
     /// Creates a backend on `thread` that plays through `output` and reports through
     /// `eventHandler`; it tells `activity` (if any) when each utterance begins and ends playing.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import EngineWire
-import Synchronization
+import POSIXThreads
 
 /// An engine's complete renderings, kept so that a phrase apps repeat ("Download complete.",
 /// "Saved") is played again without synthesizing it: the helper's samples, words and marks as
@@ -57,11 +57,11 @@ final class RenderedAudioCache: Sendable {
         var forgets: UInt64 = 0
     }
 
-    private let state: Mutex<State>
+    private let state: LockedValue<State>
 
     /// An empty cache holding at most `limit` bytes.
     init(limit: Int) {
-        state = Mutex(State(limit: max(0, limit)))
+        state = LockedValue(State(limit: max(0, limit)))
     }
 
     /// The largest rendering kept: a quarter of the limit.
