@@ -34,9 +34,11 @@ extension LanguageRunSplitter {
     /// A tag with nothing to say goes with what it surrounds: an opening tag with the run after
     /// it, a closing tag, space and comments with the run before.
     public func runs(ofSSML ssml: String, language: String) -> [SSMLRun] {
+        if switching == .off || (switching == .script && Self.hasNothingToSwitch(ssml, language: language)) {
+            return [SSMLRun(language: language, range: 0..<ssml.unicodeScalars.count, ssml: ssml, sourceOffset: 0)]
+        }
         let scalars = Array(ssml.unicodeScalars)
         let whole = [SSMLRun(language: language, range: 0..<scalars.count, ssml: ssml, sourceOffset: 0)]
-        if switching == .off { return whole }
         let parts = SSMLParts(scalars: scalars, language: language, splitter: self)
         var runs: [SSMLRun] = []
         var start = 0
@@ -47,6 +49,24 @@ extension LanguageRunSplitter {
             start = end
         }
         return runs.isEmpty ? whole : runs
+    }
+
+    /// Whether SSML in `language` is one run by script without being parsed: plain ASCII, with no
+    /// `xml:lang`, in a language written in Latin letters (a chapter of SSML is 1 MiB).
+    static func hasNothingToSwitch(_ ssml: String, language: String) -> Bool {
+        guard LanguageScripts.writes(LanguageScripts.primary(language), in: .latin) else { return false }
+        var ssml = ssml
+        return ssml.withUTF8 { bytes in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            let attribute = Array("xml:lang".utf8)
+            guard bytes.count >= attribute.count else { return true }
+            for start in 0...(bytes.count - attribute.count) where bytes[start] == attribute[0] {
+                if UnsafeBufferPointer(rebasing: bytes[start..<(start + attribute.count)]).elementsEqual(attribute) {
+                    return false
+                }
+            }
+            return true
+        }
     }
 }
 

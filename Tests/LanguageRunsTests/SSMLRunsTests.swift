@@ -35,6 +35,19 @@ struct SSMLRunsTests {
             ])
     }
 
+    @Test(
+        "ASCII SSML without xml:lang in a Latin-script language is one run, the SSML as it is; in Russian its Latin text is still cut into runs of its own"
+    )
+    func asciiWithoutXMLLang() {
+        let ssml = "<speak>Saved. <mark name='a'/>Download complete.</speak>"
+        #expect(
+            splitter.runs(ofSSML: ssml, language: "en") == [
+                SSMLRun(language: "en", range: 0..<ssml.unicodeScalars.count, ssml: ssml, sourceOffset: 0)
+            ])
+        let russian = splitter.runs(ofSSML: ssml, language: "ru")
+        #expect(russian.map(\.language).first == "en" && russian.count > 1, "\(russian)")
+    }
+
     @Test("xml:lang on <speak> is the language of the whole text")
     func xmlLangOnSpeak() {
         let ssml = "<speak xml:lang='de-DE'>Guten Tag</speak>"
