@@ -52,7 +52,7 @@ extension LanguageRunSplitter {
     }
 
     /// Whether SSML in `language` is one run by script without being parsed: plain ASCII, with no
-    /// `xml:lang`, in a language written in Latin letters (a chapter of SSML is 1 MiB).
+    /// `xml:lang`, in a language written in Latin letters (so a chapter of SSML is not parsed twice).
     static func hasNothingToSwitch(_ ssml: String, language: String) -> Bool {
         guard LanguageScripts.writes(LanguageScripts.primary(language), in: .latin) else { return false }
         var ssml = ssml

@@ -166,13 +166,13 @@ struct SpielProviderTests {
         <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/>
         <allow own="*"/></policy></busconfig>
         """.write(to: configuration, atomically: true, encoding: .utf8)
-        try session.start("dbus-daemon", "/usr/bin/dbus-daemon", ["--config-file=\(configuration.path)", "--nofork"])
-        var listening = false
-        for _ in 0..<300 where !listening {
-            listening = FileManager.default.fileExists(atPath: bus)
-            if !listening { usleep(100_000) }
-        }
-        try #require(listening, "dbus-daemon did not listen: \(session.log("dbus-daemon"))")
+        // dbus-daemon prints its address once it listens.
+        let daemon = try session.start(
+            "dbus-daemon", "/usr/bin/dbus-daemon",
+            ["--config-file=\(configuration.path)", "--nofork", "--print-address=1"],
+            output: .pipe)
+        let address = DesktopSession.firstLine(of: daemon, timeout: 30, where: { $0.hasPrefix("unix:") })
+        try #require(address != nil && FileManager.default.fileExists(atPath: bus), "dbus-daemon did not listen")
         // Nothing owns the name yet: the call activates announced.
         let listed = try SpielClient(session: session).run(
             ["voices"], extra: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(bus)"])

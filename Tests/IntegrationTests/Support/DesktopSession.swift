@@ -175,7 +175,7 @@ final class DesktopSession {
 
     /// Reads `process`'s output pipe until a line for which `predicate` holds (the rest of the
     /// output is read on, so the program never blocks on a full pipe).
-    private static func firstLine(
+    static func firstLine(
         of process: SpawnedProcess, timeout: Double, where predicate: @escaping (String) -> Bool
     ) -> String? {
         guard let output = process.output else { return nil }
