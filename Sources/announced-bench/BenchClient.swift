@@ -144,3 +144,15 @@ extension BenchClient {
         return terminals
     }
 }
+
+extension BenchClient {
+    /// Posts an announcement with `fields`, numbered by `id` (counted up first), and waits for its
+    /// `finished`: a post spoken whole, to warm a voice or fill a cache.
+    func speakWhole(id: inout Int, _ fields: String) throws {
+        id += 1
+        send(#"{"op":"announce","id":\#(id),\#(fields)}"#)
+        guard waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
+            throw BenchError("lost the connection")
+        }
+    }
+}

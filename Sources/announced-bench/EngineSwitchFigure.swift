@@ -140,20 +140,13 @@ extension Figures {
         usleep(3_000_000)
         let client = try daemon.connect()
         var id = 0
-        func speakWhole(_ fields: String) throws {
-            id += 1
-            client.send(#"{"op":"announce","id":\#(id),\#(fields)}"#)
-            guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
-                throw BenchError("lost the connection")
-            }
-        }
         // Warm: the Piper voice loaded, and the mixed text spoken once.
-        try speakWhole(#""text":"Ready.""#)
-        try speakWhole(#""text":"\#(text)""#)
+        try client.speakWhole(id: &id, #""text":"Ready.""#)
+        try client.speakWhole(id: &id, #""text":"\#(text)""#)
         usleep(300_000)
         for _ in 0..<rounds {
             let start = recorder.sampleCount
-            try speakWhole(#""text":"\#(text)""#)
+            try client.speakWhole(id: &id, #""text":"\#(text)""#)
             guard let heard = recorder.waitForSilence(after: start, timeout: 30) else {
                 throw BenchError("the mixed text was not heard at the sink")
             }

@@ -61,16 +61,9 @@ extension Figures {
         usleep(3_000_000)
         let client = try daemon.connect()
         var id = 0
-        func speakWhole(_ fields: String) throws {
-            id += 1
-            client.send(#"{"op":"announce","id":\#(id),\#(fields)}"#)
-            guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
-                throw BenchError("lost the connection")
-            }
-        }
         // Loads the voice, then renders the phrase once, whole: the cache keeps it.
-        try speakWhole(#""text":"Ready.""#)
-        try speakWhole(#""text":"\#(PiperBenchTexts.short)""#)
+        try client.speakWhole(id: &id, #""text":"Ready.""#)
+        try client.speakWhole(id: &id, #""text":"\#(PiperBenchTexts.short)""#)
         for _ in 0..<rounds {
             id += 1
             let times = try recorder.timeHeardPost(
@@ -85,7 +78,8 @@ extension Figures {
         let fillStart = now()
         while figures.fillPhrases < 30 {
             figures.fillPhrases += 1
-            try speakWhole(
+            try client.speakWhole(
+                id: &id,
                 #""text":"Message \#(figures.fillPhrases) of the day has arrived in your inbox with an attachment.","rate":450"#
             )
         }

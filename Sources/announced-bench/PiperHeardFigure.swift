@@ -147,7 +147,7 @@ extension Figures {
         let client = try daemon.connect()
         var id = 0
         // espeak-ng's helper starts with the daemon; one post warms it.
-        try speak(client, id: &id, #""voice":"en-us","text":"Ready.""#)
+        try client.speakWhole(id: &id, #""voice":"en-us","text":"Ready.""#)
         try heardRows(
             client, recorder, engine: "espeak-ng", voiceField: #""voice":"en-us","#, id: &id, rounds: rounds,
             into: &figures)
@@ -155,7 +155,7 @@ extension Figures {
         figures.daemonBefore = MemoryRollup(pid: daemon.process.processIdentifier)
 
         let loading = now()
-        try speak(client, id: &id, #""text":"Ready.""#)
+        try client.speakWhole(id: &id, #""text":"Ready.""#)
         figures.firstPostSeconds = Double(now() - loading) / 1e9
         try heardRows(client, recorder, engine: "Piper", voiceField: "", id: &id, rounds: rounds, into: &figures)
         try measureInterruptions(client, recorder, id: &id, rounds: rounds, into: &figures)
@@ -180,14 +180,6 @@ extension Figures {
     }
 
     /// Posts `fields` as announcement `id + 1` and waits for its terminal line.
-    private func speak(_ client: BenchClient, id: inout Int, _ fields: String) throws {
-        id += 1
-        client.send(#"{"op":"announce","id":\#(id),\#(fields)}"#)
-        guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
-            throw BenchError("lost the connection")
-        }
-    }
-
     /// Write → first audible sample, and write → `started`, for each text, `rounds` times (each
     /// post stopped once heard, then 300 ms of silence).
     private func heardRows(
