@@ -199,16 +199,23 @@ struct EngineSwitchTests {
         #expect(daemon.stderrText().contains("synthesizing ahead"))
     }
 
-    @Test(
-        "the espeak-ng helper killed while it holds the Russian run synthesized ahead (the Piper run playing): one error line, and the next post speaks"
-    )
-    func crashInRunAhead() throws {
+    /// A switching daemon speaking post 1, a long Piper run then a Russian run, once that Russian
+    /// run has been sent ahead to espeak-ng's helper.
+    private func postWithARunAhead() throws -> (DaemonProcess, LineClient) {
         let daemon = try switchingDaemon()
         let client = try daemon.connect()
         let english = "The file that you downloaded from the server this morning "
         client.send(announce(1, english + "Привет, это русский текст. was saved", joe))
         _ = try #require(client.waitFor("started", id: 1, timeout: 90))
         #expect(daemon.waitForStderr(containing: "synthesizing ahead", timeout: 10))
+        return (daemon, client)
+    }
+
+    @Test(
+        "the espeak-ng helper killed while it holds the Russian run synthesized ahead (the Piper run playing): one error line, and the next post speaks"
+    )
+    func crashInRunAhead() throws {
+        let (daemon, client) = try postWithARunAhead()
         let espeak = try #require(helperPID(daemon, "announced-espeak"))
         // It has answered and filled its pipe with the Russian run's first audio.
         try #require(waitUntilBlockedWriting(espeak), "the espeak-ng helper synthesizes the run ahead")
@@ -227,12 +234,7 @@ struct EngineSwitchTests {
         "the Piper helper killed in the first run, the espeak-ng run synthesized ahead: one error line; the espeak-ng helper is stopped in that run, and its next post is its own"
     )
     func crashInPlayingRun() throws {
-        let daemon = try switchingDaemon()
-        let client = try daemon.connect()
-        let english = "The file that you downloaded from the server this morning "
-        client.send(announce(1, english + "Привет, это русский текст. was saved", joe))
-        _ = try #require(client.waitFor("started", id: 1, timeout: 90))
-        #expect(daemon.waitForStderr(containing: "synthesizing ahead", timeout: 10))
+        let (daemon, client) = try postWithARunAhead()
         let piper = try #require(helperPID(daemon, "announced-piper"))
         kill(piper, SIGKILL)
         let finished = try #require(client.waitForTerminal(id: 1, timeout: 30))
