@@ -77,4 +77,26 @@ extension Announcer {
             throw .refused(code: .internal, message: "the daemon's voices answer could not be read: \(error)")
         }
     }
+
+    /// The last announcements the daemon kept, newest first: all it keeps (`history_size`), or
+    /// the newest `limit`. Empty when the history is off or nothing was announced yet; a client
+    /// of another user (`allow_uids`) gets only its own user's. ``events(_:)`` with `.history`
+    /// follows the entries as they are added.
+    public func history(limit: Int? = nil) async throws(AnnouncerError) -> [HistoryEntry] {
+        let fields = try await control(.history(limit: limit))
+        guard let list = fields["history"]?.arrayValue else {
+            throw .refused(
+                code: .internal, message: "the daemon's history answer has no list; is it older than this client?")
+        }
+        do {
+            return try list.map { (item: JSONValue) throws(FieldError) -> HistoryEntry in
+                guard let object = item.objectValue else {
+                    throw FieldError(field: "history", problem: "must hold objects")
+                }
+                return try HistoryEntry(object)
+            }
+        } catch {
+            throw .refused(code: .internal, message: "the daemon's history answer could not be read: \(error)")
+        }
+    }
 }
