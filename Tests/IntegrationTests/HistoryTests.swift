@@ -122,12 +122,8 @@ struct HistoryTests {
     )
     func sizeAndTruncation() throws {
         let file = try EditableConfigFile(#"{"history_size": 2}"#)
-        let scratch = DaemonProcess.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
-        let daemon = try DaemonProcess(
-            arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
-        #expect(notify.waitForReady(timeout: 30))
+        let reloadable = try ReloadableDaemon(file)
+        let daemon = reloadable.daemon
         let client = try daemon.connect()
         // Muted, each post ends at once; the history keeps it all the same.
         client.send(#"{"op":"set","id":1,"muted":true}"#)
@@ -143,14 +139,12 @@ struct HistoryTests {
         #expect(entries.last?["truncated"] == nil)
 
         try file.write(#"{"history_size": 1}"#)
-        kill(daemon.process.processIdentifier, SIGHUP)
-        #expect(notify.waitForReady(timeout: 30))
+        #expect(reloadable.reload())
         entries = try historyEntries(client, id: 6)
         #expect(entries.count == 1 && entries.first?["text"] == cut["text"])
 
         try file.write(#"{"history_size": 0}"#)
-        kill(daemon.process.processIdentifier, SIGHUP)
-        #expect(notify.waitForReady(timeout: 30))
+        #expect(reloadable.reload())
         #expect(try historyEntries(client, id: 7).isEmpty)
         client.send(announce(8, "Not kept"))
         #expect(client.waitForTerminal(id: 8) != nil)
