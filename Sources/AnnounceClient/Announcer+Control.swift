@@ -61,20 +61,36 @@ extension Announcer {
 
     /// The voices the daemon can speak with; with `language`, those that speak it.
     public func voices(language: String? = nil) async throws(AnnouncerError) -> [VoiceInfo] {
-        let fields = try await control(.voices(language: language))
-        guard let list = fields["voices"]?.arrayValue else {
+        try await list(.voices(language: language), field: "voices", VoiceInfo.init)
+    }
+
+    /// The last announcements the daemon kept, newest first: all it keeps (`history_size`), or
+    /// the newest `limit`. Empty when the history is off or nothing was announced yet; a client
+    /// of another user (`allow_uids`) gets only its own user's. ``events(_:)`` with `.history`
+    /// follows the entries as they are added.
+    public func history(limit: Int? = nil) async throws(AnnouncerError) -> [HistoryEntry] {
+        try await list(.history(limit: limit), field: "history", HistoryEntry.init)
+    }
+
+    /// Sends `request` and reads the array `field` of its `ok` answer, each item an object read
+    /// with `read`.
+    private func list<Item>(
+        _ request: Request, field: String, _ read: (JSONObject) throws(FieldError) -> Item
+    ) async throws(AnnouncerError) -> [Item] {
+        let fields = try await control(request)
+        guard let list = fields[field]?.arrayValue else {
             throw .refused(
-                code: .internal, message: "the daemon's voices answer has no list; is it older than this client?")
+                code: .internal, message: "the daemon's \(field) answer has no list; is it older than this client?")
         }
         do {
-            return try list.map { (item: JSONValue) throws(FieldError) -> VoiceInfo in
+            return try list.map { (item: JSONValue) throws(FieldError) -> Item in
                 guard let object = item.objectValue else {
-                    throw FieldError(field: "voices", problem: "must hold objects")
+                    throw FieldError(field: field, problem: "must hold objects")
                 }
-                return try VoiceInfo(object)
+                return try read(object)
             }
         } catch {
-            throw .refused(code: .internal, message: "the daemon's voices answer could not be read: \(error)")
+            throw .refused(code: .internal, message: "the daemon's \(field) answer could not be read: \(error)")
         }
     }
 }

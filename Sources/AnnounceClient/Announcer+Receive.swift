@@ -14,7 +14,7 @@ extension Announcer {
                 state.update(.available(report))
                 state.yield(event)
             }
-        case .focusChanged, .speech:
+        case .focusChanged, .speech, .history:
             state.withLock { $0.yield(event) }
         case .focused(let element):
             if let handler = state.withLock({ $0.focusHandlers[element]?.onFocus }) { Self.onMain(handler) }

@@ -29,8 +29,8 @@ extension Announcer {
         return stream
     }
 
-    /// Subscribes to daemon-wide events (`status-changed`, `focus-changed`, `speech`) of
-    /// `topics`; the subscription is renewed after the daemon restarts. Ends when the consumer
+    /// Subscribes to daemon-wide events (`status-changed`, `focus-changed`, `speech`, `history`:
+    /// ``Event/history(_:)`` as each announcement is kept) of `topics`; the subscription is renewed after the daemon restarts. Ends when the consumer
     /// stops iterating.
     public func events(_ topics: Set<Topic>) -> AsyncStream<Event> {
         let (stream, continuation) = AsyncStream.makeStream(of: Event.self, bufferingPolicy: .bufferingNewest(1024))

@@ -82,6 +82,7 @@ struct EventSubscriber: Sendable {
         case .statusChanged: return topics.contains(.status)
         case .focusChanged: return topics.contains(.focus)
         case .speech: return topics.contains(.speech)
+        case .history: return topics.contains(.history)
         default: return false
         }
     }

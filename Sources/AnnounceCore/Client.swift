@@ -70,13 +70,17 @@ public struct ClientRegistration: Sendable {
     public var sink: any EventSink
     /// The protocol it speaks, e.g. `json` or `ssip`, which `status` counts by.
     public var protocolName: String
+    /// The peer's user id, from SO_PEERCRED; nil for the daemon's own clients (toolkit
+    /// announcements). A client of another allowed user sees only its own user's history.
+    public var uid: UInt32?
 
     /// Creates a registration.
-    public init(id: ClientID, pid: Int32?, sink: any EventSink, protocolName: String = "json") {
+    public init(id: ClientID, pid: Int32?, sink: any EventSink, protocolName: String = "json", uid: UInt32? = nil) {
         self.id = id
         self.pid = pid
         self.sink = sink
         self.protocolName = protocolName
+        self.uid = uid
     }
 }
 

@@ -10,8 +10,9 @@ public enum ClientInput: Sendable {
     /// A request to carry out.
     case request(RequestLine)
     /// A speech post whose `thread` is not the main thread: answered `dropped` with reason
-    /// `off-main` (UIKit ignores posts from background queues; the daemon says so).
-    case postOffMain(id: RequestID?)
+    /// `off-main` (UIKit ignores posts from background queues; the daemon says so). The post,
+    /// when given, is what the history keeps of it.
+    case postOffMain(id: RequestID?, post: SpeechPost? = nil)
     /// A line that is not a request: answered with its `error` line.
     case invalid(RequestError)
     /// A request the front-end answered itself (SSIP's `SET`, `GET`, `LIST` ...): the reply is
@@ -52,7 +53,7 @@ public enum ClientInput: Sendable {
         switch line {
         case .success(let request):
             if case .speech(let post) = request.request, !post.options.isMainThread {
-                self = .postOffMain(id: request.id)
+                self = .postOffMain(id: request.id, post: post)
             } else {
                 self = .request(request)
             }

@@ -4,7 +4,9 @@ import AnnounceProtocol
 
 extension Dispatcher {
     /// What `hello`'s `ok` lists in `features`: the additions to protocol 1 this daemon serves.
-    public static let features: [String] = ["navigation", "lint", "voices", "short-posts", "client-cancel", "pause"]
+    public static let features: [String] = [
+        "navigation", "lint", "voices", "short-posts", "client-cancel", "pause", "history",
+    ]
 
     /// Sends `client` one `lint` line per finding about the elements of `post` (its `element` and
     /// `elements`, with their descendants), when the connection asked for them in `hello`.

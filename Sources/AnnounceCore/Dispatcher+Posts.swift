@@ -43,6 +43,9 @@ extension Dispatcher {
         sendLint(for: post, language: voice.language, to: client)
         let speakingOwn = speaking?.client == client ? 1 : 0
         guard activePosts[client, default: 0] - speakingOwn < configuration.maxPendingPerClient else {
+            if sound == nil {
+                keepDropped(text: plan.text, ssml: post.options.ssml, voice: voice, client: client, reason: .queueFull)
+            }
             if let reservedSeq, let id {
                 endUnqueued(
                     id: id, seq: reservedSeq, client: client,
@@ -74,6 +77,9 @@ extension Dispatcher {
             voiceName: options.voice != nil || options.lang != nil ? voice.name : nil,
             priority: priority
         )
+        if sound == nil, let text = plan.text, !text.isBlank {
+            record.historySource = historySource(for: client, voice: voice)
+        }
         activePosts[client, default: 0] += 1
         if let warning = voice.warning {
             logger.notice("\(warning)", metadata: ["seq": "\(seq)", "client": "\(record.clientName)"])

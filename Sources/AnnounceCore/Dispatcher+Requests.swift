@@ -8,8 +8,9 @@ extension Dispatcher {
             switch input {
             case .request(let request):
                 handle(request, from: client)
-            case .postOffMain(let id):
+            case .postOffMain(let id, let post):
                 drop(id: id, client: client, reason: .offMain)
+                if let post { keepDropped(offMain: post, client: client) }
             case .invalid(let error):
                 send(error.event, to: client)
             case .answered(let reply):
@@ -88,6 +89,7 @@ extension Dispatcher {
             // ``ClientInput/init(decoded:)`` makes these `postOffMain`; one made some other way
             // is still a post made off the main thread.
             drop(id: id, client: client, reason: .offMain)
+            keepDropped(offMain: post, client: client)
         case .speech(let post):
             _ = accept(post, id: id, from: client)
         case .hello(let name, let lint):
@@ -152,17 +154,20 @@ extension Dispatcher {
                     ), to: client)
             }
         case .short(let speech, let options):
-            guard options.isMainThread else {
-                drop(id: id, client: client, reason: .offMain)
-                return
-            }
             var options = options
             let spoken = speech.spokenText
             options.ssml = spoken.ssml
             options.spell = spoken.spell
             var sound: EarconSound?
             if case .sound(let name) = speech { sound = name == "boundary" ? .boundary : .screenChange }
+            guard options.isMainThread else {
+                drop(id: id, client: client, reason: .offMain)
+                if sound == nil { keepDropped(offMain: .announce(spoken.text, options: options), client: client) }
+                return
+            }
             _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: sound)
+        case .history(let limit):
+            answerHistory(id, limit: limit, to: client)
         case .voices(let language):
             // Answered once the backend's voices are current, so a voice installed just before
             // is listed, without a scan on this queue; the connection stays open for it.
@@ -400,6 +405,7 @@ extension Dispatcher {
         if activePosts[post.client] == 0 { activePosts[post.client] = nil }
         if let id = post.id { send(.finished(id: id, seq: post.seq, termination: termination), to: post.client) }
         broadcast(.speech(.finished(seq: post.seq, client: post.clientName, termination: termination)), topic: .speech)
+        keepInHistory(post, termination)
         if post.client == navigationClientID { navigationSpeechEnded(post, termination) }
         closeIfAnswered(post.client)
     }
@@ -486,7 +492,8 @@ extension Event {
         case .queued(_, let seq, _), .started(_, let seq, _, _), .word(_, let seq, _, _), .mark(_, let seq, _),
             .paused(_, let seq), .resumed(_, let seq), .finished(_, let seq, _):
             return seq
-        case .dropped, .error, .ok, .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint:
+        case .dropped, .error, .ok, .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint,
+            .history:
             return nil
         }
     }

@@ -37,6 +37,8 @@ public final class Dispatcher {
     nonisolated let sequenceNumbers = SequenceNumbers()
     /// The screens, the focus, the rotor and `read-all` (see Dispatcher+Navigation).
     var navigator = ScreenNavigator()
+    /// The last announcements, for `history` (see AnnouncementHistory).
+    var history: AnnouncementHistory
     /// What other threads handed over for the next turn.
     nonisolated let inbox = DispatcherInbox()
     var shuttingDown = false
@@ -71,6 +73,7 @@ public final class Dispatcher {
         self.configuration = configuration
         self.logger = logger
         self.scheduleTurn = scheduleTurn
+        self.history = AnnouncementHistory(size: configuration.historySize)
         self.defaults = SpeechDefaults(
             voice: configuration.voice, rate: configuration.rate, pitch: configuration.pitch,
             volume: configuration.volume, punctuation: configuration.punctuation

@@ -21,6 +21,10 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public var maxPendingPerClient: Int = 256
     /// The most Unicode scalars of text one post may speak.
     public var maxTextChars: Int = DecodingLimits.protocolMaxTextChars
+    /// The most announcements the history keeps (`history_size`); 0 keeps none.
+    public var historySize: Int = 50
+    /// The history keeps SSIP messages too (`history_ssip`).
+    public var historySSIP: Bool = false
     /// The daemon's version, reported by `hello` and `status`.
     public var version: String = "0.1.0"
 

@@ -81,6 +81,8 @@ final class PostRecord {
     var marksReached = 0
     /// How many scalars of its whole text were heard before it was set aside.
     var heardChars = 0
+    /// What the history keeps of it besides its text; nil when the history keeps nothing of it.
+    var historySource: HistorySource?
 
     /// Creates the record; `priority` (a front-end's message) decides the class instead of
     /// `options`' priority and queue.

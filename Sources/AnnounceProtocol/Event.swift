@@ -189,6 +189,9 @@ public enum Event: Sendable, Hashable {
     case action(element: String?, action: ElementActionKind, name: String?)
     /// A guideline finding about an element this connection posted (when it said `lint` in `hello`).
     case lint(element: String, rule: String, message: String)
+    /// Subscription: the history kept an announcement, at its terminal line (an addition to
+    /// protocol 1).
+    case history(HistoryEntry)
 
     /// The request id this line answers, if any.
     public var requestID: RequestID? {
@@ -197,7 +200,7 @@ public enum Event: Sendable, Hashable {
             .paused(let id, _), .resumed(let id, _), .finished(let id, _, _), .dropped(let id, _), .ok(let id, _):
             return id
         case .error(let id, _, _): return id
-        case .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint: return nil
+        case .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint, .history: return nil
         }
     }
 

@@ -78,6 +78,11 @@ extension Event {
             self = .lint(
                 element: try object.requiredString("element"), rule: try object.requiredString("rule"),
                 message: try object.requiredString("message"))
+        case "history":
+            guard let entry = object["entry"]?.objectValue else {
+                throw FieldError(field: "entry", problem: "is required and must be an object")
+            }
+            self = .history(try HistoryEntry(entry))
         default:
             throw FieldError(field: "event", problem: "has unknown value \"\(name)\"")
         }

@@ -79,6 +79,9 @@ extension Event {
             object.append("element", .string(element))
             object.append("rule", .string(rule))
             object.append("message", .string(message))
+        case .history(let entry):
+            object.append("event", "history")
+            object.append("entry", .object(entry.jsonObject))
         }
         return .object(object)
     }

@@ -114,6 +114,9 @@ public enum Topic: String, Sendable, Hashable, CaseIterable {
     case focus
     /// `speech` events for every post of every client.
     case speech
+    /// `history` events: each announcement the history keeps, as it is added (an addition to
+    /// protocol 1).
+    case history
 }
 
 /// The fields `set` may change.
@@ -181,6 +184,8 @@ public enum Request: Sendable, Hashable {
     case voices(language: String?)
     /// `char`, `key` or `sound`: a short speech post, with the usual speech options.
     case short(ShortSpeech, SpeechOptions)
+    /// `history`: the last announcements, newest first; at most `limit` of them when given.
+    case history(limit: Int?)
 
     /// The `op` name.
     public var op: String {
@@ -199,6 +204,7 @@ public enum Request: Sendable, Hashable {
         case .cancelOwn: return "cancel"
         case .voices: return "voices"
         case .short(let speech, _): return speech.op
+        case .history: return "history"
         }
     }
 }

@@ -58,7 +58,7 @@ extension RequestLine {
     static let knownOps =
         (PostKind.allCases.map(\.rawValue) + [
             "hello", "status", "stop", "pause", "resume", "cancel", "set", "subscribe", "navigate", "update", "voices",
-            "char", "key", "sound",
+            "char", "key", "sound", "history",
         ])
         .joined(separator: ", ")
 
@@ -121,6 +121,8 @@ extension RequestLine {
                         field: "lang", problem: "must be a BCP 47 language tag such as \"en\", \"de-DE\" or \"cmn\"")
                 }
                 return .voices(language: language)
+            case "history":
+                return .history(limit: try object.optionalInt("limit", range: 1...Int(Int32.max)))
             default:
                 break
             }
@@ -143,13 +145,15 @@ extension RequestLine {
         return change
     }
 
+    static let topicNames = Topic.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+
     static func decodeTopics(_ object: JSONObject) throws(FieldError) -> [Topic] {
         guard let events = object["events"], let array = events.arrayValue else {
-            throw FieldError(field: "events", problem: "must be an array of \"status\", \"focus\", \"speech\"")
+            throw FieldError(field: "events", problem: "must be an array of \(topicNames)")
         }
         return try array.map { (item: JSONValue) throws(FieldError) -> Topic in
             guard let name = item.stringValue, let topic = Topic(rawValue: name) else {
-                throw FieldError(field: "events", problem: "may hold only \"status\", \"focus\", \"speech\"")
+                throw FieldError(field: "events", problem: "may hold only \(topicNames)")
             }
             return topic
         }

@@ -51,6 +51,8 @@ extension Request {
         case .short(let speech, let options):
             object.append(speech.field.name, .string(speech.field.value))
             options.append(to: &object)
+        case .history(let limit):
+            if let limit { object.append("limit", .integer(Int64(limit))) }
         }
     }
 }

@@ -102,7 +102,7 @@ public struct SSIPEncoder: FrontEndEncoder {
             output.appendReply(SSIPReply.dropped(reason).bytes, answers: 1)
         case .error(_, _, let message):
             output.appendReply(SSIPReply(300, "ERR " + message.uppercased()).bytes, answers: 1)
-        case .word, .ok, .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint:
+        case .word, .ok, .statusChanged, .focusChanged, .speech, .focused, .unfocused, .action, .lint, .history:
             // Not SSIP's: an SSIP connection neither asks for words nor subscribes.
             break
         }

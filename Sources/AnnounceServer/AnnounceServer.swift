@@ -184,7 +184,8 @@ public final class AnnounceServer: Sendable {
         let id = numbers.next()
         let sink = ConnectionSink(
             channel: channel, encoder: frontEnd.makeEncoder(for: id), outboundLimit: configuration.maxOutboundBytes)
-        dispatcher.open(ClientRegistration(id: id, pid: peer.pid, sink: sink, protocolName: frontEnd.protocolName))
+        dispatcher.open(
+            ClientRegistration(id: id, pid: peer.pid, sink: sink, protocolName: frontEnd.protocolName, uid: peer.uid))
         try channel.pipeline.syncOperations.addHandler(
             ConnectionHandler(id: id, dispatcher: dispatcher, decoder: frontEnd.makeDecoder(for: id), sink: sink)
         )

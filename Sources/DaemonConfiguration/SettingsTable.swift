@@ -206,6 +206,26 @@ public struct SettingsTable: Sendable {
             + "the next start restores it (only streams still at the volume announced set). `--duck -12`, `ANNOUNCED_DUCK=-12`; "
             + "`-12dB` and `\"-12\"` are accepted too.")
 
+    /// `history_size`.
+    public let historySize = Setting<Int>(
+        "history_size", .integer(0...1000), default: 50, reload: .applied,
+        doc:
+            "How many of the last announcements the daemon keeps for `announcectl history` and `repeat` (`0` keeps none).",
+        details:
+            "Kept in memory only, never written to disk, each with its time, client, voice, language and how it ended; a "
+            + "text is kept up to its first \(HistoryEntry.textLimit) characters (`truncated` says when it was longer). "
+            + "Native and toolkit announcements are kept, SSIP messages only with `history_ssip`, navigation speech and "
+            + "Spiel streams never. A reload to a smaller size forgets the oldest entries at once; `0` forgets them all. "
+            + "A client of another user (`allow_uids`) sees only its own user's entries.")
+
+    /// `history_ssip`.
+    public let historySSIP = Setting<Bool>(
+        "history_ssip", .boolean, default: false, reload: .applied,
+        doc: "Keep SSIP messages (Orca, spd-say) in the history too.",
+        details:
+            "Off by default: a screen reader's own speech is its business. A reload applies it to the messages that come "
+            + "after it.")
+
     /// `max_line_bytes`.
     public let maxLineBytes = Setting<Int>(
         "max_line_bytes", .positive, default: LineSplitter.protocolMaxLineBytes, reload: .needsRestart,

@@ -25,6 +25,7 @@ struct Announcectl: AsyncParsableCommand {
             Say.self, Focus.self, ScreenChanged.self, LayoutChanged.self, Stop.self, Pause.self, Resume.self, Mute.self,
             Unmute.self,
             Set.self, Status.self, Monitor.self, Lint.self, Cancel.self, Voices.self, Char.self, Key.self, Sound.self,
+            History.self, Repeat.self,
         ] + navigationCommands
     )
 

@@ -40,6 +40,8 @@ struct Daemon {
         dispatcherConfiguration.earcons = settings.earcons
         dispatcherConfiguration.maxPendingPerClient = settings.maxPendingPerClient
         dispatcherConfiguration.maxTextChars = settings.maxTextChars
+        dispatcherConfiguration.historySize = settings.historySize
+        dispatcherConfiguration.historySSIP = settings.historySSIP
 
         // The protocol's order: --socket, the file's `socket` (both in settings.socket), ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, /tmp.
         let location = SocketLocation.resolve(flag: nil, config: settings.socket, environment: environment)
@@ -255,7 +257,7 @@ extension Dispatcher {
 }
 
 /// Re-reads the settings on SIGHUP and applies what can change while connections stay open:
-/// voice, rate, pitch, volume, punctuation and earcons. A bad file is logged and changes nothing.
+/// voice, rate, pitch, volume, punctuation, earcons and the history's size and SSIP switch. A bad file is logged and changes nothing.
 ///
 /// Each reload is bracketed for systemd by `RELOADING=1` and `READY=1` on `NOTIFY_SOCKET`, sent
 /// when the reload has been applied (or refused), which also tells tests when it is done.
@@ -310,6 +312,7 @@ final class Reloader {
             voice: new.voice, rate: new.rate, pitch: new.pitch, volume: new.volume,
             punctuation: new.punctuation, earcons: new.earcons
         )
+        dispatcher.updateHistory(size: new.historySize, ssip: new.historySSIP)
         if let notice = new.restartNotice(since: current.settings) {
             logger.notice("SIGHUP: \(notice)")
         }

@@ -419,7 +419,7 @@ struct SchedulingTests {
         let lines = h.sink(1).lines
         #expect(
             lines.first
-                == #"{"event":"ok","id":"h","daemon":"announced","version":"0.1.0","protocol":1,"features":["navigation","lint","voices","short-posts","client-cancel","pause"]}"#
+                == #"{"event":"ok","id":"h","daemon":"announced","version":"0.1.0","protocol":1,"features":["navigation","lint","voices","short-posts","client-cancel","pause","history"]}"#
         )
         let status = lines.last ?? ""
         for field in [

@@ -290,6 +290,12 @@ struct AdditionDecodingTests {
             (#"{"op":"voices","id":1}"#, nil),
             (#"{"op":"voices","id":1,"lang":"1"}"#, "`lang`"),
             (#"{"op":"set","id":1,"punctuation":"most"}"#, "`punctuation`"),
+            (#"{"op":"history","id":1}"#, nil),
+            (#"{"op":"history","id":1,"limit":1}"#, nil),
+            (#"{"op":"history","id":1,"limit":0}"#, "`limit`"),
+            (#"{"op":"history","id":1,"limit":"3"}"#, "`limit`"),
+            (#"{"op":"history","id":1,"limit":2.5}"#, "`limit`"),
+            (#"{"op":"subscribe","id":1,"events":["history","lyrics"]}"#, "`events`"),
         ] as [(String, String?)])
     func additions(line: String, invalidField: String?) {
         switch RequestLine.decode(line: Array(line.utf8)) {

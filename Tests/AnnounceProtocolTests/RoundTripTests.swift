@@ -61,6 +61,18 @@ private let events: [Event] = [
     .action(element: "row-3", action: .custom, name: "Delete"),
     .action(element: nil, action: .escape, name: nil),
     .lint(element: "save", rule: "label-period", message: "the label ends with a period"),
+    .history(
+        HistoryEntry(
+            seq: 41, time: "2026-11-28T08:00:00Z", client: "mail", text: "3 new messages", voice: "en-us",
+            language: "en-us", ending: .spoken(spokenChars: 14))),
+    .history(
+        HistoryEntry(
+            seq: 42, time: "2026-11-28T08:00:01Z", client: "atspi:gedit", text: "<speak>Saved</speak>", ssml: true,
+            voice: "de", language: "de-DE", ending: .ended(.error, spokenChars: 3, message: "espeak-ng crashed"))),
+    .history(
+        HistoryEntry(
+            seq: nil, time: "2026-11-28T08:00:02Z", client: "pid:7", text: String(repeating: "x", count: 1001),
+            voice: "en-us", language: "en", ending: .dropped(.offMain))),
 ]
 
 private var everyOption: SpeechOptions {
@@ -135,6 +147,9 @@ private let requests: [RequestLine] = [
     RequestLine(id: 36, .short(.character(" "), SpeechOptions())),
     RequestLine(id: 37, .short(.key("control_alt_delete"), everyOption)),
     RequestLine(id: 38, .short(.sound("screen-changed"), SpeechOptions())),
+    RequestLine(id: 39, .history(limit: nil)),
+    RequestLine(id: 40, .history(limit: 5)),
+    RequestLine(id: 41, .subscribe([.history])),
 ]
 
 @Suite("Round trips of the wire types")
@@ -187,5 +202,29 @@ struct RoundTripTests {
         } catch {
             #expect(error.field == field)
         }
+    }
+}
+
+@Suite("History entries on the wire")
+struct HistoryEntryTests {
+    @Test("an entry is written as the protocol's example, and a text past the limit is cut and marked truncated")
+    func protocolExample() {
+        let entry = HistoryEntry(
+            seq: 41, time: "2026-11-28T08:00:00Z", client: "mail", text: "3 new messages", voice: "en-us",
+            language: "en-us", ending: .spoken(spokenChars: 14))
+        #expect(
+            JSONValue.object(entry.jsonObject).jsonText
+                == #"{"seq":41,"time":"2026-11-28T08:00:00Z","client":"mail","text":"3 new messages","voice":"en-us","lang":"en-us","success":true,"spoken_chars":14}"#
+        )
+        let interrupted = HistoryEntry(
+            seq: 42, time: "t", client: "c", text: "x", voice: "v", language: "l",
+            ending: HistoryEnding(.failure(reason: .interrupted, spokenChars: 0), length: 1))
+        #expect(interrupted.jsonObject["reason"] == .string("interrupted"))
+        #expect(interrupted.jsonObject["success"] == .bool(false))
+        let long = HistoryEntry(
+            seq: 1, time: "t", client: "c", text: String(repeating: "é", count: HistoryEntry.textLimit + 1),
+            voice: "v", language: "l", ending: .spoken(spokenChars: HistoryEntry.textLimit + 1))
+        #expect(long.truncated && long.text.unicodeScalars.count == HistoryEntry.textLimit)
+        #expect(long.jsonObject["truncated"] == .bool(true))
     }
 }

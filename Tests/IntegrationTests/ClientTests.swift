@@ -30,6 +30,27 @@ struct ClientTests {
         #expect(result.isSpoken)
     }
 
+    @Test("history(limit:) answers the newest entries, and events([.history]) delivers each as it is kept")
+    func history() async throws {
+        let daemon = try await DaemonProcess.start()
+        let announcer = Announcer(socketPath: daemon.socketPath, clientName: "tests")
+        let events = announcer.events([.history])
+        _ = try await announcer.status() // answered after the subscription took effect
+        #expect(try await announcer.history().isEmpty)
+        #expect(try await withTimeout("the first result") { await announcer.announce("First") } == .spoken)
+        #expect(try await withTimeout("the second result") { await announcer.announce("Second") } == .spoken)
+        let kept = try await events.first("the second entry") { event in
+            if case .history(let entry) = event { return entry.text == "Second" }
+            return false
+        }
+        let newest = try await announcer.history(limit: 1)
+        #expect(newest.count == 1)
+        #expect(Event.history(try #require(newest.first)) == kept)
+        let all = try await announcer.history()
+        #expect(all.map(\.text) == ["Second", "First"])
+        #expect(all.allSatisfy { $0.client == "tests" && $0.ending == .spoken(spokenChars: $0.text.count) })
+    }
+
     @Test("interrupted by a newer post, with how far it got")
     func interrupted() async throws {
         let daemon = try await DaemonProcess.start()

@@ -23,6 +23,36 @@ final class EditableConfigFile {
     }
 }
 
+/// A daemon reading a configuration file, with a `NOTIFY_SOCKET` of the test's own: the daemon
+/// sends READY=1 once it serves, and again once each reload (SIGHUP) has been applied or refused.
+final class ReloadableDaemon {
+    let daemon: DaemonProcess
+    private let notify: NotifyListener
+    private let scratch = DaemonProcess.makeTemporaryDirectory()
+
+    /// Starts the daemon on `file` and waits until it serves.
+    init(_ file: EditableConfigFile) throws {
+        notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
+        daemon = try DaemonProcess(
+            arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
+        guard notify.waitForReady(timeout: 30) else { throw DaemonError.notReady(stderr: daemon.stderrSoFar()) }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: scratch) }
+
+    /// Sends SIGHUP: the daemon reloads its file.
+    func hangUp() { kill(daemon.process.processIdentifier, SIGHUP) }
+
+    /// Waits until the reload asked for has been applied or refused; whether it was in time.
+    func waitForReload() -> Bool { notify.waitForReady(timeout: 30) }
+
+    /// Sends SIGHUP and waits until the reload has been applied or refused.
+    func reload() -> Bool {
+        hangUp()
+        return waitForReload()
+    }
+}
+
 /// The `ok` line answering a `status` request with `id`.
 func statusReply(_ client: LineClient, id: Int) throws -> JSONValue {
     client.send(#"{"op":"status","id":\#(id)}"#)
@@ -136,13 +166,9 @@ struct ConfigTests {
     )
     func reloadOnHangup() throws {
         let file = try EditableConfigFile(#"{"rate": 200, "pitch": 40, "voice": "en-us"}"#)
-        let scratch = DaemonProcess.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
         // Our own NOTIFY_SOCKET: the daemon sends RELOADING=1 and then READY=1 once a reload is done.
-        let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
-        let daemon = try DaemonProcess(
-            arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
-        #expect(notify.waitForReady(timeout: 30))
+        let reloadable = try ReloadableDaemon(file)
+        let daemon = reloadable.daemon
 
         let subscriber = try daemon.connect()
         subscriber.send(#"{"op":"subscribe","id":1,"events":["status"]}"#)
@@ -151,8 +177,7 @@ struct ConfigTests {
 
         // A bad file: logged, nothing changes, no status-changed.
         try file.write(#"{"rate": 300, "pitch": 500}"#)
-        kill(daemon.process.processIdentifier, SIGHUP)
-        #expect(notify.waitForReady(timeout: 30))
+        #expect(reloadable.reload())
         var ok = try statusReply(subscriber, id: 3)
         #expect(ok["rate"] == .integer(200))
         #expect(ok["pitch"] == .integer(40))
@@ -161,13 +186,13 @@ struct ConfigTests {
         // A good file: applied, and the subscriber hears status-changed on its open connection.
         try file.write(
             #"{"rate": 320, "pitch": 60, "volume": 80, "voice": "de", "punctuation": "all", "earcons": false}"#)
-        kill(daemon.process.processIdentifier, SIGHUP)
+        reloadable.hangUp()
         let changed = try #require(subscriber.waitFor { $0.event == "status-changed" })
         #expect(changed["rate"] == .integer(320))
         #expect(changed["pitch"] == .integer(60))
         #expect(changed["volume"] == .integer(80))
         #expect(changed["voice"] == .string("de"))
-        #expect(notify.waitForReady(timeout: 30))
+        #expect(reloadable.waitForReload())
         ok = try statusReply(subscriber, id: 4)
         #expect(ok["rate"] == .integer(320))
         #expect(!subscriber.sawEOF)
@@ -183,18 +208,13 @@ struct ConfigTests {
         "SIGHUP with a change a reload cannot apply: one notice naming exactly the keys that changed, the rest applied")
     func restartNotice() throws {
         let file = try EditableConfigFile(#"{"rate": 200}"#)
-        let scratch = DaemonProcess.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
-        let daemon = try DaemonProcess(
-            arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
-        #expect(notify.waitForReady(timeout: 30))
+        let reloadable = try ReloadableDaemon(file)
+        let daemon = reloadable.daemon
         let client = try daemon.connect()
 
         // log_level is overridden by the test's --log-level flag, so its value in effect does not change.
         try file.write(#"{"rate": 210, "max_pending_per_client": 9, "log_level": "error"}"#)
-        kill(daemon.process.processIdentifier, SIGHUP)
-        #expect(notify.waitForReady(timeout: 30))
+        #expect(reloadable.reload())
         #expect(try statusReply(client, id: 1)["rate"] == .integer(210))
         #expect(daemon.stop() == 0)
         let notices = daemon.stderrText().split(separator: "\n").filter {
@@ -252,17 +272,12 @@ struct ConfigTests {
     )
     func reloadVoiceByLanguage() throws {
         let file = try EditableConfigFile(#"{"voice": "en-us"}"#)
-        let scratch = DaemonProcess.makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let notify = try NotifyListener(path: scratch.appendingPathComponent("notify").path)
-        let daemon = try DaemonProcess(
-            arguments: ["--config", file.path], environment: ["NOTIFY_SOCKET": notify.path], waitForReady: false)
-        #expect(notify.waitForReady(timeout: 30))
+        let reloadable = try ReloadableDaemon(file)
+        let daemon = reloadable.daemon
         let client = try daemon.connect()
 
         try file.write(#"{"voice": "en-gb"}"#)
-        kill(daemon.process.processIdentifier, SIGHUP)
-        #expect(notify.waitForReady(timeout: 30))
+        #expect(reloadable.reload())
         #expect(try statusReply(client, id: 1)["voice"] == .string("en-gb"))
         client.send(announce(2, "Tomato", #","rate":175"#))
         #expect(client.waitForTerminal(id: 2)?["success"] == .bool(true), "\(client.lines(id: 2).map(\.text))")
@@ -271,8 +286,7 @@ struct ConfigTests {
         #expect(heard.elementsEqual(british), "heard \(heard.count) samples; espeak-ng's British \(british.count)")
 
         try file.write(#"{"voice": "no-such-voice"}"#)
-        kill(daemon.process.processIdentifier, SIGHUP)
-        #expect(notify.waitForReady(timeout: 30))
+        #expect(reloadable.reload())
         #expect(try statusReply(client, id: 3)["voice"] == .string("en-gb"))
         #expect(daemon.stop() == 0)
         #expect(daemon.stderrText().contains("\"no-such-voice\" is not one of espeak-ng's"))

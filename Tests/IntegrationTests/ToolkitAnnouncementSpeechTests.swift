@@ -136,6 +136,10 @@ struct ToolkitAnnouncementSpeechTests {
         #expect(started["client"] == .string("atspi:announcing-app"))
         let seq = try #require(started["seq"]?.integerValue)
         #expect(desktop.finished(seq: seq)?["success"] == .bool(true))
+        // The history keeps it under the application's name.
+        let kept = try #require(try historyEntries(desktop.watcher, id: 90).first)
+        #expect(kept["client"] == .string("atspi:announcing-app") && kept["seq"] == .integer(seq))
+        #expect(kept["text"] == .string("Download complete") && kept["success"] == .bool(true))
         let heard = WAVFile.trimmed(try desktop.daemon.wavSamples(seq: Int(seq)))
         let reference = WAVFile.trimmed(try espeakReference(text: "Download complete", voice: "en-us", rate: 175))
         #expect(
