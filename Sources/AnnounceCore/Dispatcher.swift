@@ -73,7 +73,7 @@ public final class Dispatcher {
         self.scheduleTurn = scheduleTurn
         self.defaults = SpeechDefaults(
             voice: configuration.voice, rate: configuration.rate, pitch: configuration.pitch,
-            volume: configuration.volume, punctuation: configuration.punctuation
+            volume: configuration.volume, punctuation: configuration.punctuation, ssipMaxRate: configuration.ssipMaxRate
         )
     }
 
