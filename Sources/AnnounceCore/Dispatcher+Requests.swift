@@ -349,11 +349,12 @@ extension Dispatcher {
         return .success(())
     }
 
-    /// Replaces the speech defaults, and the earcon switch when `earcons` is given (a
-    /// configuration reload); when anything changed, subscribers hear `status-changed`. Posts
-    /// already queued keep the options they were given.
+    /// Replaces the speech defaults, and the earcon switch when `earcons` is given and SSIP's top
+    /// rate when `ssipMaxRate` is (a configuration reload); when anything `status` shows changed,
+    /// subscribers hear `status-changed`. Posts already queued keep the options they were given.
     public func updateDefaults(
-        voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, earcons: Bool? = nil
+        voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, earcons: Bool? = nil,
+        ssipMaxRate: Int? = nil
     ) {
         transaction { dispatcher in
             let before = dispatcher.defaults
@@ -364,8 +365,12 @@ extension Dispatcher {
             dispatcher.defaults.volume = volume
             dispatcher.defaults.punctuation = punctuation
             if let earcons { dispatcher.configuration.earcons = earcons }
+            if let ssipMaxRate { dispatcher.defaults.ssipMaxRate = ssipMaxRate }
             if dispatcher.defaults.voice != before.voice { dispatcher.prepareVoice(voice) }
-            if dispatcher.defaults != before || dispatcher.configuration.earcons != earconsBefore {
+            // `status` does not show ssip_max_rate: a change to it alone changes no status.
+            var shownBefore = before
+            shownBefore.ssipMaxRate = dispatcher.defaults.ssipMaxRate
+            if dispatcher.defaults != shownBefore || dispatcher.configuration.earcons != earconsBefore {
                 dispatcher.broadcast(.statusChanged(dispatcher.statusReport), topic: .status)
             }
         }

@@ -76,7 +76,7 @@ public final class Dispatcher {
         self.history = AnnouncementHistory(size: configuration.historySize)
         self.defaults = SpeechDefaults(
             voice: configuration.voice, rate: configuration.rate, pitch: configuration.pitch,
-            volume: configuration.volume, punctuation: configuration.punctuation
+            volume: configuration.volume, punctuation: configuration.punctuation, ssipMaxRate: configuration.ssipMaxRate
         )
     }
 

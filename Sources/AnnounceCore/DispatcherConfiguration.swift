@@ -9,6 +9,8 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public var voicePreferences = VoicePreferences()
     /// The default rate, words per minute.
     public var rate: Int = 175
+    /// What SSIP's `RATE 100` stands for, words per minute (`ssip_max_rate`).
+    public var ssipMaxRate: Int = SpeechRanges.ssipMaxRate
     /// The default pitch.
     public var pitch: Int = 50
     /// The default volume.
@@ -47,14 +49,21 @@ public struct SpeechDefaults: Sendable, Hashable {
     public internal(set) var punctuation: Punctuation
     /// Speech is muted.
     public internal(set) var muted = false
+    /// What SSIP's `RATE 100` stands for, words per minute (`ssip_max_rate`; a reload changes
+    /// it, `set` does not).
+    public internal(set) var ssipMaxRate: Int
 
     /// Creates defaults (speech on).
-    public init(voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, muted: Bool = false) {
+    public init(
+        voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, muted: Bool = false,
+        ssipMaxRate: Int = SpeechRanges.ssipMaxRate
+    ) {
         self.voice = voice
         self.rate = rate
         self.pitch = pitch
         self.volume = volume
         self.punctuation = punctuation
         self.muted = muted
+        self.ssipMaxRate = ssipMaxRate
     }
 }

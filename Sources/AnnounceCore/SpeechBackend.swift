@@ -15,7 +15,7 @@ public struct Utterance: Sendable, Hashable {
     /// What the synthesizer selects the voice with: a voice's ``VoiceDescription/identifier``
     /// (e.g. `gmw/en-US`), with a `+variant` suffix when one was asked for.
     public var voice: String
-    /// Words per minute, 80...450.
+    /// Words per minute, within `SpeechRanges.rate`.
     public var rate: Int
     /// Pitch, 0...100.
     public var pitch: Int

@@ -43,7 +43,7 @@ public struct SpeechOptions: Sendable, Hashable {
     public var voice: String?
     /// The BCP 47 language of the text.
     public var lang: String?
-    /// Words per minute, 80...450.
+    /// Words per minute, within ``SpeechRanges/rate``.
     public var rate: Int?
     /// Pitch, 0...100.
     public var pitch: Int?

@@ -160,12 +160,25 @@ extension RequestLine {
     }
 }
 
-/// The valid ranges of the numeric speech options.
+/// The valid ranges of the numeric speech options: every door (the protocol, SSIP, Spiel,
+/// announcectl, the settings) and every engine takes its range from here.
 public enum SpeechRanges {
-    /// `rate`, words per minute.
-    public static let rate = 80...450
+    /// `rate`, words per minute: from espeak-ng's slowest up to the highest rate it still renders
+    /// faster (its sonic speed-up; measured in Benchmarks/README.md, "Rates"). A Piper voice maps
+    /// the same range onto its length scale.
+    public static let rate = 80...9800
+    /// espeak-ng's normal rate, words per minute: a Piper voice's own speed.
+    public static let normalRate = 175
+    /// What SSIP's `RATE 100` stands for unless `ssip_max_rate` says otherwise: the top of
+    /// speech-dispatcher's own scale.
+    public static let ssipMaxRate = 450
     /// `pitch`.
     public static let pitch = 0...100
     /// `volume`.
     public static let volume = 0...200
+
+    /// `value` within `range`: the nearest end of it when outside.
+    public static func clamp(_ value: Int, to range: ClosedRange<Int>) -> Int {
+        min(max(value, range.lowerBound), range.upperBound)
+    }
 }

@@ -49,7 +49,8 @@ enum SSIPMessagePost {
         let (spelled, isSSML) = (spell, ssml)
         return MessagePost(id: id, text: text, sound: sound, priority: priority, engine: module) { defaults in
             var options = settings.speechOptions(
-                defaultRate: defaults.rate, defaultPitch: defaults.pitch, defaultVolume: defaults.volume)
+                defaultRate: defaults.rate, maxRate: defaults.ssipMaxRate, defaultPitch: defaults.pitch,
+                defaultVolume: defaults.volume)
             options.voice = chosenVoice
             options.lang = language
             options.spell = spelled

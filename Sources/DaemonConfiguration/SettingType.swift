@@ -7,9 +7,9 @@ public import AnnounceProtocol
 /// A parser checks everything at once (type, range, words), so each value is parsed once, where
 /// it is read; nil means "not a value of this key", and the error then states ``requirement``.
 public struct SettingType<Value: Sendable & Hashable>: Sendable {
-    /// The type column of Config/README.md's table: `integer 80-450`, `"off"`, `"some"` or `"all"`.
+    /// The type column of Config/README.md's table: `integer 0-100`, `"off"`, `"some"` or `"all"`.
     public let summary: String
-    /// What a value must be, as an error says it: `must be a whole number from 80 to 450`.
+    /// What a value must be, as an error says it: `must be a whole number from 0 to 100`.
     public let requirement: String
     /// The value a flag's or variable's text gives, or nil when it is not one.
     let fromText: @Sendable (String) -> Value?

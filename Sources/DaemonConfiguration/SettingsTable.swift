@@ -45,6 +45,17 @@ public struct SettingsTable: Sendable {
             + "refused, like the main socket's default directory, unless it is yours with mode 0700. A path is served as named. "
             + "Under socket activation a socket passed by `announced-ssip.socket` is served whatever this says.")
 
+    /// `ssip_max_rate`.
+    public let ssipMaxRate = Setting<Int>(
+        "ssip_max_rate", .integer(SpeechRanges.rate), default: SpeechRanges.ssipMaxRate, reload: .applied,
+        doc: "The rate SSIP's `RATE 100` speaks at, in words per minute: the top of Orca's rate slider, as "
+            + "speech-dispatcher's `EspeakMaxRate` sets it.",
+        details:
+            "SSIP's `RATE` runs from -100 to 100 around `rate` (0): 100 is this rate (or `rate`, when that is higher), "
+            + "-100 the slowest. The default is speech-dispatcher's own top; raise it, up to the engines' limit, to listen "
+            + "faster than that (espeak-ng speeds up past it with its sonic speed-up; a Piper voice shortens its length "
+            + "scale). The native protocol's `rate` and Spiel's rate factor do not depend on it.")
+
     /// `audio.output`.
     public let audioOutput = Setting<AudioOutputSetting>(
         "audio.output",

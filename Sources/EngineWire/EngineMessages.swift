@@ -29,7 +29,7 @@ public struct SynthesisRequest: Equatable, Sendable {
 
     /// The voice's identifier for its engine, e.g. espeak-ng's `gmw/en-US`, a Piper voice's `.onnx` path.
     public var voice: String
-    /// Words per minute, 80...450.
+    /// Words per minute, within the daemon's `SpeechRanges.rate` (the daemon clamps it).
     public var rate: Int32
     /// 0...100.
     public var pitch: Int32

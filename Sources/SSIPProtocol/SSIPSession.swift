@@ -101,10 +101,11 @@ public struct SSIPSettings: Sendable, Hashable {
         }
     }
 
-    /// announced's speech options for a message with these settings, around the daemon's defaults.
-    public func speechOptions(defaultRate: Int, defaultPitch: Int, defaultVolume: Int) -> SpeechOptions {
+    /// announced's speech options for a message with these settings, around the daemon's defaults;
+    /// `RATE 100` is `maxRate` (`ssip_max_rate`).
+    public func speechOptions(defaultRate: Int, maxRate: Int, defaultPitch: Int, defaultVolume: Int) -> SpeechOptions {
         var options = SpeechOptions()
-        options.rate = SSIPVoiceMapping.rate(rate, defaultRate: defaultRate)
+        options.rate = SSIPVoiceMapping.rate(rate, defaultRate: defaultRate, maxRate: maxRate)
         options.pitch = SSIPVoiceMapping.pitch(pitch, defaultPitch: defaultPitch)
         options.volume = SSIPVoiceMapping.volume(volume, defaultVolume: defaultVolume)
         options.punctuation = SSIPVoiceMapping.punctuation(punctuation)

@@ -2,12 +2,17 @@
 public import AnnounceProtocol
 
 /// How SSIP's -100...100 voice parameters map onto announced's ranges. 0 is the daemon's default;
-/// -100 and 100 are the ends of announced's range, linear on each side of the default (as
-/// speech-dispatcher's espeak-ng module maps them around its normal rate).
+/// -100 and 100 are the ends of announced's range (for the rate, 100 is `ssip_max_rate`), linear
+/// on each side of the default (as speech-dispatcher's espeak-ng module maps them around its
+/// normal rate).
 public enum SSIPVoiceMapping {
-    /// RATE → words per minute: -100 → 80, 0 → `defaultRate`, 100 → 450.
-    public static func rate(_ value: Int, defaultRate: Int) -> Int {
-        scale(value, low: SpeechRanges.rate.lowerBound, middle: defaultRate, high: SpeechRanges.rate.upperBound)
+    /// RATE → words per minute: -100 → the slowest rate, 0 → `defaultRate`, 100 → `maxRate`
+    /// (`ssip_max_rate`, as speech-dispatcher's `EspeakMaxRate`). The top is clamped to the
+    /// engine's range, and is never below the default, so the scale never goes down.
+    public static func rate(_ value: Int, defaultRate: Int, maxRate: Int) -> Int {
+        let middle = SpeechRanges.clamp(defaultRate, to: SpeechRanges.rate)
+        let high = SpeechRanges.clamp(max(maxRate, middle), to: SpeechRanges.rate)
+        return scale(value, low: SpeechRanges.rate.lowerBound, middle: middle, high: high)
     }
 
     /// PITCH → 0...100: -100 → 0, 0 → `defaultPitch`, 100 → 100.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
+public import AnnounceProtocol
 public import DesktopBus
 import Glibc
 public import Logging
@@ -204,8 +205,8 @@ public final class SpeechProvider: Sendable {
         return .success(
             StreamSynthesisRequest(
                 voice: voice, text: call.text, ssml: call.isSSML,
-                rate: Self.scaled(settings.rate, by: call.rate, in: 80...450),
-                pitch: Self.scaled(settings.pitch, by: call.pitch, in: 0...100), volume: settings.volume,
+                rate: Self.scaled(settings.rate, by: call.rate, in: SpeechRanges.rate),
+                pitch: Self.scaled(settings.pitch, by: call.pitch, in: SpeechRanges.pitch), volume: settings.volume,
                 punctuation: settings.punctuation))
     }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
+public import AnnounceProtocol
 import EngineWire
 import Glibc
 
@@ -12,7 +13,7 @@ public struct StreamSynthesisRequest: Sendable {
     public var text: String
     /// Whether `text` is SSML.
     public var ssml: Bool
-    /// Words per minute, 80...450.
+    /// Words per minute, within `SpeechRanges.rate`.
     public var rate: Int
     /// 0...100; 50 is the voice's own.
     public var pitch: Int
@@ -156,9 +157,9 @@ public struct StreamSynthesizer: Sendable {
         }
         return SynthesisRequest(
             voice: request.voice.identifier,
-            rate: Int32(clamping: min(max(request.rate, 80), 450)),
-            pitch: Int32(clamping: min(max(request.pitch, 0), 100)),
-            volume: Int32(clamping: min(max(request.volume, 0), 200)),
+            rate: Int32(SpeechRanges.clamp(request.rate, to: SpeechRanges.rate)),
+            pitch: Int32(SpeechRanges.clamp(request.pitch, to: SpeechRanges.pitch)),
+            volume: Int32(SpeechRanges.clamp(request.volume, to: SpeechRanges.volume)),
             punctuation: punctuation, punctuationList: UtteranceSpeaker.somePunctuation,
             ssml: request.ssml, text: request.text)
     }

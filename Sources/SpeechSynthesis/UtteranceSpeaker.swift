@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
+import AnnounceProtocol
 import EngineWire
 import Logging
 
@@ -446,9 +447,9 @@ final class UtteranceSpeaker {
         }
         return SynthesisRequest(
             voice: utterance.voice,
-            rate: Int32(clamping: min(max(utterance.rate, 80), 450)),
-            pitch: Int32(clamping: min(max(utterance.pitch, 0), 100)),
-            volume: Int32(clamping: min(max(utterance.volume, 0), 200)),
+            rate: Int32(SpeechRanges.clamp(utterance.rate, to: SpeechRanges.rate)),
+            pitch: Int32(SpeechRanges.clamp(utterance.pitch, to: SpeechRanges.pitch)),
+            volume: Int32(SpeechRanges.clamp(utterance.volume, to: SpeechRanges.volume)),
             punctuation: punctuation,
             punctuationList: Self.somePunctuation,
             ssml: ssml,

@@ -69,7 +69,7 @@ extension Announcectl {
         )
         var voice: String?
 
-        @Option(help: "Words per minute, 80 to 450.")
+        @Option(help: SpeechOptionRanges.rateHelp)
         var rate: Int?
 
         @Option(help: "Pitch, 0 to 100 (Piper voices ignore it).")
@@ -85,15 +85,7 @@ extension Announcectl {
             if voice == nil && rate == nil && pitch == nil && volume == nil && punctuation == nil {
                 throw ValidationError("give at least one of --voice, --rate, --pitch, --volume, --punctuation")
             }
-            if let rate, !SpeechRanges.rate.contains(rate) {
-                throw ValidationError("--rate must be between 80 and 450")
-            }
-            if let pitch, !SpeechRanges.pitch.contains(pitch) {
-                throw ValidationError("--pitch must be between 0 and 100")
-            }
-            if let volume, !SpeechRanges.volume.contains(volume) {
-                throw ValidationError("--volume must be between 0 and 200")
-            }
+            try SpeechOptionRanges.check(rate: rate, pitch: pitch, volume: volume)
         }
 
         func run() async throws {

@@ -54,7 +54,7 @@ extension Announcectl {
         @Option(help: ArgumentHelp("The text's BCP 47 language, e.g. en, de-DE.", valueName: "lang"))
         var lang: String?
 
-        @Option(help: "Words per minute, 80 to 450.")
+        @Option(help: SpeechOptionRanges.rateHelp)
         var rate: Int?
 
         @Option(help: "Pitch, 0 to 100 (Piper voices ignore it).")
@@ -107,15 +107,7 @@ extension Announcectl {
                 throw ValidationError("--lang must be a BCP 47 language tag such as en, de-DE or cmn")
             }
             if let voice, voice.allSatisfy(\.isWhitespace) { throw ValidationError("--voice must not be empty") }
-            if let rate, !SpeechRanges.rate.contains(rate) {
-                throw ValidationError("--rate must be between 80 and 450 words per minute")
-            }
-            if let pitch, !SpeechRanges.pitch.contains(pitch) {
-                throw ValidationError("--pitch must be between 0 and 100")
-            }
-            if let volume, !SpeechRanges.volume.contains(volume) {
-                throw ValidationError("--volume must be between 0 and 200")
-            }
+            try SpeechOptionRanges.check(rate: rate, pitch: pitch, volume: volume)
             if words && !waiting.wait {
                 throw ValidationError("--words prints words as they are heard, so it needs --wait")
             }

@@ -15,13 +15,11 @@ struct ShortSpeechOptions: ParsableArguments {
     @Option(help: "An espeak-ng voice, by language or file name.")
     var voice: String?
 
-    @Option(help: "Words per minute, 80 to 450.")
+    @Option(help: SpeechOptionRanges.rateHelp)
     var rate: Int?
 
     func validate() throws {
-        if let rate, !SpeechRanges.rate.contains(rate) {
-            throw ValidationError("--rate must be between 80 and 450 words per minute")
-        }
+        try SpeechOptionRanges.check(rate: rate)
         if let voice, voice.allSatisfy(\.isWhitespace) { throw ValidationError("--voice must not be empty") }
     }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceProtocol
 import EngineWire
 import HelperRuntime
 import PiperRendering
@@ -39,8 +40,9 @@ struct UtteranceSynthesis {
     init(voice: LoadedVoice, runtime: HelperRuntime, rate: Int32, volume: Int32) {
         self.voice = voice
         self.runtime = runtime
-        // espeak-ng's words per minute (175 normal) as a speed factor; the daemon's range is 80...450.
-        speed = Float(min(max(rate, 80), 450)) / 175
+        // espeak-ng's words per minute as a speed factor over the voice's own (its normal rate):
+        // the voice's length scale divided by it, over the daemon's whole range.
+        speed = Float(SpeechRanges.clamp(Int(rate), to: SpeechRanges.rate)) / Float(SpeechRanges.normalRate)
         gain = Float(min(max(volume, 0), 200)) / 100
         resampler = Resampler(from: voice.sampleRate, to: Self.outputRate)
     }

@@ -34,6 +34,7 @@ struct Daemon {
         dispatcherConfiguration.voice = settings.voice
         dispatcherConfiguration.voicePreferences = VoicePreferences(settings.voiceForLanguage)
         dispatcherConfiguration.rate = settings.rate
+        dispatcherConfiguration.ssipMaxRate = settings.ssipMaxRate
         dispatcherConfiguration.pitch = settings.pitch
         dispatcherConfiguration.volume = settings.volume
         dispatcherConfiguration.punctuation = settings.punctuation
@@ -310,7 +311,7 @@ final class Reloader {
         dispatcher.warnAboutMissingPreferredVoices(new.voiceForLanguage, logger: logger)
         dispatcher.updateDefaults(
             voice: new.voice, rate: new.rate, pitch: new.pitch, volume: new.volume,
-            punctuation: new.punctuation, earcons: new.earcons
+            punctuation: new.punctuation, earcons: new.earcons, ssipMaxRate: new.ssipMaxRate
         )
         dispatcher.updateHistory(size: new.historySize, ssip: new.historySSIP)
         if let notice = new.restartNotice(since: current.settings) {
@@ -321,7 +322,7 @@ final class Reloader {
             "SIGHUP: settings reloaded",
             metadata: [
                 "file": "\(loaded.file ?? "none")", "voice": "\(new.voice)", "rate": "\(new.rate)",
-                "pitch": "\(new.pitch)",
+                "pitch": "\(new.pitch)", "ssip_max_rate": "\(new.ssipMaxRate)",
                 "volume": "\(new.volume)", "punctuation": "\(new.punctuation.rawValue)", "earcons": "\(new.earcons)",
             ]
         )

@@ -91,7 +91,7 @@ struct DecodingTests {
             (#"{"op":"announce","text":5}"#, .invalid),
             (#"{"op":"announce","text":"a","priority":"urgent"}"#, .invalid),
             (#"{"op":"announce","text":"a","rate":79}"#, .invalid),
-            (#"{"op":"announce","text":"a","rate":451}"#, .invalid),
+            (#"{"op":"announce","text":"a","rate":\#(SpeechRanges.rate.upperBound + 1)}"#, .invalid),
             (#"{"op":"announce","text":"a","pitch":101}"#, .invalid),
             (#"{"op":"announce","text":"a","volume":-1}"#, .invalid),
             (#"{"op":"announce","text":"a","rate":1.5}"#, .invalid),

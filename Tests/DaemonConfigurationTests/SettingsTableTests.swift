@@ -128,8 +128,14 @@ struct SettingsTableTests {
         arguments: [
             (["--rat", "200"], "--rat: is not an option announced knows; `announced --help` lists them"),
             (["200"], "200: is not an option announced knows; `announced --help` lists them"),
-            (["--rate"], "--rate: needs a value (wpm): must be a whole number from 80 to 450"),
-            (["--rate", "fast"], "--rate: must be a whole number from 80 to 450, not \"fast\""),
+            (
+                ["--rate"],
+                "--rate: needs a value (wpm): must be a whole number from 80 to \(SpeechRanges.rate.upperBound)"
+            ),
+            (
+                ["--rate", "fast"],
+                "--rate: must be a whole number from 80 to \(SpeechRanges.rate.upperBound), not \"fast\""
+            ),
         ])
     func badArguments(arguments: [String], message: String) {
         #expect(throws: SettingsError.self) { try CommandLineSettings(arguments: arguments) }
@@ -168,8 +174,8 @@ struct SettingsTableTests {
         #expect(new.restartNotice(since: old) == "the changes to duck, allow_uids and log_level take effect \(restart)")
         #expect(
             SettingsTable.reloadedKeys == [
-                "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons", "history_size",
-                "history_ssip",
+                "ssip_max_rate", "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons",
+                "history_size", "history_ssip",
             ])
     }
 
@@ -177,7 +183,10 @@ struct SettingsTableTests {
     func flagsHelp() {
         let help = SettingsDocumentation.flagsHelp
         #expect(
-            help.contains("--rate <wpm>: The default rate, words per minute. (integer 80-450; default 175)"), "\(help)")
+            help.contains(
+                "--rate <wpm>: The default rate, words per minute. (integer 80-\(SpeechRanges.rate.upperBound); default 175)"
+            ),
+            "\(help)")
         #expect(help.contains("--audio <output>:"), "\(help)")
         #expect(help.contains("alsa:DEVICE"), "\(help)")
         #expect(help.split(separator: "\n").count == SettingsTable.entries.compactMap(\.flag).count)

@@ -399,7 +399,9 @@ struct SettingsErrorTests {
     @Test(
         "a value out of range, or not one of the allowed words, names the file and the key",
         arguments: [
-            ("rate", "79"), ("rate", "451"), ("pitch", "-1"), ("pitch", "101"), ("volume", "-1"), ("volume", "201"),
+            ("rate", "79"), ("rate", "\(SpeechRanges.rate.upperBound + 1)"), ("ssip_max_rate", "79"),
+            ("ssip_max_rate", "\(SpeechRanges.rate.upperBound + 1)"), ("pitch", "-1"), ("pitch", "101"),
+            ("volume", "-1"), ("volume", "201"),
             ("max_line_bytes", "0"), ("max_text_chars", "-5"), ("max_pending_per_client", "0"),
             ("max_outbound_bytes", "0"),
             ("allow_uids", "[-1]"), ("allow_uids", "[4294967295]"), ("punctuation", "\"most\""),
@@ -428,7 +430,7 @@ struct SettingsErrorTests {
         let error = try #require(loadError(fixture.loader()))
         #expect(
             error.description
-                == "config file \(fixture.xdgFile), key \"rate\": must be a whole number from 80 to 450, not 20; correct it, or remove the key to use the default"
+                == "config file \(fixture.xdgFile), key \"rate\": must be a whole number from 80 to \(SpeechRanges.rate.upperBound), not 20; correct it, or remove the key to use the default"
         )
     }
 
@@ -437,7 +439,7 @@ struct SettingsErrorTests {
         let fixture = ConfigFixture()
         fixture.write(#"{"rate": 200}"#, to: fixture.xdgFile)
         for (name, value) in [
-            ("ANNOUNCED_RATE", "fast"), ("ANNOUNCED_RATE", "1000"), ("ANNOUNCED_EARCONS", "maybe"),
+            ("ANNOUNCED_RATE", "fast"), ("ANNOUNCED_RATE", "99999"), ("ANNOUNCED_EARCONS", "maybe"),
             ("ANNOUNCED_AUDIO", "speaker"), ("ANNOUNCED_ALLOW_UIDS", "1000,x"), ("ANNOUNCED_PUNCTUATION", "most"),
         ] {
             let error = try #require(loadError(fixture.loader(environment: [name: value])))
@@ -452,7 +454,8 @@ struct SettingsErrorTests {
         let fixture = ConfigFixture()
         let error = try #require(settingsError(fixture, flags: ["--rate", "5"]))
         #expect(error.source == .flag("--rate"))
-        #expect(error.description.hasPrefix("--rate: must be a whole number from 80 to 450"))
+        #expect(
+            error.description.hasPrefix("--rate: must be a whole number from 80 to \(SpeechRanges.rate.upperBound)"))
     }
 
     @Test("a bad value in the file is an error even where a variable or flag overrides it")
@@ -464,7 +467,7 @@ struct SettingsErrorTests {
         #expect(error.source == .file(fixture.xdgFile))
         #expect(error.key == "audio.output" || error.key == "rate")
         let variable = try #require(
-            settingsError(fixture, flags: ["--rate", "200"], environment: ["ANNOUNCED_RATE": "3000"]))
+            settingsError(fixture, flags: ["--rate", "200"], environment: ["ANNOUNCED_RATE": "99999"]))
         #expect(variable.source == .environment("ANNOUNCED_RATE"))
     }
 

@@ -15,7 +15,7 @@ struct ProtocolErrorTests {
             ("[1]", "not-object"),
             (#"{"id":1}"#, "missing-op"),
             (#"{"op":"sing","id":2}"#, "unknown-op"),
-            (#"{"op":"announce","id":3,"text":"a","rate":9000}"#, "invalid"),
+            (#"{"op":"announce","id":3,"text":"a","rate":\#(SpeechRanges.rate.upperBound + 1)}"#, "invalid"),
             (#"{"op":"announce","id":4,"text":"\#(String(repeating: "x", count: 1_048_577))"}"#, "text-too-long"),
             (#"{"op":"cancel","id":5,"target":77}"#, "not-found"),
             (#"{"op":"announce","id":6,"text":"a","voice":"no-such-voice"}"#, "invalid"),

@@ -61,7 +61,7 @@ struct SSIPAudioTests {
         let ssip = try ssipRendering(["RATE 40", "PITCH -30", "VOLUME -20"])
         let plain = try nativeRendering()
         let defaults = plain.defaults
-        let rate = SSIPVoiceMapping.rate(40, defaultRate: defaults.rate)
+        let rate = SSIPVoiceMapping.rate(40, defaultRate: defaults.rate, maxRate: SpeechRanges.ssipMaxRate)
         let pitch = SSIPVoiceMapping.pitch(-30, defaultPitch: defaults.pitch)
         let volume = SSIPVoiceMapping.volume(-20, defaultVolume: defaults.volume)
         #expect(

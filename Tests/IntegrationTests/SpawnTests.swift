@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
@@ -186,7 +187,7 @@ struct SpawnTests {
         #expect(result.status == 1)
         #expect(
             result.stderr
-                == "announced: config file \(file.path), key \"rate\": must be a whole number from 80 to 450, not 20; correct it, or remove the key to use the default\n"
+                == "announced: config file \(file.path), key \"rate\": must be a whole number from 80 to \(SpeechRanges.rate.upperBound), not 20; correct it, or remove the key to use the default\n"
         )
         #expect(!FileManager.default.fileExists(atPath: home.logPath))
     }

@@ -101,6 +101,20 @@ struct SpielProviderTests {
         #expect(daemon.stop() == 0)
     }
 
+    @Test(
+        "Spiel's rate past 450 wpm: rate 8 is 8 times announced's rate (1400 wpm), announced's own rendering at that rate"
+    )
+    func fastRate() throws {
+        let session = try DesktopSession()
+        let daemon = try spielDaemon(session)
+        let text = "Your download is complete"
+        let (_, samples) = try SpielClient(session: session).stream(voice: "en-us", text: text, rate: 8)
+        let own = try ownRendering(daemon, id: 1, text, #","voice":"en-us","rate":1400"#)
+        #expect(samples.count > 1000)
+        #expect(samples == own, "\(samples.count) samples streamed, \(own.count) rendered at 1400 wpm")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test("SSML marks arrive as mark events, in order")
     func marks() throws {
         let session = try DesktopSession()

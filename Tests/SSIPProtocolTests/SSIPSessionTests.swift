@@ -43,7 +43,8 @@ struct SSIPSessionTests {
         #expect(message.kind == .text && message.text.hasPrefix("<speak>") && !message.inBlock)
         #expect(
             message.settings.priority == .message && message.settings.ssmlMode && message.settings.language == "en-US")
-        let options = message.settings.speechOptions(defaultRate: 175, defaultPitch: 50, defaultVolume: 100)
+        let options = message.settings.speechOptions(
+            defaultRate: 175, maxRate: 450, defaultPitch: 50, defaultVolume: 100)
         #expect(options.ssml && options.lang == "en-US" && options.punctuation == .some)
         #expect(options.rate == 181)
         #expect(options.pitch == 55 && options.volume == 200)
@@ -131,10 +132,10 @@ struct SSIPSessionTests {
 struct SSIPVoiceMappingTests {
     @Test("rate, pitch and volume: the ends of announced's ranges at ±100, the default at 0")
     func ends() {
-        #expect(SSIPVoiceMapping.rate(-100, defaultRate: 175) == 80)
-        #expect(SSIPVoiceMapping.rate(0, defaultRate: 175) == 175)
-        #expect(SSIPVoiceMapping.rate(100, defaultRate: 175) == 450)
-        #expect(SSIPVoiceMapping.rate(-50, defaultRate: 175) == 127)
+        #expect(SSIPVoiceMapping.rate(-100, defaultRate: 175, maxRate: 450) == 80)
+        #expect(SSIPVoiceMapping.rate(0, defaultRate: 175, maxRate: 450) == 175)
+        #expect(SSIPVoiceMapping.rate(100, defaultRate: 175, maxRate: 450) == 450)
+        #expect(SSIPVoiceMapping.rate(-50, defaultRate: 175, maxRate: 450) == 127)
         #expect(SSIPVoiceMapping.pitch(-100, defaultPitch: 50) == 0)
         #expect(SSIPVoiceMapping.pitch(100, defaultPitch: 50) == 100)
         #expect(SSIPVoiceMapping.volume(0, defaultVolume: 100) == 100)
@@ -144,12 +145,27 @@ struct SSIPVoiceMappingTests {
 
     @Test("the mapping never goes down as the SSIP value goes up, and stays in announced's ranges")
     func monotonic() {
-        let rates = (-100...100).map { SSIPVoiceMapping.rate($0, defaultRate: 175) }
+        let rates = (-100...100).map { SSIPVoiceMapping.rate($0, defaultRate: 175, maxRate: 450) }
         let volumes = (-100...100).map { SSIPVoiceMapping.volume($0, defaultVolume: 100) }
         #expect(zip(rates, rates.dropFirst()).allSatisfy { $0 <= $1 })
         #expect(zip(volumes, volumes.dropFirst()).allSatisfy { $0 <= $1 })
         #expect(rates.allSatisfy(SpeechRanges.rate.contains) && volumes.allSatisfy(SpeechRanges.volume.contains))
-        #expect(SSIPVoiceMapping.rate(-1000, defaultRate: 175) == 80, "out-of-range values are clamped")
+        #expect(SSIPVoiceMapping.rate(-1000, defaultRate: 175, maxRate: 450) == 80, "out-of-range values are clamped")
+    }
+
+    @Test(
+        "RATE 100 is ssip_max_rate (as speech-dispatcher's EspeakMaxRate), clamped to the engine's limit and never below the default"
+    )
+    func maxRate() {
+        #expect(SSIPVoiceMapping.rate(100, defaultRate: 175, maxRate: 900) == 900)
+        #expect(SSIPVoiceMapping.rate(50, defaultRate: 175, maxRate: 975) == 575)
+        #expect(SSIPVoiceMapping.rate(-100, defaultRate: 175, maxRate: 900) == 80, "the bottom stays")
+        #expect(SSIPVoiceMapping.rate(0, defaultRate: 175, maxRate: 900) == 175, "0 is still the default")
+        let limit = SpeechRanges.rate.upperBound
+        #expect(SSIPVoiceMapping.rate(100, defaultRate: 175, maxRate: limit + 1000) == limit)
+        #expect(
+            SSIPVoiceMapping.rate(100, defaultRate: 600, maxRate: 450) == 600, "a top below the default is the default")
+        #expect(SSIPVoiceMapping.rate(100, defaultRate: 175, maxRate: SpeechRanges.ssipMaxRate) == 450)
     }
 
     @Test("every voice type has a variant espeak-ng ships, or none for MALE1", arguments: SSIPVoiceType.allCases)
