@@ -23,9 +23,31 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public var maxTextChars: Int = DecodingLimits.protocolMaxTextChars
     /// The daemon's version, reported by `hello` and `status`.
     public var version: String = "0.1.0"
+    /// The settings per client (`clients`): the first entry a client's name matches.
+    public var clientSettings: [ClientSettingsEntry] = []
 
     /// The defaults of the protocol.
     public init() {}
+
+    /// The configuration `settings` give, with the daemon's `version`.
+    public init(_ settings: LiveSettings, version: String) {
+        self.version = version
+        adopt(settings)
+    }
+
+    /// Takes every value `settings` carries.
+    mutating func adopt(_ settings: LiveSettings) {
+        voice = settings.voice
+        voicePreferences = settings.voicePreferences
+        rate = settings.rate
+        pitch = settings.pitch
+        volume = settings.volume
+        punctuation = settings.punctuation
+        earcons = settings.earcons
+        clientSettings = settings.clients
+        maxPendingPerClient = settings.maxPendingPerClient
+        maxTextChars = settings.maxTextChars
+    }
 }
 
 /// The speech defaults `set` may change, and whether speech is muted. A front-end whose
@@ -43,14 +65,20 @@ public struct SpeechDefaults: Sendable, Hashable {
     public internal(set) var punctuation: Punctuation
     /// Speech is muted.
     public internal(set) var muted = false
+    /// The language of posts that name no voice or language (a `clients` entry's), if any.
+    public internal(set) var language: String?
 
     /// Creates defaults (speech on).
-    public init(voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, muted: Bool = false) {
+    public init(
+        voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, muted: Bool = false,
+        language: String? = nil
+    ) {
         self.voice = voice
         self.rate = rate
         self.pitch = pitch
         self.volume = volume
         self.punctuation = punctuation
         self.muted = muted
+        self.language = language
     }
 }

@@ -168,7 +168,7 @@ struct SettingsTableTests {
         #expect(new.restartNotice(since: old) == "the changes to duck, allow_uids and log_level take effect \(restart)")
         #expect(
             SettingsTable.reloadedKeys == [
-                "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons",
+                "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "clients", "earcons",
             ])
     }
 
