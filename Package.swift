@@ -195,7 +195,7 @@ let package = Package(
         .target(
             name: "DaemonConfiguration",
             dependencies: [
-                "AnnounceProtocol", "AnnouncePOSIX", "LanguageRuns",
+                "AnnounceProtocol", "AnnounceCore", "AnnouncePOSIX", "LanguageRuns",
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: strictSwift
@@ -367,7 +367,8 @@ let package = Package(
             exclude: ["Fixtures"], swiftSettings: strictSwift
         ),
         .testTarget(
-            name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration"], swiftSettings: strictSwift),
+            name: "DaemonConfigurationTests", dependencies: ["DaemonConfiguration", "AnnounceCore"],
+            swiftSettings: strictSwift),
         // Against the real daemon (and announcectl) as separate processes on real sockets.
         .testTarget(
             name: "IntegrationTests",

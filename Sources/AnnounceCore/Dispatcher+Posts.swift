@@ -27,8 +27,14 @@ extension Dispatcher {
     ) -> PostAdmission {
         let plan: PostPlan
         let voice: ResolvedVoice
+        // The message's own options, then the client's `clients` entry, then the defaults.
+        let own = defaults(for: client)
+        var options = post.options
+        if options.voice == nil, options.lang == nil, let language = own.language {
+            options.lang = language
+        }
         do {
-            voice = try resolveVoice(post.options)
+            voice = try resolveVoice(options, defaultVoice: own.voice)
             plan = sound != nil ? PostPlan(text: "") : try self.plan(post, client: client, language: voice.language)
         } catch {
             var error = error
@@ -61,11 +67,10 @@ extension Dispatcher {
         let seq = reservedSeq ?? sequenceNumbers.next()
         if let screen = plan.screen { navigator.publish(screen, rotors: post.rotors ?? [], owner: client) }
         if let target = plan.focusTarget { moveFocus(to: FocusCursor(client: client, element: target.id)) }
-        let options = post.options
         let utterance = Utterance(
             seq: seq, text: plan.text ?? "", ssml: options.ssml, voice: voice.synthesizerName,
-            rate: options.rate ?? defaults.rate, pitch: options.pitch ?? defaults.pitch,
-            volume: options.volume ?? defaults.volume, punctuation: options.punctuation ?? defaults.punctuation,
+            rate: options.rate ?? own.rate, pitch: options.pitch ?? own.pitch,
+            volume: options.volume ?? own.volume, punctuation: options.punctuation ?? own.punctuation,
             spell: options.spell, earcon: sound != nil || (post.kind == .screenChanged && configuration.earcons),
             earconSound: sound ?? .screenChange
         )
@@ -93,7 +98,7 @@ extension Dispatcher {
         }
         if shuttingDown {
             finish(record, .failure(reason: .shutdown, spokenChars: 0))
-        } else if defaults.muted {
+        } else if own.muted {
             finish(record, .failure(reason: .muted, spokenChars: 0))
         } else if plan.text == nil {
             finish(record, .success)

@@ -16,14 +16,14 @@ extension Dispatcher {
             case .answered(let reply):
                 send(answer: .reply(reply), to: client)
             case .message(let message):
-                let options = options(of: message)
+                let options = options(of: message, from: client)
                 _ = accept(
                     .announce(message.text, options: options), id: message.id, from: client, sound: message.sound,
                     priority: message.priority)
             case .queuedMessage(let message, let seq):
                 // Bound to its output module like `.message` (python3-speechd's `speak` after
                 // `set_output_module('piper')` comes this way, and spoke with espeak-ng).
-                let options = options(of: message)
+                let options = options(of: message, from: client)
                 _ = accept(
                     .announce(message.text, options: options), id: message.id, from: client, sound: message.sound,
                     priority: message.priority,
@@ -191,14 +191,15 @@ extension Dispatcher {
 
     /// A front-end message's options against the current defaults, its voice bound to the engine
     /// it must speak with (SSIP's `OUTPUT_MODULE`), if any.
-    func options(of message: MessagePost) -> SpeechOptions {
-        var options = message.options(defaults)
+    func options(of message: MessagePost, from client: ClientID) -> SpeechOptions {
+        let own = defaults(for: client)
+        var options = message.options(own)
         if let engine = message.engine {
             // The front-end let the module be set, so it has voices: ones installed since the
             // dispatcher last looked are found now.
             if !voiceIndex.all.contains(where: { $0.engine == engine }) { refreshVoices() }
             options.voice = voiceIndex.voiceName(
-                of: engine, for: options, defaultVoice: defaults.voice, preferences: configuration.voicePreferences)
+                of: engine, for: options, defaultVoice: own.voice, preferences: configuration.voicePreferences)
         }
         return options
     }
@@ -222,6 +223,10 @@ extension Dispatcher {
         report.paused = outputHeld
         report.ssipClients = clients.values.count { $0.registration.protocolName == "ssip" }
         report.screenReader = screenReaderRunning
+        report.clientSettings = clients.sorted { $0.key < $1.key }.map { _, client in
+            ClientSettingsMatch(
+                name: client.displayName, matched: clientSettingsEntry(forClientNamed: client.displayName)?.match)
+        }
         if let speaking {
             let scalars = speaking.utterance.text.unicodeScalars
             report.speakingText =
@@ -347,6 +352,28 @@ extension Dispatcher {
         if defaults.voice != before.voice { prepareVoice(defaults.voice) }
         if defaults != before { broadcast(.statusChanged(statusReport), topic: .status) }
         return .success(())
+    }
+
+    /// Takes every value `flow` publishes from now on (``adopt(_:)``), each in a turn of its own
+    /// queued where it was published: a reload in a turn is adopted before anything that arrives
+    /// after it.
+    public nonisolated func follow(_ flow: SettingsFlow) {
+        flow.observe { [weak self] settings in
+            self?.enqueue { $0.adopt(settings) }
+        }
+    }
+
+    /// Takes the settings of a reload (``SettingsFlow``): the speech defaults (what `set` had
+    /// changed included), the language preferences, the earcon switch the `clients` entries, SSIP's top rate and the history's size and SSIP switch,
+    /// which connected clients are matched against again from their next post. When the defaults
+    /// or earcons changed, subscribers hear `status-changed`; posts already queued keep their options.
+    public func adopt(_ settings: LiveSettings) {
+        configuration.voicePreferences = settings.voicePreferences
+        configuration.clientSettings = settings.clients
+        updateDefaults(
+            voice: settings.voice, rate: settings.rate, pitch: settings.pitch, volume: settings.volume,
+            punctuation: settings.punctuation, earcons: settings.earcons, ssipMaxRate: settings.ssipMaxRate)
+        updateHistory(size: settings.historySize, ssip: settings.historySSIP)
     }
 
     /// Replaces the speech defaults, and the earcon switch when `earcons` is given and SSIP's top

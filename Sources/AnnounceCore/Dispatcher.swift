@@ -120,15 +120,31 @@ public final class Dispatcher {
     /// The voice a post's options select (see ``VoiceIndex``), with the configured language
     /// preferences. A voice name or language no voice answers to makes it take the backend's
     /// voices as they are now first, so a voice installed while the daemon runs is taken.
-    func resolveVoice(_ options: SpeechOptions) throws(RequestError) -> ResolvedVoice {
+    func resolveVoice(_ options: SpeechOptions, defaultVoice: String? = nil) throws(RequestError) -> ResolvedVoice {
         let preferences = configuration.voicePreferences
-        if let resolved = try? voiceIndex.resolve(options, defaultVoice: defaults.voice, preferences: preferences),
+        let defaultVoice = defaultVoice ?? defaults.voice
+        if let resolved = try? voiceIndex.resolve(options, defaultVoice: defaultVoice, preferences: preferences),
             resolved.warning == nil
         {
             return resolved
         }
         refreshVoices()
-        return try voiceIndex.resolve(options, defaultVoice: defaults.voice, preferences: preferences)
+        return try voiceIndex.resolve(options, defaultVoice: defaultVoice, preferences: preferences)
+    }
+
+    /// The speech defaults `client`'s posts speak with: the first `clients` entry its name
+    /// matches over the defaults (which `set` changes), muted when either is.
+    func defaults(for client: ClientID) -> SpeechDefaults {
+        var own = defaults
+        if let name = clients[client]?.displayName, let entry = clientSettingsEntry(forClientNamed: name) {
+            own.overlay(entry)
+        }
+        return own
+    }
+
+    /// The first `clients` entry `name` matches, if any.
+    func clientSettingsEntry(forClientNamed name: String) -> ClientSettingsEntry? {
+        configuration.clientSettings.first { $0.matches(name) }
     }
 
     /// Replaces the language preferences (a configuration reload). Posts already queued keep

@@ -29,9 +29,34 @@ public struct DispatcherConfiguration: Sendable, Hashable {
     public var historySSIP: Bool = false
     /// The daemon's version, reported by `hello` and `status`.
     public var version: String = "0.1.0"
+    /// The settings per client (`clients`): the first entry a client's name matches.
+    public var clientSettings: [ClientSettingsEntry] = []
 
     /// The defaults of the protocol.
     public init() {}
+
+    /// The configuration `settings` give, with the daemon's `version`.
+    public init(_ settings: LiveSettings, version: String) {
+        self.version = version
+        adopt(settings)
+    }
+
+    /// Takes every value `settings` carries.
+    mutating func adopt(_ settings: LiveSettings) {
+        voice = settings.voice
+        voicePreferences = settings.voicePreferences
+        rate = settings.rate
+        pitch = settings.pitch
+        volume = settings.volume
+        punctuation = settings.punctuation
+        earcons = settings.earcons
+        ssipMaxRate = settings.ssipMaxRate
+        historySize = settings.historySize
+        historySSIP = settings.historySSIP
+        clientSettings = settings.clients
+        maxPendingPerClient = settings.maxPendingPerClient
+        maxTextChars = settings.maxTextChars
+    }
 }
 
 /// The speech defaults `set` may change, and whether speech is muted. A front-end whose
@@ -52,11 +77,14 @@ public struct SpeechDefaults: Sendable, Hashable {
     /// What SSIP's `RATE 100` stands for, words per minute (`ssip_max_rate`; a reload changes
     /// it, `set` does not).
     public internal(set) var ssipMaxRate: Int
+    /// The language of posts that name no voice or language (a `clients` entry's), if any.
+    public internal(set) var language: String?
 
     /// Creates defaults (speech on).
     public init(
         voice: String, rate: Int, pitch: Int, volume: Int, punctuation: Punctuation, muted: Bool = false,
-        ssipMaxRate: Int = SpeechRanges.ssipMaxRate
+        ssipMaxRate: Int = SpeechRanges.ssipMaxRate,
+        language: String? = nil
     ) {
         self.voice = voice
         self.rate = rate
@@ -65,5 +93,6 @@ public struct SpeechDefaults: Sendable, Hashable {
         self.punctuation = punctuation
         self.muted = muted
         self.ssipMaxRate = ssipMaxRate
+        self.language = language
     }
 }

@@ -73,6 +73,21 @@ public struct SpeechRun: Sendable, Hashable {
     }
 }
 
+/// A connected client and the `clients` entry of the daemon's configuration it matched, as
+/// `status` reports them.
+public struct ClientSettingsMatch: Sendable, Hashable {
+    /// The client's name: SSIP's `CLIENT_NAME`, the `hello` name (else `pid:N`), `atspi:<app>`.
+    public var name: String
+    /// The pattern (`match`) of the first entry its name matched; nil when none did.
+    public var matched: String?
+
+    /// Creates a match.
+    public init(name: String, matched: String?) {
+        self.name = name
+        self.matched = matched
+    }
+}
+
 /// The daemon's state, as `status` answers and `status-changed` reports it.
 public struct StatusReport: Sendable, Hashable {
     /// Speech is on (not muted).
@@ -121,6 +136,9 @@ public struct StatusReport: Sendable, Hashable {
     /// A screen reader runs (the desktop's `org.a11y.Status.ScreenReaderEnabled`; false without
     /// a session bus or at-spi2-core).
     public var screenReader = false
+    /// Each connected client, in the order they connected, with the `clients` entry it matched
+    /// (`client_settings`).
+    public var clientSettings: [ClientSettingsMatch] = []
     /// How many characters of the speaking text `status` shows.
     public static let speakingTextLimit = 100
 

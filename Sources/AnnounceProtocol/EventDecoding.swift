@@ -161,6 +161,18 @@ extension StatusReport {
         paused = try object.optionalBool("paused") ?? false
         ssipClients = try object.optionalInt("ssip_clients", range: 0...Int.max) ?? 0
         screenReader = try object.optionalBool("screen_reader") ?? false
+        if let list = object["client_settings"], !list.isNull {
+            guard let clients = list.arrayValue else {
+                throw FieldError(field: "client_settings", problem: "must be an array")
+            }
+            clientSettings = try clients.map { (client: JSONValue) throws(FieldError) -> ClientSettingsMatch in
+                guard let entry = client.objectValue else {
+                    throw FieldError(field: "client_settings", problem: "must hold objects")
+                }
+                return ClientSettingsMatch(
+                    name: try entry.requiredString("name"), matched: try entry.optionalString("matched"))
+            }
+        }
     }
 }
 

@@ -171,6 +171,15 @@ extension StatusReport {
         object.append("paused", .bool(paused))
         object.append("ssip_clients", .integer(Int64(ssipClients)))
         object.append("screen_reader", .bool(screenReader))
+        object.append(
+            "client_settings",
+            .array(
+                clientSettings.map { client in
+                    var entry = JSONObject()
+                    entry.append("name", .string(client.name))
+                    entry.append("matched", client.matched.map(JSONValue.string) ?? .null)
+                    return .object(entry)
+                }))
         return object
     }
 }

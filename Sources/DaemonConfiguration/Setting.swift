@@ -143,6 +143,8 @@ public protocol AnySetting: Sendable {
     func parse(text: String) -> SettingBox?
     /// The JSON's value, or nil when it is not one of this key's.
     func parse(json: JSONValue) -> SettingBox?
+    /// What is wrong with a JSON value ``parse(json:)`` refuses, as an error says it.
+    func problem(json: JSONValue) -> String
 }
 
 extension Setting: AnySetting {
@@ -160,6 +162,11 @@ extension Setting: AnySetting {
     public func parse(text: String) -> SettingBox? { type.fromText(text).map(SettingBox.init) }
     /// The JSON's value, or nil when it is not one of this key's.
     public func parse(json: JSONValue) -> SettingBox? { type.fromJSON(json).map(SettingBox.init) }
+    /// What is wrong with a JSON value ``parse(json:)`` refuses: the type's own words, else
+    /// the requirement and the value.
+    public func problem(json: JSONValue) -> String {
+        type.explain?(json) ?? "\(type.requirement), not \(json.jsonText)"
+    }
 }
 
 /// A parsed value of some key, compared and hashed as its own type.

@@ -17,17 +17,22 @@ public struct SettingType<Value: Sendable & Hashable>: Sendable {
     let fromJSON: @Sendable (JSONValue) -> Value?
     /// The value as the file writes it.
     let toJSON: @Sendable (Value) -> JSONValue
+    /// What exactly is wrong with a file's JSON that ``fromJSON`` refuses, when the type can say
+    /// more than ``requirement`` (which entry of a list, which field); nil says only that.
+    let explain: (@Sendable (JSONValue) -> String?)?
 
     /// A type from its parts.
     public init(
         summary: String, requirement: String, fromText: @escaping @Sendable (String) -> Value?,
-        fromJSON: @escaping @Sendable (JSONValue) -> Value?, toJSON: @escaping @Sendable (Value) -> JSONValue
+        fromJSON: @escaping @Sendable (JSONValue) -> Value?, toJSON: @escaping @Sendable (Value) -> JSONValue,
+        explain: (@Sendable (JSONValue) -> String?)? = nil
     ) {
         self.summary = summary
         self.requirement = requirement
         self.fromText = fromText
         self.fromJSON = fromJSON
         self.toJSON = toJSON
+        self.explain = explain
     }
 
     /// The same parsers with another requirement and summary.
@@ -35,7 +40,7 @@ public struct SettingType<Value: Sendable & Hashable>: Sendable {
         SettingType(
             summary: summary ?? self.summary, requirement: requirement ?? self.requirement, fromText: fromText,
             fromJSON: fromJSON,
-            toJSON: toJSON)
+            toJSON: toJSON, explain: explain)
     }
 
     /// Values of another type that stand for these one for one (`allow_uids`' `UInt32`s).

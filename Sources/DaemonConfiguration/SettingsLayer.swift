@@ -33,8 +33,7 @@ struct SettingsLayer: Sendable {
             guard let value = entry.parse(json: json) else {
                 throw SettingsError(
                     source: .file(file.providerName), key: entry.key,
-                    problem:
-                        "\(entry.requirement), not \(json.jsonText); correct it, or remove the key to use the default")
+                    problem: "\(entry.problem(json: json)); correct it, or remove the key to use the default")
             }
             values[entry.key] = value
         }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+public import AnnounceCore
 public import AnnounceProtocol
 public import LanguageRuns
 
@@ -158,6 +159,23 @@ public struct SettingsTable: Sendable {
         "punctuation", .word(Punctuation.self), default: .none, flag: SettingFlag("--punctuation", value: "level"),
         reload: .applied,
         doc: "Which punctuation is spoken by default.")
+
+    /// `clients`.
+    public let clients = Setting<[ClientSettingsEntry]>(
+        "clients", ClientSettingsEntry.settingType, default: [], environment: .notRead, reload: .applied,
+        doc:
+            "Settings per client: a list of entries, each a `match` pattern over the client's name and any of `voice`, "
+            + "`rate`, `pitch`, `volume`, `punctuation`, `language` and `mute` (\"Settings per client\" below).",
+        details:
+            "The name matched is SSIP's whole `CLIENT_NAME` (`user:application:component`: Orca sends "
+            + "`<user>:Orca:<component>`, or `unknown:Orca:...` without `USER`, so `*:Orca:*` catches it), the native "
+            + "protocol's `hello` name (`pid:N` without one) and `atspi:<app>` for toolkit announcements (Spiel requests "
+            + "speak with the defaults). Patterns are globs (`*`, `?`, `[...]`) over "
+            + "the whole name, matched without regard to case (speech-dispatcher's `BeginClient` matches case-sensitively, "
+            + "so its sample `\"emacs:*\"` matches nothing). The first matching entry applies; `announcectl status` shows "
+            + "which one each client matched. What a message asks for itself wins, then the client's own `SET` (SSIP), then "
+            + "the entry, then the defaults (which the native `set` changes). `mute: true` ends its clients' posts `muted`. "
+            + "A voice no engine has stops the start (a reload keeps the old entries).")
 
     /// `earcons`.
     public let earcons = Setting<Bool>(

@@ -29,8 +29,10 @@ public struct SSIPSettings: Sendable, Hashable {
     /// one announced does not have, its messages speak with the daemon's choice of voice (its
     /// default voice, and its `voice_for_language`).
     public var outputModule: String?
-    /// `PUNCTUATION`.
-    public var punctuation: SSIPPunctuation = .none
+    /// `PUNCTUATION`; nil until the connection sets it: its messages speak with the punctuation
+    /// of its `clients` entry, else the daemon's default (speech-dispatcher's
+    /// `DefaultPunctuationMode`).
+    public var punctuation: SSIPPunctuation?
     /// `CAP_LET_RECOGN`.
     public var capitalLetters: SSIPCapitalLetters = .none
     /// `SPELLING`.
@@ -97,7 +99,7 @@ public struct SSIPSettings: Sendable, Hashable {
         case .language: return language ?? "en"
         case .outputModule: return outputModule ?? SSIPOutputModules.espeak
         case .voiceType: return voiceType.rawValue
-        case .punctuation: return punctuation.rawValue
+        case .punctuation: return (punctuation ?? .none).rawValue
         }
     }
 
@@ -108,7 +110,7 @@ public struct SSIPSettings: Sendable, Hashable {
         options.rate = SSIPVoiceMapping.rate(rate, defaultRate: defaultRate, maxRate: maxRate)
         options.pitch = SSIPVoiceMapping.pitch(pitch, defaultPitch: defaultPitch)
         options.volume = SSIPVoiceMapping.volume(volume, defaultVolume: defaultVolume)
-        options.punctuation = SSIPVoiceMapping.punctuation(punctuation)
+        options.punctuation = punctuation.map(SSIPVoiceMapping.punctuation)
         options.voice = synthesisVoice
         options.lang = language
         options.spell = spelling

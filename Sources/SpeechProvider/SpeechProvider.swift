@@ -56,7 +56,9 @@ public final class SpeechProvider: Sendable {
     /// let several apps overlap.
     public static let maxStreams = 4
 
-    private let settings: SpeechProviderSettings
+    /// The settings as they are now (the daemon's ``SettingsFlow``), read at each request: a
+    /// reload reaches the next stream.
+    private let settings: @Sendable () -> SpeechProviderSettings
     private let synthesizer: StreamSynthesizer
     private let sampleRate: Int
     private let logger: Logger
@@ -71,9 +73,11 @@ public final class SpeechProvider: Sendable {
         var total = 0
     }
 
-    /// A provider that synthesizes with the engines of `thread` at `sampleRate`.
+    /// A provider that synthesizes with the engines of `thread` at `sampleRate`, with the
+    /// settings `settings` gives at each request.
     public init(
-        settings: SpeechProviderSettings, synthesizer: StreamSynthesizer, sampleRate: Int, logger: Logger
+        settings: @escaping @Sendable () -> SpeechProviderSettings, synthesizer: StreamSynthesizer, sampleRate: Int,
+        logger: Logger
     ) {
         self.settings = settings
         self.synthesizer = synthesizer
@@ -100,7 +104,8 @@ public final class SpeechProvider: Sendable {
     /// Starts the stream `call` asks for, with `voices` the backend's voices now; nil, or the
     /// refusal the client gets. Returns at once. The call's pipe is the provider's from here.
     public func synthesize(_ call: SpeechProviderCall, voices: [VoiceDescription]) -> SpeechProviderRefusal? {
-        let refusal = check(call, voices: voices)
+        let settings = self.settings()
+        let refusal = check(call, voices: voices, settings: settings)
         guard case .success(let request) = refusal else {
             close(call.pipe)
             if case .failure(let why) = refusal {
@@ -175,9 +180,11 @@ public final class SpeechProvider: Sendable {
     }
 
     /// The request `call` makes, or why it is refused.
-    private func check(_ call: SpeechProviderCall, voices: [VoiceDescription]) -> Result<
-        StreamSynthesisRequest, SpeechProviderRefusal
-    > {
+    private func check(_ call: SpeechProviderCall, voices: [VoiceDescription], settings: SpeechProviderSettings)
+        -> Result<
+            StreamSynthesisRequest, SpeechProviderRefusal
+        >
+    {
         let invalid = { (message: String) in
             Result<StreamSynthesisRequest, SpeechProviderRefusal>.failure(
                 SpeechProviderRefusal(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message))

@@ -11,7 +11,9 @@ extension Announcectl {
                 Also shows whether a screen reader runs on the desktop ("desktop: screen reader \
                 running", "screen_reader": true with --json): the daemon follows org.a11y.Status's \
                 ScreenReaderEnabled on the session bus, which GNOME sets while Orca runs; without a \
-                session bus or at-spi2-core it says no screen reader.
+                session bus or at-spi2-core it says no screen reader. Under "clients", each \
+                connected client is listed with the entry of the configuration's "clients" it matched \
+                ("clients entry \"*:Orca:*\"") or "the defaults" ("client_settings" with --json).
                 """)
         @ParentCommand var parent: Announcectl
 
@@ -35,7 +37,7 @@ extension Announcectl {
 enum StatusText {
     /// A short aligned block, one fact per line.
     static func block(_ report: StatusReport, socketPath: String) -> String {
-        let rows: [(String, String)] = [
+        var rows: [(String, String)] = [
             ("speech", speechState(report)),
             ("speaking", speakingLine(report)),
             ("pending", "\(report.pending)"),
@@ -46,6 +48,12 @@ enum StatusText {
             ("punctuation", report.punctuation.rawValue),
             ("audio", report.audio),
             ("clients", "\(report.clients)"),
+        ]
+        // Each connected client with the `clients` entry of the configuration it speaks with.
+        rows += report.clientSettings.map { client in
+            ("", "\(client.name): " + (client.matched.map { "clients entry \"\($0)\"" } ?? "the defaults"))
+        }
+        rows += [
             ("focus", report.focus ?? "none"),
             ("desktop", report.screenReader ? "screen reader running" : "no screen reader"),
             ("uptime", "\(report.uptimeSeconds) s"),

@@ -71,6 +71,14 @@ struct Announced: AsyncParsableCommand {
             spoken_chars; the least recently used renderings go first, and installing a voice again \
             or removing it drops its audio. espeak-ng is not cached.
 
+            Settings per client (clients in the file, like speech-dispatcher's BeginClient \
+            sections): each entry's match is a glob over a client's whole name, matched without \
+            regard to case (SSIP's CLIENT_NAME, so *:Orca:* catches Orca's unknown:Orca:default; \
+            the hello name, else pid:N; atspi:<app> for toolkit announcements), with any of voice, \
+            rate, pitch, volume, punctuation, language and mute. What a message asks wins, then the \
+            client's own SSIP SET, then the first matching entry, then the defaults; SIGHUP matches \
+            connected clients again. announcectl status shows which entry each client matched.
+
             Spiel (GNOME's speech API: Orca 46+ with --speech-system=spiel, WebKitGTK, the \
             proposed Speech portal for Flatpak apps) finds announced's voices on the session bus: \
             the daemon owns org.announced.Speech.Provider, object /org/announced/Speech/Provider, \

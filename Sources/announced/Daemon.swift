@@ -29,20 +29,11 @@ struct Daemon {
 
     func run() async throws {
         let settings = loaded.settings
-        var dispatcherConfiguration = DispatcherConfiguration()
-        dispatcherConfiguration.version = Announced.version
-        dispatcherConfiguration.voice = settings.voice
-        dispatcherConfiguration.voicePreferences = VoicePreferences(settings.voiceForLanguage)
-        dispatcherConfiguration.rate = settings.rate
-        dispatcherConfiguration.ssipMaxRate = settings.ssipMaxRate
-        dispatcherConfiguration.pitch = settings.pitch
-        dispatcherConfiguration.volume = settings.volume
-        dispatcherConfiguration.punctuation = settings.punctuation
-        dispatcherConfiguration.earcons = settings.earcons
-        dispatcherConfiguration.maxPendingPerClient = settings.maxPendingPerClient
-        dispatcherConfiguration.maxTextChars = settings.maxTextChars
-        dispatcherConfiguration.historySize = settings.historySize
-        dispatcherConfiguration.historySSIP = settings.historySSIP
+        // The one place the doors' values come from: derived once here, published again by each
+        // reload; the dispatcher follows it, the Spiel provider reads it at each request.
+        let flow = SettingsFlow(LiveSettings(settings))
+        let live = flow.current
+        let dispatcherConfiguration = DispatcherConfiguration(live, version: Announced.version)
 
         // The protocol's order: --socket, the file's `socket` (both in settings.socket), ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, /tmp.
         let location = SocketLocation.resolve(flag: nil, config: settings.socket, environment: environment)
@@ -62,7 +53,7 @@ struct Daemon {
         serverConfiguration.maxLineBytes = settings.maxLineBytes
         serverConfiguration.maxOutboundBytes = settings.maxOutboundBytes
         serverConfiguration.allowUIDs = settings.allowUIDs
-        serverConfiguration.limits = DecodingLimits(maxTextChars: settings.maxTextChars)
+        serverConfiguration.limits = DecodingLimits(maxTextChars: live.maxTextChars)
 
         let output = try AudioOutputFactory(logger: logger).makeOutput(
             settings.audioOutput, device: settings.audioDevice)
@@ -96,25 +87,30 @@ struct Daemon {
         } catch {
             throw StartupError(description: "\(error)")
         }
-        engine.configureLanguageSwitching(
-            settings.languageSwitching, languages: settings.languages, defaultVoice: settings.voice,
-            voicePreferences: VoicePreferences(settings.voiceForLanguage))
+        // Language runs follow the default voice and `voice_for_language` through reloads too.
+        let configureRuns = { @Sendable [engine] (live: LiveSettings) in
+            engine.configureLanguageSwitching(
+                settings.languageSwitching, languages: settings.languages, defaultVoice: live.voice,
+                voicePreferences: live.voicePreferences)
+        }
+        configureRuns(live)
+        flow.observe(configureRuns)
         let trimmer = MemoryTrimmer(logger: logger)
         // The first turn: the backend attached, the trimmer told of every turn, the voice checked,
         // and the reloader that SIGHUP runs in later turns.
         let environment = self.environment
-        let startingReloader = await dispatcher.inTurn {
-            [voice = dispatcherConfiguration.voice] dispatcher -> Reloader? in
+        let startingReloader = await dispatcher.inTurn { dispatcher -> Result<Reloader, StartupError> in
             dispatcher.attach(engine)
+            dispatcher.follow(flow)
             trimmer.watch(dispatcher)
-            guard dispatcher.knowsVoice(voice) else { return nil }
+            if let unknown = dispatcher.unknownVoice(in: live) { return .failure(StartupError(description: unknown)) }
             dispatcher.warnAboutMissingPreferredVoices(settings.voiceForLanguage, logger: logger)
-            return Reloader(
-                loader: loader, current: loaded, dispatcher: dispatcher, environment: environment, logger: logger)
+            return .success(
+                Reloader(
+                    loader: loader, current: loaded, flow: flow, dispatcher: dispatcher, environment: environment,
+                    logger: logger))
         }
-        guard let reloader = startingReloader else {
-            throw StartupError(description: Self.unknownVoice(dispatcherConfiguration.voice))
-        }
+        let reloader = try startingReloader.get()
         // SIGHUP's handler is installed here, before READY=1, so a reload right after it is
         // handled: its default action (ending the process) is ignored, and the signal source is
         // registered before the sequence is returned.
@@ -127,13 +123,14 @@ struct Daemon {
         // READY=1, so a voice installed right after it is seen.
         let ssip = SSIPFrontEnd(
             lookForVoices: { [engine] in engine.voices }, lookForEngines: { [engine] in engine.installedEngines() },
-            maxLineBytes: settings.maxLineBytes, maxTextChars: settings.maxTextChars
+            maxLineBytes: settings.maxLineBytes, maxTextChars: live.maxTextChars
         )
         installedVoices.onChange { _ in ssip.voicesChanged() }
         let desktop = DesktopSession(
             environment: environment, alsoOff: Self.offWithoutSessionBus(settings), logger: logger)
         let spiel =
-            settings.speechProvider == .on ? spielProvider(engine: engine, settings: settings, session: desktop) : nil
+            settings.speechProvider == .on
+            ? spielProvider(engine: engine, settings: settings, flow: flow, session: desktop) : nil
         if let spiel { installedVoices.onChange { _ in spiel.voicesChanged() } }
         installedVoices.startWatching()
         let server = AnnounceServer(
@@ -141,7 +138,7 @@ struct Daemon {
         let toolkit = ToolkitAnnouncementService(
             mode: settings.toolkitAnnouncements, ignored: Set(settings.toolkitAnnouncementsIgnore), session: desktop,
             clients: ToolkitAnnouncementClients(
-                dispatcher: dispatcher, limits: DecodingLimits(maxTextChars: settings.maxTextChars),
+                dispatcher: dispatcher, limits: DecodingLimits(maxTextChars: live.maxTextChars),
                 newClientID: { [server] in server.reserveClientID() }),
             logger: logger)
         let frontEnds = server.frontEndServices {
@@ -204,16 +201,19 @@ extension Daemon {
     }
 
     /// announced's voices for Spiel's clients on the daemon's session bus: streams synthesized by helpers
-    /// of their own (the engines of `speech`), at the settings' rate, pitch and volume, within
-    /// the limits every client has.
-    func spielProvider(engine: EngineBackend, settings: DaemonSettings, session: DesktopSession)
-        -> SpeechProviderService
-    {
+    /// of their own (the engines of `speech`), at the voice, rate, pitch, volume and punctuation
+    /// `flow` has at each request, within the limits every client has.
+    func spielProvider(
+        engine: EngineBackend, settings: DaemonSettings, flow: SettingsFlow, session: DesktopSession
+    ) -> SpeechProviderService {
         let provider = SpeechProvider(
-            settings: SpeechProviderSettings(
-                voice: settings.voice, rate: settings.rate, pitch: settings.pitch, volume: settings.volume,
-                punctuation: settings.punctuation, maxTextChars: settings.maxTextChars,
-                maxPendingPerClient: settings.maxPendingPerClient),
+            settings: {
+                let live = flow.current
+                return SpeechProviderSettings(
+                    voice: live.voice, rate: live.rate, pitch: live.pitch, volume: live.volume,
+                    punctuation: live.punctuation, maxTextChars: live.maxTextChars,
+                    maxPendingPerClient: live.maxPendingPerClient)
+            },
             synthesizer: StreamSynthesizer(thread: speech, piperThreads: settings.piperThreads),
             sampleRate: engine.sampleRate, logger: Logger(label: "announced.spiel"))
         return SpeechProviderService(
@@ -238,14 +238,22 @@ extension Daemon {
     }
 }
 
-extension VoicePreferences {
-    /// The preferences `voice_for_language` gives.
-    init(_ entries: [LanguageVoice]) {
-        self.init(entries.map { (language: $0.language, voice: $0.voice) })
-    }
-}
-
 extension Dispatcher {
+    /// Why `settings` cannot be used: the default voice, or a `clients` entry's, is not one an
+    /// engine has (the message says what to give instead); nil when every voice is known.
+    func unknownVoice(in settings: LiveSettings) -> String? {
+        if !knowsVoice(settings.voice) { return Daemon.unknownVoice(settings.voice) }
+        for (index, entry) in settings.clients.enumerated() {
+            if let voice = entry.voice, !knowsVoice(voice) {
+                return
+                    "the voice \"\(voice)\" of clients entry \(index + 1) (\"\(entry.match)\") is not installed; give "
+                    + "an espeak-ng voice (`espeak-ng --voices`) or an installed Piper voice's name (`announcectl voices` "
+                    + "lists them), or remove the entry's voice"
+            }
+        }
+        return nil
+    }
+
     /// Logs a warning for each voice `voice_for_language` names that is not installed (its
     /// language keeps its usual voice until it is).
     func warnAboutMissingPreferredVoices(_ entries: [LanguageVoice], logger: Logger) {
@@ -257,8 +265,11 @@ extension Dispatcher {
     }
 }
 
-/// Re-reads the settings on SIGHUP and applies what can change while connections stay open:
-/// voice, rate, pitch, volume, punctuation, earcons and the history's size and SSIP switch. A bad file is logged and changes nothing.
+/// Re-reads the settings on SIGHUP and publishes what a reload applies (``LiveSettings``:
+/// voice, `voice_for_language`, rate, pitch, volume, punctuation, earcons, `ssip_max_rate`, the history's size and SSIP switch, and
+/// `clients`) on the
+/// daemon's ``SettingsFlow``, which every door reads, while connections stay open. A bad file, or a
+/// voice no engine has, is logged and changes nothing.
 ///
 /// Each reload is bracketed for systemd by `RELOADING=1` and `READY=1` on `NOTIFY_SOCKET`, sent
 /// when the reload has been applied (or refused), which also tells tests when it is done.
@@ -266,16 +277,18 @@ extension Dispatcher {
 final class Reloader {
     let loader: SettingsLoader
     var current: LoadedSettings
+    let flow: SettingsFlow
     let dispatcher: Dispatcher
     let environment: [String: String]
     let logger: Logger
 
     init(
-        loader: SettingsLoader, current: LoadedSettings, dispatcher: Dispatcher, environment: [String: String],
-        logger: Logger
+        loader: SettingsLoader, current: LoadedSettings, flow: SettingsFlow, dispatcher: Dispatcher,
+        environment: [String: String], logger: Logger
     ) {
         self.loader = loader
         self.current = current
+        self.flow = flow
         self.dispatcher = dispatcher
         self.environment = environment
         self.logger = logger
@@ -292,7 +305,7 @@ final class Reloader {
         Systemd.notify("READY=1\nSTATUS=\(outcome)", environment: environment)
     }
 
-    /// Loads and applies the settings; returns a status line for systemd.
+    /// Loads and publishes the settings; returns a status line for systemd.
     func apply() -> String {
         let loaded: LoadedSettings
         do {
@@ -303,17 +316,13 @@ final class Reloader {
         }
         for warning in loaded.warnings { logger.warning("\(warning)") }
         let new = loaded.settings
-        guard dispatcher.knowsVoice(new.voice) else {
-            logger.error("SIGHUP: not reloaded, the previous settings stay: \(Daemon.unknownVoice(new.voice))")
-            return "reload failed, previous settings kept: no voice \(new.voice)"
+        let next = flow.current.reloaded(new)
+        if let unknown = dispatcher.unknownVoice(in: next) {
+            logger.error("SIGHUP: not reloaded, the previous settings stay: \(unknown)")
+            return "reload failed, previous settings kept: \(unknown)"
         }
-        dispatcher.updateVoicePreferences(VoicePreferences(new.voiceForLanguage))
         dispatcher.warnAboutMissingPreferredVoices(new.voiceForLanguage, logger: logger)
-        dispatcher.updateDefaults(
-            voice: new.voice, rate: new.rate, pitch: new.pitch, volume: new.volume,
-            punctuation: new.punctuation, earcons: new.earcons, ssipMaxRate: new.ssipMaxRate
-        )
-        dispatcher.updateHistory(size: new.historySize, ssip: new.historySSIP)
+        flow.publish(next)
         if let notice = new.restartNotice(since: current.settings) {
             logger.notice("SIGHUP: \(notice)")
         }
@@ -321,9 +330,10 @@ final class Reloader {
         logger.info(
             "SIGHUP: settings reloaded",
             metadata: [
-                "file": "\(loaded.file ?? "none")", "voice": "\(new.voice)", "rate": "\(new.rate)",
-                "pitch": "\(new.pitch)", "ssip_max_rate": "\(new.ssipMaxRate)",
-                "volume": "\(new.volume)", "punctuation": "\(new.punctuation.rawValue)", "earcons": "\(new.earcons)",
+                "file": "\(loaded.file ?? "none")", "voice": "\(next.voice)", "rate": "\(next.rate)",
+                "pitch": "\(next.pitch)", "volume": "\(next.volume)", "punctuation": "\(next.punctuation.rawValue)",
+                "earcons": "\(next.earcons)", "ssip_max_rate": "\(next.ssipMaxRate)",
+                "clients": "\(next.clients.count)",
             ]
         )
         return "settings reloaded"

@@ -174,8 +174,8 @@ struct SettingsTableTests {
         #expect(new.restartNotice(since: old) == "the changes to duck, allow_uids and log_level take effect \(restart)")
         #expect(
             SettingsTable.reloadedKeys == [
-                "ssip_max_rate", "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "earcons",
-                "history_size", "history_ssip",
+                "ssip_max_rate", "voice", "voice_for_language", "rate", "pitch", "volume", "punctuation", "clients",
+                "earcons", "history_size", "history_ssip",
             ])
     }
 

@@ -55,8 +55,9 @@ def plain(value):
 clients = {}
 
 
-def connect(name):
-    client = speechd.SSIPClient("pytest-" + name, autospawn=False)
+def connect(name, application=None, component="default", user="unknown"):
+    # CLIENT_NAME is user:application:component, as SSIPClient sends it.
+    client = speechd.SSIPClient(application or "pytest-" + name, component, user, autospawn=False)
     routed = client._conn._callback
 
     def on_wire(msg_id, client_id, type, **kwargs):
@@ -92,7 +93,9 @@ def handle(request):
     answer = {"reply": op, "client": name}
     try:
         if op == "connect":
-            answer["client_id"] = connect(name)._client_id
+            answer["client_id"] = connect(
+                name, request.get("application"), request.get("component", "default"), request.get("user", "unknown")
+            )._client_id
         elif op == "speak":
             answer["tag"] = request.get("tag")
             answer["msg_id"] = speak(name, request["text"], request.get("tag"))

@@ -74,9 +74,17 @@ final class SpeechdDriver {
     }
 
     /// Opens client `name` (an `SSIPClient`: CLIENT_NAME, HISTORY GET CLIENT_ID, six NOTIFICATION on).
+    /// Its CLIENT_NAME is `user:application:component`: `unknown:pytest-NAME:default` unless
+    /// `application` (and `component`, `user`) say otherwise, as `SSIPClient(application, component, user)`.
     @discardableResult
-    func connect(_ name: String = "a") throws -> Int {
-        try #require(try request("connect", client: name)["client_id"]?.intValue)
+    func connect(_ name: String = "a", application: String? = nil, component: String? = nil, user: String? = nil)
+        throws -> Int
+    {
+        var fields: JSONObject = [:]
+        if let application { fields["application"] = .string(application) }
+        if let component { fields["component"] = .string(component) }
+        if let user { fields["user"] = .string(user) }
+        return try #require(try request("connect", client: name, fields)["client_id"]?.intValue)
     }
 
     /// `SSIPClient.speak(text, callback)`; the message id.
