@@ -74,6 +74,26 @@ public final class SpawnedProcess: @unchecked Sendable {
         output = pipeEnds[0] >= 0 ? FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true) : nil
     }
 
+    /// Starts `executable ARGUMENTS` with exactly `environment`, sharing this process's standard
+    /// input, output and error and no other descriptor, in a child that gets `signal` when the
+    /// thread that started it ends (`PR_SET_PDEATHSIG`): a benchmark's daemon dies with a killed
+    /// benchmark. Start it from a thread that lives as long as the child should, such as the main
+    /// thread.
+    public init(executable: String, arguments: [String], environment: [String: String], parentDeathSignal signal: Int32)
+        throws
+    {
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        let child = CAnnounceLinux_spawn_dying_with_parent(executable, argv, envp, signal)
+        guard child > 0 else { throw SpawnError("cannot start \(executable): \(String(cString: strerror(errno)))") }
+        pid = child
+        output = nil
+    }
+
     deinit {
         if isRunning {
             kill(pid, SIGKILL)

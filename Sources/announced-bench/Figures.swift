@@ -140,7 +140,7 @@ struct Figures {
             probe.waitFor(#""event":"ok""#)
             usleep(2_000_000)
         }
-        let before = Resident(pid: daemon.process.processIdentifier)
+        let before = Resident(pid: daemon.process.pid)
         let perConnection = posts / connections
         let clients = try (0..<connections).map { _ in try daemon.connect() }
         let group = DispatchGroup()
@@ -201,7 +201,7 @@ struct Figures {
         // The daemon gives freed heap back after a quiet second (MemoryTrimmer): the figure is
         // what an idle daemon holds, so it is read after two quiet seconds.
         usleep(2_000_000)
-        figure.afterPostsIdle = Resident(pid: daemon.process.processIdentifier)
+        figure.afterPostsIdle = Resident(pid: daemon.process.pid)
         return figure
     }
 

@@ -152,7 +152,7 @@ extension Figures {
             client, recorder, engine: "espeak-ng", voiceField: #""voice":"en-us","#, id: &id, rounds: rounds,
             into: &figures)
         usleep(1_000_000)
-        figures.daemonBefore = MemoryRollup(pid: daemon.process.processIdentifier)
+        figures.daemonBefore = MemoryRollup(pid: daemon.process.pid)
 
         let loading = now()
         try client.speakWhole(id: &id, #""text":"Ready.""#)
@@ -165,7 +165,7 @@ extension Figures {
             throw BenchError("the daemon has no announced-piper helper after its Piper posts")
         }
         figures.helperLoaded = MemoryRollup(pid: helper)
-        figures.daemonLoaded = MemoryRollup(pid: daemon.process.processIdentifier)
+        figures.daemonLoaded = MemoryRollup(pid: daemon.process.pid)
         let deadline = now() + UInt64(Self.piperIdleUnload + 30) * 1_000_000_000
         while piperHelper(of: daemon) != nil {
             guard now() < deadline else {
@@ -176,7 +176,7 @@ extension Figures {
         figures.unloadSeconds = Double(now() - lastPost) / 1e9
         // The daemon gives freed heap back after a quiet second (MemoryTrimmer).
         usleep(2_000_000)
-        figures.daemonUnloaded = MemoryRollup(pid: daemon.process.processIdentifier)
+        figures.daemonUnloaded = MemoryRollup(pid: daemon.process.pid)
     }
 
     /// Posts `fields` as announcement `id + 1` and waits for its terminal line.
@@ -256,7 +256,7 @@ extension Figures {
 
     /// The daemon's `announced-piper` child, if one runs.
     private func piperHelper(of daemon: BenchDaemon) -> Int32? {
-        childProcesses(of: daemon.process.processIdentifier).first { pid in
+        childProcesses(of: daemon.process.pid).first { pid in
             var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let length = readlink("/proc/\(pid)/exe", &path, Int(PATH_MAX))
             return length > 0
