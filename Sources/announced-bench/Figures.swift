@@ -8,6 +8,15 @@ struct Figures {
     let executable: String
     let samples: Int
     let millionPosts: Int
+    /// A smoke run (`--smoke`): each figure takes `samples` rounds, without the floors that make
+    /// the figures worth quoting.
+    var smoke = false
+
+    /// How many rounds a figure takes: `samples / divisor`, at least `minimum`; `samples` in a
+    /// smoke run.
+    func rounds(atLeast minimum: Int, perSamples divisor: Int) -> Int {
+        smoke ? samples : max(minimum, samples / divisor)
+    }
 
     /// 1. Socket write → `started`, idle daemon (or with `busy` other connections posting: as fast
     /// as each gets its answers, or one post every `interval`). The figure's note says how many
@@ -107,7 +116,7 @@ struct Figures {
         defer { daemon.stop() }
         let client = try daemon.connect()
         var figure = Figure(name: "3. last sample played → finished")
-        let count = max(20, samples / 4)
+        let count = rounds(atLeast: 20, perSamples: 4)
         for id in 0..<count {
             client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
             guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#),

@@ -106,7 +106,7 @@ extension Figures {
         }
         // The CLI's rounds are slow (Python's start, and the model's load when cold), so the
         // figure takes fewer of them than of announced's.
-        let rounds = max(20, samples / 5)
+        let rounds = self.rounds(atLeast: 20, perSamples: 5)
         let pulse = try HeadlessPulseAudio()
         defer { pulse.kill() }
         let recorder = try pulse.record()
@@ -118,7 +118,8 @@ extension Figures {
         if let cli = files.cli {
             let pipeline = PiperPipeline(cli: cli, voice: files.voice, environment: pulse.clientEnvironment)
             figures.rows += try pipeline.measure(
-                recorder: recorder, rounds: max(10, samples / 10), coldRounds: max(5, samples / 20))
+                recorder: recorder, rounds: self.rounds(atLeast: 10, perSamples: 10),
+                coldRounds: self.rounds(atLeast: 5, perSamples: 20))
         }
         return figures
     }
