@@ -179,7 +179,7 @@ let package = Package(
         .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The desktop's buses: the screen reader's status on the session bus, toolkit announcements
         // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
-        .target(name: "DesktopBus", dependencies: ["CSystemdBus"], swiftSettings: strictSwift),
+        .target(name: "DesktopBus", dependencies: ["CSystemdBus", "AnnouncePOSIX"], swiftSettings: strictSwift),
         // announced's voices for Spiel's clients: org.freedesktop.Speech.Provider on the session
         // bus, each stream synthesized by a helper of its own (SpeechSynthesis' StreamSynthesizer).
         .target(
