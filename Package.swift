@@ -363,7 +363,7 @@ let package = Package(
         // application announcing on Xvfb (skipped, naming the packages, when they are missing).
         .testTarget(
             name: "DesktopBusTests",
-            dependencies: ["DesktopBus", "ProcessHarness", "BlockingThreads", "CAnnounceLinux"],
+            dependencies: ["DesktopBus", "ProcessHarness", "TestSupport", "BlockingThreads", "CAnnounceLinux"],
             exclude: ["Fixtures"], swiftSettings: strictSwift
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import DesktopBus
+import TestSupport
 import Testing
 
 /// `ScreenReaderEnabled` on a private session bus, served by the real at-spi-bus-launcher (D-Bus
@@ -23,26 +24,26 @@ struct ScreenReaderStatusTests {
             session.close()
             screenReader.close()
         }
-        let (isEnabled, changes) = try await within(30, "reading ScreenReaderEnabled") {
+        let (isEnabled, changes) = try await withTimeout("reading ScreenReaderEnabled", seconds: 30) {
             try await ScreenReaderStatus.watch(on: session)
         }
         #expect(isEnabled == false)
         try await set(true, from: screenReader)
-        #expect(try await changes.first(30, "the change to true") == true)
+        #expect(try await changes.next(within: 30, "the change to true") == true)
         #expect(try await ScreenReaderStatus.isEnabled(on: session) == true)
         try await set(false, from: screenReader)
-        #expect(try await changes.first(30, "the change to false") == false)
+        #expect(try await changes.next(within: 30, "the change to false") == false)
         #expect(try await ScreenReaderStatus.isEnabled(on: session) == false)
     }
 
     @Test func theStreamFinishesWhenTheSessionBusGoesAway() async throws {
         try await PrivateDesktop.withDesktop { desktop in
             let session = try BusConnection.session(address: desktop.busAddress)
-            let (_, changes) = try await within(30, "reading ScreenReaderEnabled") {
+            let (_, changes) = try await withTimeout("reading ScreenReaderEnabled", seconds: 30) {
                 try await ScreenReaderStatus.watch(on: session)
             }
             await onBlockingThread { desktop.killSessionBus() }
-            #expect(try await changes.first(30, "the stream's end") == nil)
+            #expect(try await changes.next(within: 30, "the stream's end") == nil)
             await #expect(throws: DesktopBusError.closed) { try await ScreenReaderStatus.isEnabled(on: session) }
         }
     }
