@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import DesktopBus
+import Foundation
 import TestSupport
 import Testing
 
@@ -87,5 +88,52 @@ struct ScreenReaderStatusTests {
             member: "Set",
             arguments: [.string("org.a11y.Status"), .string("ScreenReaderEnabled"), .variant(.bool(enabled))]
         ) { _ in }
+    }
+}
+
+/// The order of `ScreenReaderEnabled`'s changes, against a stand-in owner (Fixtures/status-owner.py)
+/// that reports the property invalidated and then changed to false, while a read of it still says
+/// true: the invalidated value is read again before the next change is taken, so the changes are
+/// true, then false, and the last one delivered is the last one reported.
+@Suite(
+    .enabled(
+        if: DesktopParts.installed([DesktopParts.busDaemon, DesktopParts.python, DesktopParts.pythonGI]),
+        DesktopParts.note([DesktopParts.busDaemon, DesktopParts.python, DesktopParts.pythonGI]))
+)
+struct ScreenReaderStatusOrderTests {
+    @Test func anInvalidatedValueIsReadAgainBeforeTheNextChange() async throws {
+        try await PrivateDesktop.withDesktop(activation: false) { desktop in
+            let session = try BusConnection.session(address: desktop.busAddress)
+            defer { session.close() }
+            try await startStandIn(on: desktop, session: session)
+            let (isEnabled, changes) = try await withTimeout("reading ScreenReaderEnabled") {
+                try await ScreenReaderStatus.watch(on: session)
+            }
+            #expect(isEnabled)
+            let first = try await changes.next(within: 30, "the invalidated value, read again")
+            let second = try await changes.next(within: 30, "the change to false")
+            #expect([first, second] == [true, false], "the stand-in's log: \(desktop.log("python3"))")
+        }
+    }
+
+    /// Starts Fixtures/status-owner.py and waits until it owns `org.a11y.Bus`.
+    private func startStandIn(on desktop: PrivateDesktop, session: BusConnection) async throws {
+        let (owners, ownerInput) = AsyncStream.makeStream(of: String.self)
+        let match = try await session.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.a11y.Bus'",
+            handler: { signal in
+                _ = try? signal.readString()
+                _ = try? signal.readString()
+                if let owner = try? signal.readString(), !owner.isEmpty { ownerInput.yield(owner) }
+            },
+            finished: { ownerInput.finish() }
+        )
+        defer { session.remove(match) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/status-owner.py").path
+        try await onBlockingThread { _ = try desktop.start("/usr/bin/python3", [script]) }
+        guard try await owners.next(within: 30, "the stand-in's bus name") != nil else {
+            throw TimedOut(what: "the stand-in's bus name (its log: \(desktop.log("python3")))")
+        }
     }
 }
