@@ -63,8 +63,10 @@ public final class ConditionLock: @unchecked Sendable {
 }
 
 /// A value shared between threads and the ``ConditionLock`` that guards it: every access is
-/// inside ``withLock(_:)``.
-public final class LockedValue<Value>: @unchecked Sendable {
+/// inside ``withLock(_:)``. The value is `Sendable`, as what goes in and comes out of the lock
+/// crosses threads.
+// Unchecked: `value` is mutable, and every access to it holds `lock`.
+public final class LockedValue<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = ConditionLock()
     @usableFromInline var value: Value
 
