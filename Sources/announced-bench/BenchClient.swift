@@ -9,6 +9,7 @@ import Synchronization
 /// never decoding a line into a `String` (the figures must measure the daemon, not the client).
 /// One thread may write while another reads: writes touch only the descriptor, and the read
 /// buffer belongs to the reading thread.
+// Unchecked: the read buffer belongs to the one reading thread; writes touch only the descriptor.
 final class BenchClient: @unchecked Sendable {
     let fd: Int32
     /// Bytes read and not yet consumed are `buffer[start..<end]`.

@@ -44,7 +44,8 @@ final class BenchProgress: Sendable {
             let time = now()
             guard time - state.lastReport >= 2_000_000_000 else { return nil }
             state.lastReport = time
-            return "bench:   \(figure): \(count) samples (\(Self.seconds(since: state.started)) s in)"
+            return
+                "bench:   \(figure): \(count) sample\(count == 1 ? "" : "s") (\(Self.seconds(since: state.started)) s in)"
         }
         if let line { report(line) }
     }

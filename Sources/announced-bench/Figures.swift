@@ -177,6 +177,17 @@ struct Figures {
         return (Double(perConnection * connections) / seconds, daemon.residentMiB, daemon, before)
     }
 
+    /// Figure 4's two rows, in posts per second: one connection posting a tenth of the memory
+    /// figure's posts (at least 10,000), and 100 connections posting 100,000 in all; in a smoke run,
+    /// the memory figure's posts each.
+    func throughputs() throws -> (one: Double, hundred: Double) {
+        let one = try throughput(posts: smoke ? millionPosts : max(10_000, millionPosts / 10), connections: 1)
+        one.daemon?.stop()
+        let hundred = try throughput(posts: smoke ? millionPosts : 100_000, connections: 100)
+        hundred.daemon?.stop()
+        return (one.postsPerSecond, hundred.postsPerSecond)
+    }
+
     /// 5. Memory: idle, with 1,000 connections, and before and after a million posts.
     func memory() throws -> MemoryFigure {
         var figure = MemoryFigure()

@@ -74,7 +74,7 @@ func measureOne(_ name: Substring, _ figures: Figures) throws {
     case "start": figure = try figures.startup()
     case "navigate": figure = try figures.navigateNext()
     case "announcectl": figure = try figures.announcectlNext()
-    case "dbus": figure = try DesktopBusFigure().measure()
+    case "dbus": figure = try (figures.smoke ? DesktopBusFigure(calls: 100, runs: 3) : DesktopBusFigure()).measure()
     case "toolkit":
         var toolkit = ToolkitAnnouncementFigure(executable: executable)
         if figures.smoke { toolkit.rounds = figures.samples }
@@ -109,12 +109,9 @@ func measureOne(_ name: Substring, _ figures: Figures) throws {
         print(try figures.longTexts().described)
         return
     case "throughput":
-        let one = try figures.throughput(posts: max(10_000, millionPosts / 10), connections: 1)
-        one.daemon?.stop()
-        let hundred = try figures.throughput(posts: 100_000, connections: 100)
-        hundred.daemon?.stop()
+        let (one, hundred) = try figures.throughputs()
         print(
-            "4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)); 100 connections \(format(hundred.postsPerSecond, 0))"
+            "4. throughput, posts/s accepted and answered: 1 connection \(format(one, 0)); 100 connections \(format(hundred, 0))"
         )
         return
     case "piper":
@@ -253,12 +250,9 @@ do {
     }
 
     BenchProgress.shared.begin("throughput")
-    let one = try figures.throughput(posts: max(10_000, millionPosts / 10), connections: 1)
-    one.daemon?.stop()
-    let hundred = try figures.throughput(posts: 100_000, connections: 100)
-    hundred.daemon?.stop()
+    let (one, hundred) = try figures.throughputs()
     print(
-        "\n4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)) (target ≥ 50000); 100 connections \(format(hundred.postsPerSecond, 0))"
+        "\n4. throughput, posts/s accepted and answered: 1 connection \(format(one, 0)) (target ≥ 50000); 100 connections \(format(hundred, 0))"
     )
     BenchProgress.shared.begin("memory")
     let memory = try figures.memory()
@@ -275,7 +269,7 @@ do {
     print("\n" + (try figures.longTexts()).described)
 
     print(
-        "\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, daemon + helper with pulse RSS \(format(pairs[1].sum.rss, 1)) / PSS \(format(pairs[1].sum.pss, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms, pause → paused p50 \(format(paused.p50)) ms / p99 \(format(paused.p99)) ms, pause → silent at the sink p50 \(format(heard.paused.p50)) ms / p99 \(format(heard.paused.p99)) ms"
+        "\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, daemon + helper with pulse RSS \(format(pairs[1].sum.rss, 1)) / PSS \(format(pairs[1].sum.pss, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms, pause → paused p50 \(format(paused.p50)) ms / p99 \(format(paused.p99)) ms, pause → silent at the sink p50 \(format(heard.paused.p50)) ms / p99 \(format(heard.paused.p99)) ms"
     )
     if smoke {
         print("\n--smoke: the figures only --only measures (a few samples each; not figures to quote)")
