@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import DesktopBus
-import Foundation
 import TestSupport
 import Testing
 
@@ -105,7 +104,7 @@ struct ScreenReaderStatusOrderTests {
         try await PrivateDesktop.withDesktop(activation: false) { desktop in
             let session = try BusConnection.session(address: desktop.busAddress)
             defer { session.close() }
-            try await startStandIn(on: desktop, session: session)
+            try await desktop.startPythonOwner(of: "org.a11y.Bus", script: "status-owner.py", session: session)
             let (isEnabled, changes) = try await withTimeout("reading ScreenReaderEnabled") {
                 try await ScreenReaderStatus.watch(on: session)
             }
@@ -113,27 +112,6 @@ struct ScreenReaderStatusOrderTests {
             let first = try await changes.next(within: 30, "the invalidated value, read again")
             let second = try await changes.next(within: 30, "the change to false")
             #expect([first, second] == [true, false], "the stand-in's log: \(desktop.log("python3"))")
-        }
-    }
-
-    /// Starts Fixtures/status-owner.py and waits until it owns `org.a11y.Bus`.
-    private func startStandIn(on desktop: PrivateDesktop, session: BusConnection) async throws {
-        let (owners, ownerInput) = AsyncStream.makeStream(of: String.self)
-        let match = try await session.addMatch(
-            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.a11y.Bus'",
-            handler: { signal in
-                _ = try? signal.readString()
-                _ = try? signal.readString()
-                if let owner = try? signal.readString(), !owner.isEmpty { ownerInput.yield(owner) }
-            },
-            finished: { ownerInput.finish() }
-        )
-        defer { session.remove(match) }
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/status-owner.py").path
-        try await onBlockingThread { _ = try desktop.start("/usr/bin/python3", [script]) }
-        guard try await owners.next(within: 30, "the stand-in's bus name") != nil else {
-            throw TimedOut(what: "the stand-in's bus name (its log: \(desktop.log("python3")))")
         }
     }
 }

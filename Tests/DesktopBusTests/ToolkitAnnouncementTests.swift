@@ -94,26 +94,9 @@ struct AnnouncingApp {
     private static func startApplication(on desktop: PrivateDesktop, session: BusConnection) async throws
         -> AccessibilityBus
     {
-        // Wait for the application's name through the bus's own signal.
-        let (owners, ownerInput) = AsyncStream.makeStream(of: String.self)
-        let match = try await session.addMatch(
-            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.announced.TestApp'",
-            handler: { signal in
-                _ = try? signal.readString()
-                _ = try? signal.readString()
-                if let owner = try? signal.readString(), !owner.isEmpty { ownerInput.yield(owner) }
-            },
-            finished: { ownerInput.finish() }
-        )
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/announcing-app.py").path
-        try await onBlockingThread {
-            _ = try desktop.start("/usr/bin/python3", [script], extra: ["GTK_MODULES": "gail:atk-bridge"])
-        }
-        guard try await owners.next(within: 60, "the GTK application's start") != nil else {
-            throw TimedOut(what: "the application's bus name")
-        }
-        session.remove(match)
+        try await desktop.startPythonOwner(
+            of: "org.announced.TestApp", script: "announcing-app.py", extra: ["GTK_MODULES": "gail:atk-bridge"],
+            session: session)
         return try await AccessibilityBus.connect(session: session)
     }
 
