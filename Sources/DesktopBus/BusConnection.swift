@@ -19,6 +19,7 @@ import Glibc
 /// Objects are exported with `sd_bus_add_object_vtable` (the Spiel provider's, in
 /// SpeechProviderObject.swift), and descriptors are read as `h`
 /// (``BusMessageReader/readFileDescriptor()``).
+// Unchecked: `bus` and the mutable state below are touched only on `queue`.
 public final class BusConnection: @unchecked Sendable {
     /// What the connection was opened to (`session`, or the address), for log lines.
     public let name: String

@@ -10,6 +10,7 @@ public import Glibc
 /// runtime, where ThreadSanitizer cannot see it (false race reports). Foundation's `NSCondition`
 /// would link full Foundation (and its ICU data) for the same few calls. The order in which locks
 /// nest is written in ARCHITECTURE.md ("Threads and processes").
+// Unchecked: a pthread mutex and condition variable, which exist to be shared between threads.
 public final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -10,6 +10,7 @@ import Glibc
 /// a socket the child inherits, so when the child closes it early Foundation's process-manager
 /// thread blocks in `waitpid` on a live child and every other `Process` in the test run stops
 /// being reaped.
+// Unchecked: `status` is written unlocked when the child is reaped; one thread at a time uses a process.
 public final class SpawnedProcess: @unchecked Sendable {
     /// Where the child's standard output and standard error go.
     public enum Output {
