@@ -179,7 +179,7 @@ let package = Package(
         .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The desktop's buses: the screen reader's status on the session bus, toolkit announcements
         // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
-        .target(name: "DesktopBus", dependencies: ["CSystemdBus"], swiftSettings: strictSwift),
+        .target(name: "DesktopBus", dependencies: ["CSystemdBus", "AnnouncePOSIX"], swiftSettings: strictSwift),
         // announced's voices for Spiel's clients: org.freedesktop.Speech.Provider on the session
         // bus, each stream synthesized by a helper of its own (SpeechSynthesis' StreamSynthesizer).
         .target(
@@ -363,7 +363,7 @@ let package = Package(
         // application announcing on Xvfb (skipped, naming the packages, when they are missing).
         .testTarget(
             name: "DesktopBusTests",
-            dependencies: ["DesktopBus", "ProcessHarness", "BlockingThreads", "CAnnounceLinux"],
+            dependencies: ["DesktopBus", "ProcessHarness", "TestSupport", "BlockingThreads", "CAnnounceLinux"],
             exclude: ["Fixtures"], swiftSettings: strictSwift
         ),
         .testTarget(

@@ -13,6 +13,13 @@ dbus at-spi2-core xvfb python3-gi gir1.2-gtk-3.0 bubblewrap"
 # What `make install` and `make deb` need besides: pandoc makes the protocol's man page from
 # Protocol.md (scripts/generate-docs.sh); dpkg-dev has dpkg-shlibdeps (the package's Depends).
 INSTALL_PACKAGES="pandoc dpkg-dev"
+# What CI (.ci/run) installs besides these and the Makefile's DESKTOP_PACKAGES, so that no suite it
+# is meant to run is skipped (.ci/check-test-programs --skips): both sound servers, for the
+# PulseAudio and PipeWire suites (pipewire-pulse beside pulseaudio: neither replaces the other;
+# only pipewire-audio, pipewire-alsa and pipewire-audio-client-libraries would remove pulseaudio);
+# sox, whose tone the two ducking suites lower; man-db, for .ci/test-deb's `man -w`; make, which
+# .ci/run runs.
+CI_PACKAGES="pulseaudio pulseaudio-utils pipewire wireplumber pipewire-pulse sox man-db make"
 
 # How release builds are made (scripts/run and the Makefile's release, install, deb, bench and soak
 # targets use the same flags, so they never rebuild each other's work). Plain `swift build -c

@@ -50,6 +50,7 @@ public final class Dispatcher {
     /// A screen reader runs, as the daemon's screen reader watch last reported
     /// (``screenReaderChanged(_:)``).
     var screenReaderRunning = false
+    /// The callers of ``shutdown()`` waiting until nothing speaks or is pending.
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var outbox: [ClientID: [ClientLine]] = [:]
     /// Connections to close once this turn's lines are handed to them.
@@ -367,12 +368,6 @@ public final class Dispatcher {
             closing = []
             for sink in sinks { sink.close() }
         }
-    }
-
-    /// Waits until nothing is speaking or pending.
-    public func waitUntilIdle() async {
-        if speaking == nil && pending.isEmpty { return }
-        await withCheckedContinuation { idleWaiters.append($0) }
     }
 
     func resumeIdleWaitersIfIdle() {

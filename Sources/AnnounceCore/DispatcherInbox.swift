@@ -7,6 +7,7 @@ import POSIXThreads
 /// One turn on the main queue takes everything that has arrived and decides it together, then
 /// starts the next post: under load that is one main-queue block for many reads, and a start
 /// that does not wait behind the whole queue again.
+// Unchecked: `work` and `turnScheduled` are touched only with `lock` held.
 final class DispatcherInbox: @unchecked Sendable {
     /// A piece of work for the dispatcher's turn.
     typealias Work = @MainActor @Sendable (Dispatcher) -> Void

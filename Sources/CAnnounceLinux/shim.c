@@ -3,14 +3,17 @@
 #define _GNU_SOURCE
 #include "CAnnounceLinux.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stddef.h>
 #include <sys/eventfd.h>
+#include <sys/prctl.h>
 #include <sys/pidfd.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 _Static_assert(sizeof(CAnnounceLinux_ucred) == sizeof(struct ucred), "struct ucred changed size");
@@ -60,3 +63,49 @@ int CAnnounceLinux_spawnattr_init_new_process(posix_spawnattr_t *attributes, sho
 int CAnnounceLinux_pidfd_open(pid_t pid) { return pidfd_open(pid, 0); }
 
 int CAnnounceLinux_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+pid_t CAnnounceLinux_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int signal) {
+    // The child writes its errno here when it cannot exec; a successful exec closes it unwritten.
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) return -1;
+    pid_t parent = getpid();
+    pid_t child = fork();
+    if (child == 0) {
+        // Only async-signal-safe calls until exec: the parent has other threads.
+        sigset_t none;
+        sigemptyset(&none);
+        struct sigaction fallback = {.sa_handler = SIG_DFL};
+        for (int number = 1; number < NSIG; number++) sigaction(number, &fallback, NULL);
+        sigprocmask(SIG_SETMASK, &none, NULL);
+        int failure = 0;
+        // The parent may have ended before prctl: then nobody would send the signal.
+        if (prctl(PR_SET_PDEATHSIG, signal) != 0) failure = errno;
+        else if (getppid() != parent) failure = ESRCH;
+        else if (close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) != 0) failure = errno;
+        else {
+            execve(path, argv, envp);
+            failure = errno;
+        }
+        ssize_t written = write(report[1], &failure, sizeof failure);
+        (void)written;
+        _exit(127);
+    }
+    int saved = errno;
+    close(report[1]);
+    if (child < 0) {
+        close(report[0]);
+        errno = saved;
+        return -1;
+    }
+    int failure = 0;
+    ssize_t got;
+    do got = read(report[0], &failure, sizeof failure);
+    while (got < 0 && errno == EINTR);
+    close(report[0]);
+    if (got == sizeof failure) {
+        waitpid(child, NULL, 0);
+        errno = failure;
+        return -1;
+    }
+    return child;
+}

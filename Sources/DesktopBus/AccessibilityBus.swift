@@ -46,11 +46,12 @@ public final class AccessibilityBus: Sendable {
     /// Every toolkit announcement from now on, in the order they were sent, each with its
     /// sender's application name. Matches the `Announcement` signal, then registers for
     /// `object:announcement` with the registry (bridges emit only events someone registered
-    /// for), so by the time this returns, announcements are delivered. Ending the stream removes
-    /// the match and the registration (the registry keeps one per event and connection: take
-    /// one stream per connection); the stream finishes when the connection closes.
+    /// for), so by the time this returns, announcements are delivered. Ending the announcements
+    /// (the sequence and its iterators gone, or the iterating task cancelled) removes the match
+    /// and the registration (the registry keeps one per event and connection: take one sequence
+    /// per connection); they finish when the connection closes.
     /// - Throws: ``DesktopBusError`` when the bus refuses the match or no registry answers.
-    public func announcements() async throws -> AsyncStream<ToolkitAnnouncement> {
+    public func announcements() async throws -> ToolkitAnnouncements {
         let (events, eventInput) = AsyncStream.makeStream(of: AnnouncementSignal.self)
         let match = try await connection.addMatch(
             "type='signal',interface='org.a11y.atspi.Event.Object',member='Announcement'",
@@ -69,38 +70,48 @@ public final class AccessibilityBus: Sendable {
             connection.remove(match)
             throw error
         }
-        let (announcements, output) = AsyncStream.makeStream(of: ToolkitAnnouncement.self)
-        let naming = Task {
-            var names = ApplicationNames(connection: connection)
-            for await event in events {
-                let application = await names.name(sender: event.sender, path: event.path)
-                output.yield(
-                    ToolkitAnnouncement(
-                        text: event.text, politeness: AnnouncementPoliteness(detail: event.detail),
-                        application: application,
-                        sender: event.sender
-                    )
-                )
-            }
-            output.finish()
-        }
-        output.onTermination = { _ in
-            naming.cancel()
+        eventInput.onTermination = { _ in
             connection.remove(match)
-            Task {
-                try? await connection.call(
-                    destination: Self.registry, path: Self.registryPath, interface: Self.registry,
-                    member: "DeregisterEvent",
-                    arguments: [.string(Self.announcementEvent)]
-                ) { _ in }
-            }
+            connection.send(
+                destination: Self.registry, path: Self.registryPath, interface: Self.registry,
+                member: "DeregisterEvent", arguments: [.string(Self.announcementEvent)])
         }
-        return announcements
+        return ToolkitAnnouncements(events: events, connection: connection)
     }
 
     /// Closes the connection; announcement streams finish.
     public func close() {
         connection.close()
+    }
+}
+
+/// Toolkit announcements in the order they were sent, from ``AccessibilityBus/announcements()``.
+/// Each is named after its application by the task that iterates (``ApplicationNames`` asks the
+/// bus), before it takes the next, so a later announcement never overtakes one being named.
+public struct ToolkitAnnouncements: AsyncSequence, Sendable {
+    /// One announcement, with its application's name.
+    public typealias Element = ToolkitAnnouncement
+    let events: AsyncStream<AnnouncementSignal>
+    let connection: BusConnection
+
+    /// Iterates the announcements; names are kept per sender for the iterator's life.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(events: events.makeAsyncIterator(), names: ApplicationNames(connection: connection))
+    }
+
+    /// Takes the next announcement signal and names its application.
+    public struct Iterator: AsyncIteratorProtocol {
+        var events: AsyncStream<AnnouncementSignal>.Iterator
+        var names: ApplicationNames
+
+        /// The next announcement, or nil once the connection has closed (or the task was cancelled).
+        public mutating func next() async -> ToolkitAnnouncement? {
+            guard let event = await events.next() else { return nil }
+            let application = await names.name(sender: event.sender, path: event.path)
+            return ToolkitAnnouncement(
+                text: event.text, politeness: AnnouncementPoliteness(detail: event.detail),
+                application: application, sender: event.sender)
+        }
     }
 }
 

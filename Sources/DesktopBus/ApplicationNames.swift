@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-import Glibc
+import AnnouncePOSIX
 
 /// Finds the application an AT-SPI event came from: the accessible's application root
 /// (`org.a11y.atspi.Accessible.GetApplication`) and that root's `Name`; when it has none, the
@@ -39,23 +39,6 @@ struct ApplicationNames {
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "GetConnectionUnixProcessID", arguments: [.string(sender)]
         ) { try $0.readUInt32() }
-        return Self.command(of: pid)
-    }
-
-    /// The process's name as the kernel keeps it (`/proc/PID/comm`, at most 15 bytes).
-    static func command(of pid: UInt32) -> String {
-        let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = read(fd, &buffer, buffer.count)
-        guard count > 0 else { return "" }
-        return String(decoding: buffer[..<count], as: UTF8.self).trimmingSuffix("\n")
-    }
-}
-
-extension String {
-    fileprivate func trimmingSuffix(_ suffix: String) -> String {
-        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
+        return Int32(exactly: pid).flatMap { ProcessName.of(pid: $0) } ?? ""
     }
 }

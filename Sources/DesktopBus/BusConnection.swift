@@ -16,8 +16,10 @@ import Glibc
 /// The connection lives until ``close()``, or until the bus goes away; either way every call
 /// still waiting fails with ``DesktopBusError/closed`` and every signal stream finishes.
 ///
-/// The interfaces a Spiel provider needs (objects exported with `sd_bus_add_object_vtable`,
-/// descriptors received as `h`) are not here yet.
+/// Objects are exported with `sd_bus_add_object_vtable` (the Spiel provider's, in
+/// SpeechProviderObject.swift), and descriptors are read as `h`
+/// (``BusMessageReader/readFileDescriptor()``).
+// Unchecked: `bus` and the mutable state below are touched only on `queue`.
 public final class BusConnection: @unchecked Sendable {
     /// What the connection was opened to (`session`, or the address), for log lines.
     public let name: String
@@ -125,9 +127,8 @@ public final class BusConnection: @unchecked Sendable {
                     }
                 }
                 guard !isClosed else { return call.complete(.failure(.closed)) }
-                var message: OpaquePointer?
-                var result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
-                for argument in arguments where result >= 0 { result = argument.append(to: message!) }
+                let (message, made) = methodCall(destination, path, interface, member, arguments)
+                var result = made
                 if result >= 0 {
                     let userdata = Unmanaged.passUnretained(call).toOpaque()
                     result = sd_bus_call_async(bus, nil, message, pendingCallReply, userdata, timeoutMicroseconds)
@@ -141,6 +142,34 @@ public final class BusConnection: @unchecked Sendable {
                 pump()
             }
         }
+    }
+
+    /// Calls `member` of `interface` on `path` at `destination` without waiting for a reply (the
+    /// call says it expects none): handed to the connection's queue, which sends it after
+    /// everything handed to it before. Nothing is sent once the connection is closed.
+    public func send(
+        destination: String, path: String, interface: String, member: String, arguments: [BusArgument] = []
+    ) {
+        queue.async { [self] in
+            guard !isClosed else { return }
+            let (message, made) = methodCall(destination, path, interface, member, arguments)
+            var result = made
+            if result >= 0 { result = sd_bus_message_set_expect_reply(message, 0) }
+            if result >= 0 { result = sd_bus_send(bus, message, nil) }
+            sd_bus_message_unref(message)
+            if result >= 0 { pump() }
+        }
+    }
+
+    /// A new method call message with `arguments` appended (the caller unreferences it), and
+    /// sd-bus's result: negative (an errno) when it could not be made.
+    private func methodCall(
+        _ destination: String, _ path: String, _ interface: String, _ member: String, _ arguments: [BusArgument]
+    ) -> (OpaquePointer?, Int32) {
+        var message: OpaquePointer?
+        var result = sd_bus_message_new_method_call(bus, &message, destination, path, interface, member)
+        for argument in arguments where result >= 0 { result = argument.append(to: message!) }
+        return (message, result)
     }
 
     /// Adds the match `rule` (D-Bus match rule syntax) on the bus and delivers each matching

@@ -11,6 +11,7 @@ public struct BusMatch: Sendable {
 
 /// A method call waiting for its reply; retained by the connection's table, handed to sd-bus
 /// unretained.
+// Unchecked: made, completed and dropped on its connection's queue (`complete` is not Sendable).
 final class PendingCall: @unchecked Sendable {
     unowned(unsafe) let connection: BusConnection
     let complete: (Result<OpaquePointer, DesktopBusError>) -> Void
@@ -22,6 +23,7 @@ final class PendingCall: @unchecked Sendable {
 }
 
 /// A match rule's slot and handler; retained by the connection's table.
+// Unchecked: `installed`, `slot` and `connection` are touched only on the connection's queue.
 final class SignalMatch: @unchecked Sendable {
     let handler: @Sendable (inout BusMessageReader) -> Void
     let finished: @Sendable () -> Void

@@ -28,40 +28,66 @@ public enum ScreenReaderStatus {
         }
     }
 
-    /// Watches `ScreenReaderEnabled`: its value now, and a stream of its values each time the
-    /// owner reports a change (`PropertiesChanged`). The signal match is in place before the
-    /// value is read, so no change between the two is lost. The stream finishes when the
-    /// connection closes; ending it removes the match.
+    /// Watches `ScreenReaderEnabled`: its value now, and its values each time the owner reports a
+    /// change (`PropertiesChanged`), in the order reported. The signal match is in place before
+    /// the value is read, so no change between the two is lost. The changes finish when the
+    /// connection closes; ending them removes the match.
     /// - Throws: what ``isEnabled(on:)`` throws.
-    public static func watch(on session: BusConnection) async throws -> (isEnabled: Bool, changes: AsyncStream<Bool>) {
-        let (changes, continuation) = AsyncStream.makeStream(of: Bool.self)
+    public static func watch(on session: BusConnection) async throws -> (isEnabled: Bool, changes: Changes) {
+        let (signals, continuation) = AsyncStream.makeStream(of: Change.self)
         let rule =
             "type='signal',sender='\(busName)',path='\(path)',interface='org.freedesktop.DBus.Properties',"
             + "member='PropertiesChanged',arg0='\(interface)'"
         let match = try await session.addMatch(
             rule,
-            handler: { signal in
-                switch changedValue(in: &signal) {
-                case .value(let enabled): continuation.yield(enabled)
-                case .invalidated:
-                    Task {
-                        if let enabled = try? await isEnabled(on: session) { continuation.yield(enabled) }
-                    }
-                case .unchanged: break
-                }
-            },
+            handler: { signal in continuation.yield(changedValue(in: &signal)) },
             finished: { continuation.finish() }
         )
         continuation.onTermination = { _ in session.remove(match) }
         do {
-            return (try await isEnabled(on: session), changes)
+            return (try await isEnabled(on: session), Changes(signals: signals, session: session))
         } catch {
             continuation.finish()
             throw error
         }
     }
 
-    private enum Change {
+    /// The values of `ScreenReaderEnabled`, one for each change its owner reports, in the order
+    /// reported. A change that only invalidates the property is read again (`Get`) by the task
+    /// that iterates, before it takes the next change, so an older value never follows a newer one.
+    public struct Changes: AsyncSequence, Sendable {
+        /// Each value is whether a screen reader runs.
+        public typealias Element = Bool
+        fileprivate let signals: AsyncStream<Change>
+        fileprivate let session: BusConnection
+
+        /// Iterates the changes in the order the owner reported them.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(signals: signals.makeAsyncIterator(), session: session)
+        }
+
+        /// Takes the next reported change; reads the property again for an invalidation.
+        public struct Iterator: AsyncIteratorProtocol {
+            fileprivate var signals: AsyncStream<Change>.Iterator
+            fileprivate let session: BusConnection
+
+            /// The next value, or nil once the connection has closed.
+            public mutating func next() async -> Bool? {
+                while let change = await signals.next() {
+                    switch change {
+                    case .value(let enabled): return enabled
+                    case .invalidated:
+                        if let enabled = try? await isEnabled(on: session) { return enabled }
+                    case .unchanged: continue
+                    }
+                }
+                return nil
+            }
+
+        }
+    }
+
+    fileprivate enum Change: Sendable {
         case value(Bool)
         case invalidated
         case unchanged

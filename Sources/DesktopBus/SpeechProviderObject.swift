@@ -74,6 +74,7 @@ public struct SpeechProviderRefusal: Error, Sendable, Equatable {
 /// Its handlers run on the connection's queue: `Voices` is read from the list last set with
 /// ``setVoices(_:)``, and `Synthesize` hands the call to `synthesize`, which must return at once
 /// (it starts the synthesis elsewhere) with nil, or with a refusal the client gets as a D-Bus error.
+// Unchecked: its mutable state (`voices`, the slots) is touched only on the connection's queue.
 public final class SpeechProviderObject: @unchecked Sendable {
     /// The interface's name.
     public static let interface = "org.freedesktop.Speech.Provider"

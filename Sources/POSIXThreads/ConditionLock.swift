@@ -10,6 +10,7 @@ public import Glibc
 /// runtime, where ThreadSanitizer cannot see it (false race reports). Foundation's `NSCondition`
 /// would link full Foundation (and its ICU data) for the same few calls. The order in which locks
 /// nest is written in ARCHITECTURE.md ("Threads and processes").
+// Unchecked: a pthread mutex and condition variable, which exist to be shared between threads.
 public final class ConditionLock: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -63,8 +64,10 @@ public final class ConditionLock: @unchecked Sendable {
 }
 
 /// A value shared between threads and the ``ConditionLock`` that guards it: every access is
-/// inside ``withLock(_:)``.
-public final class LockedValue<Value>: @unchecked Sendable {
+/// inside ``withLock(_:)``. The value is `Sendable`, as what goes in and comes out of the lock
+/// crosses threads.
+// Unchecked: `value` is mutable, and every access to it holds `lock`.
+public final class LockedValue<Value: Sendable>: @unchecked Sendable {
     @usableFromInline let lock = ConditionLock()
     @usableFromInline var value: Value
 

@@ -19,6 +19,7 @@ extension HeadlessPulseAudio {
 
 /// `parec` on a sink's monitor: raw s16le mono at 22050 Hz, collected as it arrives, with the
 /// time each chunk arrived (for the benchmark's figures of what is heard when).
+// Unchecked: what parec delivered (`bytes`, `arrivals`, `ended`) is touched only with `condition` held.
 public final class MonitorRecorder: @unchecked Sendable {
     /// |x| above this is "audio" (espeak-ng's quietest onset samples are small; silence is zeros).
     public static let audibleThreshold: Int16 = 64

@@ -10,6 +10,7 @@ import Glibc
 /// a socket the child inherits, so when the child closes it early Foundation's process-manager
 /// thread blocks in `waitpid` on a live child and every other `Process` in the test run stops
 /// being reaped.
+// Unchecked: `status` is written unlocked when the child is reaped; one thread at a time uses a process.
 public final class SpawnedProcess: @unchecked Sendable {
     /// Where the child's standard output and standard error go.
     public enum Output {
@@ -72,6 +73,26 @@ public final class SpawnedProcess: @unchecked Sendable {
         }
         pid = child
         output = pipeEnds[0] >= 0 ? FileHandle(fileDescriptor: pipeEnds[0], closeOnDealloc: true) : nil
+    }
+
+    /// Starts `executable ARGUMENTS` with exactly `environment`, sharing this process's standard
+    /// input, output and error and no other descriptor, in a child that gets `signal` when the
+    /// thread that started it ends (`PR_SET_PDEATHSIG`): a benchmark's daemon dies with a killed
+    /// benchmark. Start it from a thread that lives as long as the child should, such as the main
+    /// thread.
+    public init(executable: String, arguments: [String], environment: [String: String], parentDeathSignal signal: Int32)
+        throws
+    {
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        let child = CAnnounceLinux_spawn_dying_with_parent(executable, argv, envp, signal)
+        guard child > 0 else { throw SpawnError("cannot start \(executable): \(String(cString: strerror(errno)))") }
+        pid = child
+        output = nil
     }
 
     deinit {

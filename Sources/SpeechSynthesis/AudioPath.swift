@@ -7,6 +7,7 @@ import Logging
 /// own audio path.
 ///
 /// `output` is touched only on the speech thread; that is what makes this `Sendable`.
+// Unchecked: `output`, which is not Sendable, is touched only on the speech thread.
 final class AudioPath: @unchecked Sendable {
     let output: any AudioOutput
     let logger: Logger

@@ -11,6 +11,7 @@ import POSIXThreads
 /// or moved in; the watches are set again after every change, so a directory created, removed or
 /// replaced later is followed. A change counts once the directories have been still for
 /// ``settleTime``: a file being copied in keeps them busy until it is whole.
+// Unchecked: `watched` belongs to the catalog's thread; the rest of its mutable state is touched with `lock` held.
 final class VoiceDirectoryWatch: @unchecked Sendable {
     /// How long the directories must stay still after a change before it counts: a copy writes a
     /// pair in several steps, and a large model in many writes.

@@ -9,6 +9,7 @@ import Synchronization
 /// never decoding a line into a `String` (the figures must measure the daemon, not the client).
 /// One thread may write while another reads: writes touch only the descriptor, and the read
 /// buffer belongs to the reading thread.
+// Unchecked: the read buffer belongs to the one reading thread; writes touch only the descriptor.
 final class BenchClient: @unchecked Sendable {
     let fd: Int32
     /// Bytes read and not yet consumed are `buffer[start..<end]`.
@@ -101,6 +102,28 @@ final class BenchClient: @unchecked Sendable {
             if patterns.allSatisfy({ line(range, contains: $0) }) { return now() }
         }
         return nil
+    }
+
+    /// Reads until each of `lines` has arrived, in whatever order, where a line is given by the
+    /// fragments it contains; returns the time each arrived, in the order of `lines`, or nil at
+    /// end of stream.
+    ///
+    /// For a request's reply together with the event it causes: the daemon answers a request
+    /// before the lines it causes (a `pause`'s `ok` comes before its `paused`), and `waitFor`
+    /// passes over every line until its own, so waiting for the event first and then for the reply
+    /// would wait for a reply already read.
+    func waitForEach(_ lines: [[String]]) -> [UInt64]? {
+        let patterns = lines.map { $0.map { Array($0.utf8) } }
+        var arrived = [UInt64?](repeating: nil, count: lines.count)
+        while arrived.contains(nil), let range = nextLine() {
+            for index in patterns.indices where arrived[index] == nil {
+                if patterns[index].allSatisfy({ line(range, contains: $0) }) {
+                    arrived[index] = now()
+                    break
+                }
+            }
+        }
+        return arrived.contains(nil) ? nil : arrived.map { $0! }
     }
 
     /// Reads until the end of a line that contains any one of `fragments`; false at end of stream.

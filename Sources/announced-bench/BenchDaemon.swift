@@ -5,7 +5,9 @@ import ProcessHarness
 
 /// The daemon under test: a separate process on a private socket.
 final class BenchDaemon {
-    let process = Process()
+    /// The daemon's process; it gets SIGTERM when the benchmark's main thread ends, so a killed
+    /// benchmark leaves no daemon behind.
+    let process: SpawnedProcess
     let socketPath: String
     let directory: String
     /// Nanoseconds from `exec` to `READY=1` on NOTIFY_SOCKET.
@@ -20,15 +22,16 @@ final class BenchDaemon {
         socketPath = directory + "/announced.sock"
         let notifyPath = directory + "/notify"
         let readiness = try ReadinessSocket(path: notifyPath)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--socket", socketPath, "--audio", audio, "--log-level", "error"] + extra
         var environment = ProcessInfo.processInfo.environment
         environment["NOTIFY_SOCKET"] = notifyPath
         environment["XDG_CONFIG_HOME"] = directory + "/config"
         for (key, value) in extraEnvironment { environment[key] = value }
-        process.environment = environment
         let started = now()
-        try process.run()
+        process = try SpawnedProcess(
+            executable: executable,
+            arguments: ["--socket", socketPath, "--audio", audio, "--log-level", "error"] + extra,
+            environment: environment, parentDeathSignal: SIGTERM
+        )
         guard readiness.waitForReady(timeout: 30) else {
             throw BenchError("the daemon did not send READY=1 within 30 s")
         }
@@ -36,17 +39,17 @@ final class BenchDaemon {
     }
 
     func stop() {
-        kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        process.signal(SIGTERM)
+        process.waitForExit()
         rmdir(directory + "/config")
         unlink(directory + "/notify")
         rmdir(directory)
     }
 
-    var residentMiB: Double { announced_bench.residentMiB(pid: process.processIdentifier) }
+    var residentMiB: Double { announced_bench.residentMiB(pid: process.pid) }
     /// The resident set of the daemon's espeak-ng helper process (its children), in MiB.
     var helperResidentMiB: Double {
-        childProcesses(of: process.processIdentifier).map { announced_bench.residentMiB(pid: $0) }.reduce(0, +)
+        childProcesses(of: process.pid).map { announced_bench.residentMiB(pid: $0) }.reduce(0, +)
     }
 
     func connect() throws -> BenchClient {

@@ -71,6 +71,7 @@ struct DesktopBusFigure {
 extension Result {
     /// A result handed from a task to the thread that waits for it (written before the
     /// semaphore is signalled, read after it is waited for).
+    // Unchecked: written before the semaphore is signalled, read after it is waited for.
     final class Box: @unchecked Sendable {
         var value: Result?
     }

@@ -67,7 +67,7 @@ extension Figures {
             throw BenchError(
                 "figure 15 needs pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
         }
-        let rounds = max(20, samples / 10)
+        let rounds = self.rounds(atLeast: 20, perSamples: 10)
         let directory = "/tmp/announced-bench-switch-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try files.voiceHome(directory)

@@ -8,6 +8,15 @@ struct Figures {
     let executable: String
     let samples: Int
     let millionPosts: Int
+    /// A smoke run (`--smoke`): each figure takes `samples` rounds, without the floors that make
+    /// the figures worth quoting.
+    var smoke = false
+
+    /// How many rounds a figure takes: `samples / divisor`, at least `minimum`; `samples` in a
+    /// smoke run.
+    func rounds(atLeast minimum: Int, perSamples divisor: Int) -> Int {
+        smoke ? samples : max(minimum, samples / divisor)
+    }
 
     /// 1. Socket write → `started`, idle daemon (or with `busy` other connections posting: as fast
     /// as each gets its answers, or one post every `interval`). The figure's note says how many
@@ -107,7 +116,7 @@ struct Figures {
         defer { daemon.stop() }
         let client = try daemon.connect()
         var figure = Figure(name: "3. last sample played → finished")
-        let count = max(20, samples / 4)
+        let count = rounds(atLeast: 20, perSamples: 4)
         for id in 0..<count {
             client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
             guard let started = client.waitFor(#""event":"started""#, #""id":\#(id),"#),
@@ -140,7 +149,7 @@ struct Figures {
             probe.waitFor(#""event":"ok""#)
             usleep(2_000_000)
         }
-        let before = Resident(pid: daemon.process.processIdentifier)
+        let before = Resident(pid: daemon.process.pid)
         let perConnection = posts / connections
         let clients = try (0..<connections).map { _ in try daemon.connect() }
         let group = DispatchGroup()
@@ -166,6 +175,17 @@ struct Figures {
         }
         let seconds = Double(finish.withLock { $0 } - start) / 1e9
         return (Double(perConnection * connections) / seconds, daemon.residentMiB, daemon, before)
+    }
+
+    /// Figure 4's two rows, in posts per second: one connection posting a tenth of the memory
+    /// figure's posts (at least 10,000), and 100 connections posting 100,000 in all; in a smoke run,
+    /// the memory figure's posts each.
+    func throughputs() throws -> (one: Double, hundred: Double) {
+        let one = try throughput(posts: smoke ? millionPosts : max(10_000, millionPosts / 10), connections: 1)
+        one.daemon?.stop()
+        let hundred = try throughput(posts: smoke ? millionPosts : 100_000, connections: 100)
+        hundred.daemon?.stop()
+        return (one.postsPerSecond, hundred.postsPerSecond)
     }
 
     /// 5. Memory: idle, with 1,000 connections, and before and after a million posts.
@@ -201,7 +221,7 @@ struct Figures {
         // The daemon gives freed heap back after a quiet second (MemoryTrimmer): the figure is
         // what an idle daemon holds, so it is read after two quiet seconds.
         usleep(2_000_000)
-        figure.afterPostsIdle = Resident(pid: daemon.process.processIdentifier)
+        figure.afterPostsIdle = Resident(pid: daemon.process.pid)
         return figure
     }
 

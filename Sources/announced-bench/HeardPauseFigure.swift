@@ -34,7 +34,7 @@ extension Figures {
         let client = try daemon.connect()
         var figures = HeardPauseFigures()
         let text = "A long sentence that keeps speaking while it is paused, resumed and cancelled, again and again."
-        for id in 0..<max(10, samples / 10) {
+        for id in 0..<rounds(atLeast: 10, perSamples: 10) {
             client.send(#"{"op":"announce","id":\#(id),"text":"\#(text)"}"#)
             guard client.waitFor(#""event":"started""#, #""id":\#(id),"#) != nil else {
                 throw BenchError("lost the connection")

@@ -82,7 +82,7 @@ extension Figures {
     /// daemon and helper's memory while a 1 MiB text speaks and after.
     func longTexts() throws -> LongTextFigures {
         var figures = LongTextFigures()
-        let rounds = max(3, samples / 20)
+        let rounds = self.rounds(atLeast: 3, perSamples: 20)
         do {
             let daemon = try BenchDaemon(executable: executable)
             defer { daemon.stop() }

@@ -16,7 +16,10 @@ struct Figure {
     /// Printed after the figure's target, e.g. how busy the machine was.
     var note = ""
 
-    mutating func add(nanoseconds: UInt64) { values.append(Double(nanoseconds) / 1e6) }
+    mutating func add(nanoseconds: UInt64) {
+        values.append(Double(nanoseconds) / 1e6)
+        BenchProgress.shared.sampled(name, count: values.count)
+    }
 
     func percentile(_ p: Double) -> Double {
         guard !values.isEmpty else { return .nan }

@@ -122,9 +122,9 @@ extension Figures {
 extension BenchDaemon {
     /// The memory of the daemon and of its one espeak-ng helper, and of the two together.
     func memoryOfPair() throws -> (daemon: MemoryRollup, helper: MemoryRollup, sum: MemoryRollup) {
-        let helpers = childProcesses(of: process.processIdentifier)
+        let helpers = childProcesses(of: process.pid)
         guard helpers.count == 1 else { throw BenchError("expected one espeak-ng helper, found \(helpers)") }
-        let daemon = MemoryRollup(pid: process.processIdentifier)
+        let daemon = MemoryRollup(pid: process.pid)
         let helper = MemoryRollup(pid: helpers[0])
         return (daemon, helper, daemon + helper)
     }

@@ -23,18 +23,21 @@ extension Figures {
             }
             let start = now()
             client.send(#"{"op":"pause","id":"p\#(sample)"}"#)
-            guard let held = client.waitFor(#""event":"paused""#, #""id":\#(post),"#) else {
+            // The reply comes before the `paused` line: both are waited for together.
+            guard
+                let held = client.waitForEach([[#""event":"paused""#, #""id":\#(post),"#], [#""id":"p\#(sample)""#]])
+            else {
                 throw BenchError("lost the connection")
             }
-            paused.add(nanoseconds: held - start)
-            client.waitFor(#""id":"p\#(sample)""#)
+            paused.add(nanoseconds: held[0] - start)
             let again = now()
             client.send(#"{"op":"resume","id":"r\#(sample)"}"#)
-            guard let going = client.waitFor(#""event":"resumed""#, #""id":\#(post),"#) else {
+            guard
+                let going = client.waitForEach([[#""event":"resumed""#, #""id":\#(post),"#], [#""id":"r\#(sample)""#]])
+            else {
                 throw BenchError("lost the connection")
             }
-            resumed.add(nanoseconds: going - again)
-            client.waitFor(#""id":"r\#(sample)""#)
+            resumed.add(nanoseconds: going[0] - again)
         }
         return (paused, resumed)
     }

@@ -72,11 +72,11 @@ extension Figures {
             figures.heard.add(nanoseconds: times.heard)
         }
         usleep(2_000_000)
-        figures.daemonOnePhrase = MemoryRollup(pid: daemon.process.processIdentifier)
+        figures.daemonOnePhrase = MemoryRollup(pid: daemon.process.pid)
         // More distinct phrases than the cache holds, each spoken whole (each over a second at
-        // rate 450: more than 44 KB of samples at 22.05 kHz).
+        // rate 450: more than 44 KB of samples at 22.05 kHz); a smoke run speaks a few.
         let fillStart = now()
-        while figures.fillPhrases < 30 {
+        while figures.fillPhrases < (smoke ? 3 : 30) {
             figures.fillPhrases += 1
             try client.speakWhole(
                 id: &id,
@@ -85,7 +85,7 @@ extension Figures {
         }
         figures.fillSeconds = Double(now() - fillStart) / 1e9
         usleep(2_000_000)
-        figures.daemonFull = MemoryRollup(pid: daemon.process.processIdentifier)
+        figures.daemonFull = MemoryRollup(pid: daemon.process.pid)
         return figures
     }
 }

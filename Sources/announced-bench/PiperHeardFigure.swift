@@ -106,7 +106,7 @@ extension Figures {
         }
         // The CLI's rounds are slow (Python's start, and the model's load when cold), so the
         // figure takes fewer of them than of announced's.
-        let rounds = max(20, samples / 5)
+        let rounds = self.rounds(atLeast: 20, perSamples: 5)
         let pulse = try HeadlessPulseAudio()
         defer { pulse.kill() }
         let recorder = try pulse.record()
@@ -118,7 +118,8 @@ extension Figures {
         if let cli = files.cli {
             let pipeline = PiperPipeline(cli: cli, voice: files.voice, environment: pulse.clientEnvironment)
             figures.rows += try pipeline.measure(
-                recorder: recorder, rounds: max(10, samples / 10), coldRounds: max(5, samples / 20))
+                recorder: recorder, rounds: self.rounds(atLeast: 10, perSamples: 10),
+                coldRounds: self.rounds(atLeast: 5, perSamples: 20))
         }
         return figures
     }
@@ -152,7 +153,7 @@ extension Figures {
             client, recorder, engine: "espeak-ng", voiceField: #""voice":"en-us","#, id: &id, rounds: rounds,
             into: &figures)
         usleep(1_000_000)
-        figures.daemonBefore = MemoryRollup(pid: daemon.process.processIdentifier)
+        figures.daemonBefore = MemoryRollup(pid: daemon.process.pid)
 
         let loading = now()
         try client.speakWhole(id: &id, #""text":"Ready.""#)
@@ -165,7 +166,7 @@ extension Figures {
             throw BenchError("the daemon has no announced-piper helper after its Piper posts")
         }
         figures.helperLoaded = MemoryRollup(pid: helper)
-        figures.daemonLoaded = MemoryRollup(pid: daemon.process.processIdentifier)
+        figures.daemonLoaded = MemoryRollup(pid: daemon.process.pid)
         let deadline = now() + UInt64(Self.piperIdleUnload + 30) * 1_000_000_000
         while piperHelper(of: daemon) != nil {
             guard now() < deadline else {
@@ -176,7 +177,7 @@ extension Figures {
         figures.unloadSeconds = Double(now() - lastPost) / 1e9
         // The daemon gives freed heap back after a quiet second (MemoryTrimmer).
         usleep(2_000_000)
-        figures.daemonUnloaded = MemoryRollup(pid: daemon.process.processIdentifier)
+        figures.daemonUnloaded = MemoryRollup(pid: daemon.process.pid)
     }
 
     /// Posts `fields` as announcement `id + 1` and waits for its terminal line.
@@ -256,7 +257,7 @@ extension Figures {
 
     /// The daemon's `announced-piper` child, if one runs.
     private func piperHelper(of daemon: BenchDaemon) -> Int32? {
-        childProcesses(of: daemon.process.processIdentifier).first { pid in
+        childProcesses(of: daemon.process.pid).first { pid in
             var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let length = readlink("/proc/\(pid)/exe", &path, Int(PATH_MAX))
             return length > 0

@@ -11,6 +11,9 @@ import Glibc
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
 //   --piper-threads N: figure 14's daemon with piper_threads N (default: the daemon's default)
 //   announced-bench --soak POSTS [--daemon PATH]
+//   announced-bench --smoke: every figure (the --only ones too), a few samples each, so that none
+//                    rots unseen (`make bench-smoke`, run by CI); its figures are not to be quoted
+// Progress (which figure, how many samples) goes to standard error, the figures to standard output.
 
 // A connection the daemon closed must show up as an error, not kill the benchmark.
 signal(SIGPIPE, SIG_IGN)
@@ -21,10 +24,11 @@ func option(_ name: String) -> String? {
     return arguments[index + 1]
 }
 let quick = arguments.contains("--quick")
-let samples = Int(option("--samples") ?? "") ?? (quick ? 50 : 200)
-let millionPosts = Int(option("--posts") ?? "") ?? (quick ? 100_000 : 1_000_000)
+let smoke = arguments.contains("--smoke")
+let samples = Int(option("--samples") ?? "") ?? (smoke ? 3 : quick ? 50 : 200)
+let millionPosts = Int(option("--posts") ?? "") ?? (smoke ? 2_000 : quick ? 100_000 : 1_000_000)
 /// Posts spoken before the daemon-and-helper memory figure (5b).
-let memoryPosts = Int(option("--memory-posts") ?? "") ?? (quick ? 20 : 100)
+let memoryPosts = Int(option("--memory-posts") ?? "") ?? (smoke ? 3 : quick ? 20 : 100)
 let executable =
     option("--daemon")
     ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
@@ -57,97 +61,106 @@ func machine() -> String {
         "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu); bench built \(configuration); daemon \(executable)"
 }
 
-if let only = option("--only") {
-    let figures = Figures(executable: executable, samples: samples, millionPosts: millionPosts)
-    do {
-        for name in only.split(separator: ",") {
-            let figure: Figure
-            switch name {
-            case "idle": figure = try figures.startLatency(busy: 0)
-            case "busy10": figure = try figures.startLatency(busy: 10)
-            case "busy100": figure = try figures.startLatency(busy: 100)
-            case "paced100": figure = try figures.startLatency(busy: 100, interval: .milliseconds(100))
-            case "interrupt": figure = try figures.interruption().1
-            case "start": figure = try figures.startup()
-            case "navigate": figure = try figures.navigateNext()
-            case "announcectl": figure = try figures.announcectlNext()
-            case "dbus": figure = try DesktopBusFigure().measure()
-            case "toolkit": figure = try ToolkitAnnouncementFigure(executable: executable).measure()
-            case "pause":
-                let (paused, resumed) = try figures.pauseAndResume()
-                for figure in [paused, resumed] {
-                    print(
-                        pad(figure.name, 62)
-                            + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
-                }
-                continue
-            case "heard":
-                let heard = try figures.heardPause()
-                for figure in [heard.paused, heard.resumed, heard.cancelled] {
-                    print(
-                        pad(figure.name, 62)
-                            + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
-                }
-                print("    (\(heard.inSilence) requests fell between words and measured nothing)")
-                continue
-            case "memory":
-                let memory = try figures.memory()
-                print(memory.described(posts: millionPosts))
-                continue
-            case "pair":
-                for audio in ["null", "pulse"] {
-                    print(try figures.pairMemory(audio: audio, posts: memoryPosts).described)
-                }
-                continue
-            case "longtext":
-                print(try figures.longTexts().described)
-                continue
-            case "throughput":
-                let one = try figures.throughput(posts: max(10_000, millionPosts / 10), connections: 1)
-                one.daemon?.stop()
-                let hundred = try figures.throughput(posts: 100_000, connections: 100)
-                hundred.daemon?.stop()
-                print(
-                    "4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)); 100 connections \(format(hundred.postsPerSecond, 0))"
-                )
-                continue
-            case "piper":
-                let piper = PiperHelperFigure(
-                    helper: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(
-                        "announced-piper"
-                    ).path,
-                    libraryDirectory: piperFiles.libraryDirectory, voice: piperFiles.voice, runs: samples
-                )
-                for (figure, load) in try piper.measure() {
-                    print(
-                        pad(figure.name, 62)
-                            + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  (voice loaded in \(format(load, 2)) s)"
-                    )
-                }
-                continue
-            case "switch":
-                print(try figures.engineSwitch(files: piperFiles).described)
-                continue
-            case "piper-heard":
-                if piperFiles.cli == nil {
-                    print(
-                        "(the piper CLI is not at \(piperCLI): its rows are left out; scripts/fetch-piper-cli.sh installs it)"
-                    )
-                }
-                let threads = option("--piper-threads").flatMap { Int($0) }
-                print("(the daemon's piper_threads: \(threads.map(String.init) ?? "its default"))")
-                print(try figures.piperHeard(files: piperFiles, threads: threads).described)
-                continue
-            default:
-                print(
-                    "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, throughput, piper, piper-heard or switch"
-                )
-                exit(2)
-            }
+/// Measures and prints one figure named as `--only` names it.
+func measureOne(_ name: Substring, _ figures: Figures) throws {
+    BenchProgress.shared.begin(String(name))
+    let figure: Figure
+    switch name {
+    case "idle": figure = try figures.startLatency(busy: 0)
+    case "busy10": figure = try figures.startLatency(busy: 10)
+    case "busy100": figure = try figures.startLatency(busy: 100)
+    case "paced100": figure = try figures.startLatency(busy: 100, interval: .milliseconds(100))
+    case "interrupt": figure = try figures.interruption().1
+    case "start": figure = try figures.startup()
+    case "navigate": figure = try figures.navigateNext()
+    case "announcectl": figure = try figures.announcectlNext()
+    case "dbus": figure = try (figures.smoke ? DesktopBusFigure(calls: 100, runs: 3) : DesktopBusFigure()).measure()
+    case "toolkit":
+        var toolkit = ToolkitAnnouncementFigure(executable: executable)
+        if figures.smoke { toolkit.rounds = figures.samples }
+        figure = try toolkit.measure()
+    case "pause":
+        let (paused, resumed) = try figures.pauseAndResume()
+        for figure in [paused, resumed] {
             print(
                 pad(figure.name, 62)
-                    + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")
+                    + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
         }
+        return
+    case "heard":
+        let heard = try figures.heardPause()
+        for figure in [heard.paused, heard.resumed, heard.cancelled] {
+            print(
+                pad(figure.name, 62)
+                    + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
+        }
+        print("    (\(heard.inSilence) requests fell between words and measured nothing)")
+        return
+    case "memory":
+        let memory = try figures.memory()
+        print(memory.described(posts: millionPosts))
+        return
+    case "pair":
+        for audio in ["null", "pulse"] {
+            print(try figures.pairMemory(audio: audio, posts: memoryPosts).described)
+        }
+        return
+    case "longtext":
+        print(try figures.longTexts().described)
+        return
+    case "throughput":
+        let (one, hundred) = try figures.throughputs()
+        print(
+            "4. throughput, posts/s accepted and answered: 1 connection \(format(one, 0)); 100 connections \(format(hundred, 0))"
+        )
+        return
+    case "piper":
+        let piper = PiperHelperFigure(
+            helper: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(
+                "announced-piper"
+            ).path,
+            libraryDirectory: piperFiles.libraryDirectory, voice: piperFiles.voice, runs: samples
+        )
+        for (figure, load) in try piper.measure() {
+            print(
+                pad(figure.name, 62)
+                    + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  (voice loaded in \(format(load, 2)) s)"
+            )
+        }
+        return
+    case "switch":
+        print(try figures.engineSwitch(files: piperFiles).described)
+        return
+    case "piper-heard":
+        if piperFiles.cli == nil {
+            print(
+                "(the piper CLI is not at \(piperCLI): its rows are left out; scripts/fetch-piper-cli.sh installs it)"
+            )
+        }
+        let threads = option("--piper-threads").flatMap { Int($0) }
+        print("(the daemon's piper_threads: \(threads.map(String.init) ?? "its default"))")
+        print(try figures.piperHeard(files: piperFiles, threads: threads).described)
+        return
+    default:
+        print(
+            "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, throughput, piper, piper-heard or switch"
+        )
+        exit(2)
+    }
+    print(
+        pad(figure.name, 62)
+            + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")
+}
+
+/// The figures only `--only` measures; `--smoke` measures them after the others.
+let onlyFigures: [Substring] = ["dbus", "toolkit", "piper", "piper-heard", "switch"]
+
+if let only = option("--only") {
+    let figures = Figures(executable: executable, samples: samples, millionPosts: millionPosts, smoke: smoke)
+    let names = only.split(separator: ",")
+    BenchProgress.shared.plan(figures: names.count)
+    do {
+        for name in names { try measureOne(name, figures) }
         exit(0)
     } catch {
         print("benchmark failed: \(error)")
@@ -168,8 +181,19 @@ if let soakPosts = option("--soak").flatMap(Int.init) {
 print("announced benchmark — \(machine())")
 print("samples per figure: \(samples); posts for the memory figure: \(millionPosts)\n")
 
-let figures = Figures(executable: executable, samples: samples, millionPosts: millionPosts)
+let figures = Figures(executable: executable, samples: samples, millionPosts: millionPosts, smoke: smoke)
+/// The Piper figures need the engine's library and the test voice (make piper-engine) and the helper
+/// beside the daemon (make bench builds it when the engine is there).
+let piperReady =
+    FileManager.default.isExecutableFile(
+        atPath: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("announced-piper")
+            .path)
+    && FileManager.default.fileExists(atPath: piperFiles.libraryDirectory + "/libsherpa-onnx-c-api.so")
+    && FileManager.default.fileExists(atPath: piperFiles.voice)
+let smokeOnly = onlyFigures.filter { piperReady || !["piper", "piper-heard", "switch"].contains($0) }
+BenchProgress.shared.plan(figures: 17 + (smoke ? smokeOnly.count : 0))
 let text = "Download complete"
+BenchProgress.shared.begin("0. espeak-ng in process (the floor)")
 guard let floor = EspeakFloor.measure(text: text, samples: samples) else {
     print("espeak-ng could not start in this process (is espeak-ng-data installed?)")
     exit(1)
@@ -178,18 +202,29 @@ let audioSeconds = Double(EspeakFloor.totalSamples / samples) / 22050
 
 var rows: [(Figure, String)] = []
 do {
+    BenchProgress.shared.begin("idle")
     let idle = try figures.startLatency(busy: 0)
+    BenchProgress.shared.begin("interrupt")
     let (ended, started) = try figures.interruption()
+    BenchProgress.shared.begin("completion")
     let completion = try figures.completion(text: text, audioSeconds: audioSeconds)
+    BenchProgress.shared.begin("start")
     let start = try figures.startup()
+    BenchProgress.shared.begin("navigate")
     let navigate = try figures.navigateNext()
+    BenchProgress.shared.begin("announcectl")
     let shortcut = try figures.announcectlNext()
+    BenchProgress.shared.begin("pause")
     let (paused, resumed) = try figures.pauseAndResume()
+    BenchProgress.shared.begin("heard")
     let heard = try figures.heardPause()
     rows.append((floor, "the floor"))
     rows.append((idle, "p50 ≤ 1, p99 ≤ 3"))
+    BenchProgress.shared.begin("busy10")
     rows.append((try figures.startLatency(busy: 10), ""))
+    BenchProgress.shared.begin("busy100")
     rows.append((try figures.startLatency(busy: 100), "p99 ≤ 10"))
+    BenchProgress.shared.begin("paced100")
     rows.append((try figures.startLatency(busy: 100, interval: .milliseconds(100)), "p99 ≤ 10"))
     rows.append((ended, ""))
     rows.append((started, ""))
@@ -214,27 +249,37 @@ do {
                 + (figure.note.isEmpty ? "" : "  (\(figure.note))"))
     }
 
-    let one = try figures.throughput(posts: max(10_000, millionPosts / 10), connections: 1)
-    one.daemon?.stop()
-    let hundred = try figures.throughput(posts: 100_000, connections: 100)
-    hundred.daemon?.stop()
+    BenchProgress.shared.begin("throughput")
+    let (one, hundred) = try figures.throughputs()
     print(
-        "\n4. throughput, posts/s accepted and answered: 1 connection \(format(one.postsPerSecond, 0)) (target ≥ 50000); 100 connections \(format(hundred.postsPerSecond, 0))"
+        "\n4. throughput, posts/s accepted and answered: 1 connection \(format(one, 0)) (target ≥ 50000); 100 connections \(format(hundred, 0))"
     )
+    BenchProgress.shared.begin("memory")
     let memory = try figures.memory()
     print("5. " + memory.described(posts: millionPosts) + " (target: idle ≤ 20, flat within 5%)")
     var pairs: [PairMemory] = []
     for audio in ["null", "pulse"] {
+        BenchProgress.shared.begin("pair \(audio)")
         let pair = try figures.pairMemory(audio: audio, posts: memoryPosts)
         print("5b. " + pair.described)
         pairs.append(pair)
     }
     print("    target with --audio pulse: daemon + helper RSS ≤ 20, PSS ≤ 12, anonymous ≤ 5")
+    BenchProgress.shared.begin("longtext")
     print("\n" + (try figures.longTexts()).described)
 
     print(
-        "\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one.postsPerSecond, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, daemon + helper with pulse RSS \(format(pairs[1].sum.rss, 1)) / PSS \(format(pairs[1].sum.pss, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms, pause → paused p50 \(format(paused.p50)) ms / p99 \(format(paused.p99)) ms, pause → silent at the sink p50 \(format(heard.paused.p50)) ms / p99 \(format(heard.paused.p99)) ms"
+        "\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, daemon + helper with pulse RSS \(format(pairs[1].sum.rss, 1)) / PSS \(format(pairs[1].sum.pss, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms, pause → paused p50 \(format(paused.p50)) ms / p99 \(format(paused.p99)) ms, pause → silent at the sink p50 \(format(heard.paused.p50)) ms / p99 \(format(heard.paused.p99)) ms"
     )
+    if smoke {
+        print("\n--smoke: the figures only --only measures (a few samples each; not figures to quote)")
+        for name in smokeOnly { try measureOne(name, figures) }
+        if !piperReady {
+            print(
+                "(the Piper figures 13 to 15 need announced-piper beside the daemon, the engine and the test voice: make piper-engine)"
+            )
+        }
+    }
 } catch {
     print("benchmark failed: \(error)")
     exit(1)

@@ -20,8 +20,6 @@ final class DesktopSession: Sendable {
         /// Nil until the first read (or when it failed: then false).
         var screenReaderEnabled: Bool?
         var waiters: [CheckedContinuation<Bool, Never>] = []
-        var observers: [Int: AsyncStream<Bool>.Continuation] = [:]
-        var nextObserver = 0
     }
 
     /// Connects to the session bus at `DBUS_SESSION_BUS_ADDRESS` of `environment` (else where
@@ -51,42 +49,14 @@ final class DesktopSession: Sendable {
         }
     }
 
-    /// Each change of `ScreenReaderEnabled` from now on; the stream finishes when the session
-    /// bus goes away or the daemon stops.
-    func screenReaderChanges() -> AsyncStream<Bool> {
-        let (changes, continuation) = AsyncStream.makeStream(of: Bool.self)
-        let key = state.withLock { state in
-            state.nextObserver += 1
-            state.observers[state.nextObserver] = continuation
-            return state.nextObserver
-        }
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.state.withLock { $0.observers.removeValue(forKey: key) }
-        }
-        return changes
-    }
-
-    /// Records the status read or reported; tells the waiters and, when it changed, the observers.
+    /// Records the status read or reported, and tells the waiters.
     func record(_ enabled: Bool) {
-        let (waiters, observers) = state.withLock {
-            state -> ([CheckedContinuation<Bool, Never>], [AsyncStream<Bool>.Continuation]) in
-            let changed = state.screenReaderEnabled != nil && state.screenReaderEnabled != enabled
+        let waiters = state.withLock { state in
             state.screenReaderEnabled = enabled
             let waiters = state.waiters
             state.waiters = []
-            return (waiters, changed ? Array(state.observers.values) : [])
+            return waiters
         }
         for waiter in waiters { waiter.resume(returning: enabled) }
-        for observer in observers { observer.yield(enabled) }
-    }
-
-    /// Ends every observer's stream.
-    func finishObservers() {
-        let observers = state.withLock { state in
-            let observers = Array(state.observers.values)
-            state.observers = [:]
-            return observers
-        }
-        for observer in observers { observer.finish() }
     }
 }

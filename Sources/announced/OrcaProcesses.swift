@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import Glibc
 
 /// Whether an Orca process runs: a process of any user whose name (`/proc/PID/comm`) is `orca`.
@@ -24,19 +25,11 @@ struct OrcaProcesses {
             let name = withUnsafeBytes(of: entry.pointee.d_name) {
                 String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
             }
-            guard let first = name.utf8.first, first >= UInt8(ascii: "1"), first <= UInt8(ascii: "9") else { continue }
-            if command(of: name) == "orca\n" { return true }
+            guard let first = name.utf8.first, first >= UInt8(ascii: "1"), first <= UInt8(ascii: "9"),
+                let pid = Int32(name)
+            else { continue }
+            if ProcessName.of(pid: pid) == "orca" { return true }
         }
         return false
-    }
-
-    /// `/proc/PID/comm` of the process `pid`, its newline included; "" when it is gone.
-    private static func command(of pid: String) -> String {
-        let fd = open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var buffer = (0..<32).map { _ in UInt8(0) }
-        let count = read(fd, &buffer, buffer.count)
-        return count > 0 ? String(decoding: buffer[..<count], as: UTF8.self) : ""
     }
 }

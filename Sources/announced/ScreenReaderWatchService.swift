@@ -21,7 +21,6 @@ struct ScreenReaderWatchService: Service {
     let logger: Logger
 
     func run() async {
-        defer { desktop.finishObservers() }
         guard let session = desktop.connection else {
             desktop.record(false)
             try? await gracefulShutdown()
@@ -74,7 +73,7 @@ struct ScreenReaderWatchService: Service {
 
     /// Starts watching `ScreenReaderEnabled` and reports its value; nil, after one log line, when
     /// it cannot be read (no at-spi2-core on the bus).
-    private func watch(_ session: BusConnection) async -> AsyncStream<Bool>? {
+    private func watch(_ session: BusConnection) async -> ScreenReaderStatus.Changes? {
         do {
             let watched = try await ScreenReaderStatus.watch(on: session)
             logger.info(
@@ -92,7 +91,7 @@ struct ScreenReaderWatchService: Service {
         }
     }
 
-    private func forward(_ changes: AsyncStream<Bool>) async {
+    private func forward(_ changes: ScreenReaderStatus.Changes) async {
         for await running in changes {
             logger.info("screen reader status changed", metadata: ["running": "\(running)"])
             await report(running)

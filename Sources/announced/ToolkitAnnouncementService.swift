@@ -26,7 +26,7 @@ struct ToolkitAnnouncementService: Service {
             return
         }
         let bus: AccessibilityBus
-        let announcements: AsyncStream<ToolkitAnnouncement>
+        let announcements: ToolkitAnnouncements
         do {
             bus = try await AccessibilityBus.connect(session: connection)
             announcements = try await bus.announcements()

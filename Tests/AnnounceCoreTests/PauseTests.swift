@@ -1,4 +1,5 @@
 import AnnounceProtocol
+import TestSupport
 import Testing
 
 // SPDX-License-Identifier: GPL-3.0-or-later

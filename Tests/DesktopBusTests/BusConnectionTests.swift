@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import DesktopBus
+import TestSupport
 import Testing
 
 /// `BusConnection` against a private `dbus-daemon --session`: names and error replies.
@@ -33,7 +34,7 @@ struct BusConnectionTests {
             handler: { _ in releasedInput.yield() }, finished: { releasedInput.finish() }
         )
         first.close()
-        #expect(try await released.first(30, "the name's release") != nil)
+        #expect(try await released.next(within: 30, "the name's release") != nil)
         #expect(try await second.requestName("org.announced.Test") == true)
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import DesktopBus
+import TestSupport
 import Testing
 
 /// `ScreenReaderEnabled` on a private session bus, served by the real at-spi-bus-launcher (D-Bus
@@ -23,26 +24,26 @@ struct ScreenReaderStatusTests {
             session.close()
             screenReader.close()
         }
-        let (isEnabled, changes) = try await within(30, "reading ScreenReaderEnabled") {
+        let (isEnabled, changes) = try await withTimeout("reading ScreenReaderEnabled", seconds: 30) {
             try await ScreenReaderStatus.watch(on: session)
         }
         #expect(isEnabled == false)
         try await set(true, from: screenReader)
-        #expect(try await changes.first(30, "the change to true") == true)
+        #expect(try await changes.next(within: 30, "the change to true") == true)
         #expect(try await ScreenReaderStatus.isEnabled(on: session) == true)
         try await set(false, from: screenReader)
-        #expect(try await changes.first(30, "the change to false") == false)
+        #expect(try await changes.next(within: 30, "the change to false") == false)
         #expect(try await ScreenReaderStatus.isEnabled(on: session) == false)
     }
 
     @Test func theStreamFinishesWhenTheSessionBusGoesAway() async throws {
         try await PrivateDesktop.withDesktop { desktop in
             let session = try BusConnection.session(address: desktop.busAddress)
-            let (_, changes) = try await within(30, "reading ScreenReaderEnabled") {
+            let (_, changes) = try await withTimeout("reading ScreenReaderEnabled", seconds: 30) {
                 try await ScreenReaderStatus.watch(on: session)
             }
             await onBlockingThread { desktop.killSessionBus() }
-            #expect(try await changes.first(30, "the stream's end") == nil)
+            #expect(try await changes.next(within: 30, "the stream's end") == nil)
             await #expect(throws: DesktopBusError.closed) { try await ScreenReaderStatus.isEnabled(on: session) }
         }
     }
@@ -86,5 +87,31 @@ struct ScreenReaderStatusTests {
             member: "Set",
             arguments: [.string("org.a11y.Status"), .string("ScreenReaderEnabled"), .variant(.bool(enabled))]
         ) { _ in }
+    }
+}
+
+/// The order of `ScreenReaderEnabled`'s changes, against a stand-in owner (Fixtures/status-owner.py)
+/// that reports the property invalidated and then changed to false, while a read of it still says
+/// true: the invalidated value is read again before the next change is taken, so the changes are
+/// true, then false, and the last one delivered is the last one reported.
+@Suite(
+    .enabled(
+        if: DesktopParts.installed([DesktopParts.busDaemon, DesktopParts.python, DesktopParts.pythonGI]),
+        DesktopParts.note([DesktopParts.busDaemon, DesktopParts.python, DesktopParts.pythonGI]))
+)
+struct ScreenReaderStatusOrderTests {
+    @Test func anInvalidatedValueIsReadAgainBeforeTheNextChange() async throws {
+        try await PrivateDesktop.withDesktop(activation: false) { desktop in
+            let session = try BusConnection.session(address: desktop.busAddress)
+            defer { session.close() }
+            try await desktop.startPythonOwner(of: "org.a11y.Bus", script: "status-owner.py", session: session)
+            let (isEnabled, changes) = try await withTimeout("reading ScreenReaderEnabled") {
+                try await ScreenReaderStatus.watch(on: session)
+            }
+            #expect(isEnabled)
+            let first = try await changes.next(within: 30, "the invalidated value, read again")
+            let second = try await changes.next(within: 30, "the change to false")
+            #expect([first, second] == [true, false], "the stand-in's log: \(desktop.log("python3"))")
+        }
     }
 }

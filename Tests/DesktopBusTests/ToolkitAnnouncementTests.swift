@@ -2,6 +2,7 @@
 import BlockingThreads
 import DesktopBus
 import Foundation
+import TestSupport
 import Testing
 
 /// Announcements from a real GTK 3 application (python3-gi, `Fixtures/announcing-app.py`) on a
@@ -15,11 +16,11 @@ struct ToolkitAnnouncementTests {
     @Test func anATKAnnouncementArrivesWithTheApplicationsName() async throws {
         try await AnnouncingApp.withApp { app in
             let accessibility = app.accessibility
-            let announcements = try await within(30, "registering for object:announcement") {
+            let announcements = try await withTimeout("registering for object:announcement", seconds: 30) {
                 try await accessibility.announcements()
             }
             try await app.announce("Download complete", politeness: -1)
-            let received = try await announcements.first(30, "the announcement")
+            let received = try await announcements.next(within: 30, "the announcement")
             #expect(received?.text == "Download complete", "app log: \(app.desktop.log("python3"))")
             #expect(received?.politeness == .unspecified)
             // GTK 3's application accessible is named by the program name (g_set_prgname).
@@ -30,7 +31,7 @@ struct ToolkitAnnouncementTests {
     @Test func politenessComesFromDetail1InOrder() async throws {
         try await AnnouncingApp.withApp { app in
             let accessibility = app.accessibility
-            let announcements = try await within(30, "registering for object:announcement") {
+            let announcements = try await withTimeout("registering for object:announcement", seconds: 30) {
                 try await accessibility.announcements()
             }
             try await app.announce("Saved", politeness: 1)
@@ -38,7 +39,7 @@ struct ToolkitAnnouncementTests {
             try await app.announce("Plain", politeness: 0)
             var received: [ToolkitAnnouncement] = []
             for _ in 0..<3 {
-                if let next = try await announcements.first(30, "announcement \(received.count + 1)") {
+                if let next = try await announcements.next(within: 30, "announcement \(received.count + 1)") {
                     received.append(next)
                 }
             }
@@ -53,9 +54,9 @@ struct ToolkitAnnouncementTests {
         try await AnnouncingApp.withApp { app in
             let announcements = try await app.accessibility.announcements()
             try await app.announce("Before", politeness: -1)
-            #expect(try await announcements.first(30, "the announcement")?.text == "Before")
+            #expect(try await announcements.next(within: 30, "the announcement")?.text == "Before")
             app.accessibility.close()
-            #expect(try await announcements.first(30, "the stream's end") == nil)
+            #expect(try await announcements.next(within: 30, "the stream's end") == nil)
         }
     }
 }
@@ -93,33 +94,16 @@ struct AnnouncingApp {
     private static func startApplication(on desktop: PrivateDesktop, session: BusConnection) async throws
         -> AccessibilityBus
     {
-        // Wait for the application's name through the bus's own signal.
-        let (owners, ownerInput) = AsyncStream.makeStream(of: String.self)
-        let match = try await session.addMatch(
-            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='org.announced.TestApp'",
-            handler: { signal in
-                _ = try? signal.readString()
-                _ = try? signal.readString()
-                if let owner = try? signal.readString(), !owner.isEmpty { ownerInput.yield(owner) }
-            },
-            finished: { ownerInput.finish() }
-        )
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/announcing-app.py").path
-        try await onBlockingThread {
-            _ = try desktop.start("/usr/bin/python3", [script], extra: ["GTK_MODULES": "gail:atk-bridge"])
-        }
-        guard try await owners.first(60, "the GTK application's start") != nil else {
-            throw DeadlinePassed(what: "the application's bus name")
-        }
-        session.remove(match)
+        try await desktop.startPythonOwner(
+            of: "org.announced.TestApp", script: "announcing-app.py", extra: ["GTK_MODULES": "gail:atk-bridge"],
+            session: session)
         return try await AccessibilityBus.connect(session: session)
     }
 
     /// Asks the application to announce `text` (politeness < 0: through ATK).
     func announce(_ text: String, politeness: Int32) async throws {
         let session = self.session
-        try await within(30, "the application's Announce") {
+        try await withTimeout("the application's Announce", seconds: 30) {
             try await session.call(
                 destination: "org.announced.TestApp", path: "/org/announced/TestApp",
                 interface: "org.announced.TestApp",

@@ -2,9 +2,10 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("announcectl: honest outcomes, warnings and the spd-say options", .onBlockingThreads)
+@Suite("announcectl: honest outcomes, warnings and the spd-say options", .daemonTimeLimit, .onBlockingThreads)
 struct AnnouncectlOutcomeTests {
     @Test(
         "--wait with nothing to speak prints `nothing to speak` and exits 3, not `spoken` and 0",

@@ -3,9 +3,10 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
-@Suite("announcectl against the real daemon", .onBlockingThreads)
+@Suite("announcectl against the real daemon", .daemonTimeLimit, .onBlockingThreads)
 struct AnnouncectlTests {
     @Test("say --wait prints spoken and exits 0; without --wait it exits 0 once queued")
     func saySpoken() throws {

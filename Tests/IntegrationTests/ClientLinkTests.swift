@@ -3,6 +3,7 @@ import AnnounceClient
 import BlockingThreads
 import CAnnounceLinux
 import Foundation
+import TestSupport
 import Testing
 
 /// The descriptors of this process connected to `daemon`: the sockets whose peer, as

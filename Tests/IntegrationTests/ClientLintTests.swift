@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceClient
 import Foundation
+import TestSupport
 import Testing
 
 /// Posts `elements` as a new screen from the main actor and returns how it ended, once its

@@ -2,6 +2,7 @@
 import AnnounceClient
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("AnnounceClient: publishing a screen and handling the user's actions", .serialized)

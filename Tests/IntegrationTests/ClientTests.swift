@@ -2,6 +2,7 @@
 import AnnounceClient
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// About 5 seconds of speech: long enough to be still speaking when a test reacts to its

@@ -59,7 +59,7 @@ func statusReply(_ client: LineClient, id: Int) throws -> JSONValue {
     return try #require(client.waitFor("ok", id: id))
 }
 
-@Suite("Config: the daemon reads its configuration file", .onBlockingThreads, .serialized)
+@Suite("Config: the daemon reads its configuration file", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct ConfigTests {
     @Test(
         "a bad configuration file: exit status 1 and one line naming the file and the key",

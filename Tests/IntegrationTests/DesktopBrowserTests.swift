@@ -2,6 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// A browser whose Web Speech API speaks through libspeechd (shared/notes/desktop-clients.md).
@@ -206,7 +207,7 @@ enum WebSpeechChecks {
 }
 
 @Suite(
-    "Desktop: Firefox ESR's Web Speech through the daemon's SSIP socket", .onBlockingThreads,
+    "Desktop: Firefox ESR's Web Speech through the daemon's SSIP socket", .daemonTimeLimit, .onBlockingThreads,
     .enabled(if: WebSpeechBrowser.firefox.path != nil, WebSpeechBrowser.firefox.missing)
 )
 struct DesktopFirefoxTests {
@@ -238,7 +239,7 @@ struct DesktopFirefoxTests {
 }
 
 @Suite(
-    "Desktop: Chromium's Web Speech through the daemon's SSIP socket", .onBlockingThreads,
+    "Desktop: Chromium's Web Speech through the daemon's SSIP socket", .daemonTimeLimit, .onBlockingThreads,
     .enabled(if: WebSpeechBrowser.chromium.path != nil, WebSpeechBrowser.chromium.missing)
 )
 struct DesktopChromiumTests {

@@ -2,6 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// Orca 43, the real screen reader, headless (shared/notes/desktop-clients.md): a private D-Bus
@@ -118,7 +119,7 @@ final class OrcaRun {
 }
 
 @Suite(
-    "Desktop: Orca 43 speaking through the daemon's SSIP socket", .onBlockingThreads,
+    "Desktop: Orca 43 speaking through the daemon's SSIP socket", .daemonTimeLimit, .onBlockingThreads,
     .enabled(if: OrcaDesktop.isInstalled, OrcaDesktop.missing)
 )
 struct DesktopOrcaTests {

@@ -2,6 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// The desktop clients' programs of the tests, in `Tests/DesktopClients`.
@@ -28,7 +29,7 @@ enum QtTextToSpeech {
 }
 
 @Suite(
-    "Desktop: Qt 6's QTextToSpeech through the daemon's SSIP socket", .onBlockingThreads,
+    "Desktop: Qt 6's QTextToSpeech through the daemon's SSIP socket", .daemonTimeLimit, .onBlockingThreads,
     .enabled(if: QtTextToSpeech.isInstalled, QtTextToSpeech.missing)
 )
 struct DesktopQtTests {
@@ -81,7 +82,7 @@ enum SpeechdEl {
 }
 
 @Suite(
-    "Desktop: Emacs's speechd-el through the daemon's SSIP socket", .onBlockingThreads,
+    "Desktop: Emacs's speechd-el through the daemon's SSIP socket", .daemonTimeLimit, .onBlockingThreads,
     .enabled(if: SpeechdEl.isInstalled, SpeechdEl.missing)
 )
 struct DesktopEmacsTests {

@@ -11,7 +11,7 @@ import Testing
 /// nothing. The checks of ``DuckingCheck`` run on both sound servers, each suite skipped with the
 /// packages it needs.
 @Suite(
-    "Daemon: ducking other applications on a headless PulseAudio", .onBlockingThreads, .serialized,
+    "Daemon: ducking other applications on a headless PulseAudio", .daemonTimeLimit, .onBlockingThreads, .serialized,
     .enabled(if: HeadlessPulseAudio.canRecord && ToneRig.canPlay, "needs pulseaudio, pulseaudio-utils and sox")
 )
 struct PulseAudioDuckingTests {
@@ -50,7 +50,7 @@ struct PulseAudioDuckingTests {
 }
 
 @Suite(
-    "Daemon: ducking other applications through a headless PipeWire", .onBlockingThreads, .serialized,
+    "Daemon: ducking other applications through a headless PipeWire", .daemonTimeLimit, .onBlockingThreads, .serialized,
     .enabled(
         if: HeadlessPipeWire.canRecord && ToneRig.canPlay,
         "needs pipewire, wireplumber, pipewire-pulse, dbus, pulseaudio-utils and sox")
@@ -228,7 +228,7 @@ func checkCrashRestore(_ rig: ToneRig) throws {
     #expect(second.stop() == 0)
 }
 
-@Suite("Daemon: ducking without a sound server", .onBlockingThreads, .serialized)
+@Suite("Daemon: ducking without a sound server", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct DuckingWithoutPulseTests {
     @Test(
         "duck with an output other than pulse: one warning saying ducking cannot work and what to do; speech still works"

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Daemon: espeak-ng crashes cost one post, not the daemon", .onBlockingThreads)
+@Suite("Daemon: espeak-ng crashes cost one post, not the daemon", .daemonTimeLimit, .onBlockingThreads)
 struct EngineCrashTests {
     /// 100 times "s'": one word with 100 stacked `'s` suffixes overflows a buffer in
     /// TranslateWord3 of Debian's espeak-ng 1.51 (fixed upstream in espeak-ng PR #2495), and

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// What `announced` tells an installed user to read: paths that exist after `make install` or
 /// the Debian package (a man page, the installed sample configuration), never the source tree's.
-@Suite("Daemon: help and errors point at installed files", .onBlockingThreads)
+@Suite("Daemon: help and errors point at installed files", .daemonTimeLimit, .onBlockingThreads)
 struct InstalledPathsTests {
     @Test("--help names the protocol's man page and the installed sample, no path in the source tree")
     func help() throws {

@@ -3,12 +3,15 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// What `speech` subscribers see of a post's language runs (`"state":"run"`), through the real
 /// daemon: each run's language, voice, engine and place in the post's text, and, in the recorded
 /// audio, that the voice named is the one heard.
-@Suite("Language runs: the run events a monitor sees, and the voice each names heard", .onBlockingThreads)
+@Suite(
+    "Language runs: the run events a monitor sees, and the voice each names heard", .daemonTimeLimit, .onBlockingThreads
+)
 struct LanguageRunEventTests {
     @Test(
         "Greek and Japanese in an English post: runs in el and ja, each heard as espeak-ng's el and ja, nothing spelled"

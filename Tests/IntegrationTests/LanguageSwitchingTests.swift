@@ -2,11 +2,12 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// A post in several languages is spoken run by run, each run by the voice for its language, and
 /// stays one post: checked in the recorded audio against espeak-ng's own rendering of each run.
-@Suite("Language switching: each run in its language's voice, one post", .onBlockingThreads)
+@Suite("Language switching: each run in its language's voice, one post", .daemonTimeLimit, .onBlockingThreads)
 struct LanguageSwitchingTests {
     /// The runs of "The file Привет was saved": the space after a run stays with it.
     private let runs = [("The file ", "en-us"), ("Привет ", "ru"), ("was saved", "en-us")]

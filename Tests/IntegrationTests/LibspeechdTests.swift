@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// The C programs in Fixtures (libspeechd_priorities.c, libspeechd_long_message.c), each built
@@ -65,7 +66,7 @@ struct LibspeechdTranscript {
 }
 
 @Suite(
-    "libspeechd: a C client in THREADED mode on the SSIP socket", .onBlockingThreads,
+    "libspeechd: a C client in THREADED mode on the SSIP socket", .daemonTimeLimit, .onBlockingThreads,
     .enabled(if: LibspeechdProgram.canBuild, "needs cc, pkg-config and libspeechd-dev (apt-get install libspeechd-dev)")
 )
 struct LibspeechdTests {

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Daemon: lifecycle and scheduling over a real socket", .onBlockingThreads, .serialized)
+@Suite("Daemon: lifecycle and scheduling over a real socket", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct LifecycleTests {
     @Test("an announcement is queued, started with its text, and finished; its WAV equals espeak-ng's own output")
     func lifecycleAndPCM() throws {

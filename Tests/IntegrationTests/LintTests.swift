@@ -2,6 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// A screen with the seeds' good Share button and some of their bad examples.
@@ -26,7 +27,7 @@ private let seedFindings = [
     "reset: missing-label: this button has no label, so VoiceOver users hear only \"button\": give it a label that says what it is or does (\"Share\", \"Play\")",
 ]
 
-@Suite("Lint: announcectl lint and the daemon's lint lines", .onBlockingThreads)
+@Suite("Lint: announcectl lint and the daemon's lint lines", .daemonTimeLimit, .onBlockingThreads)
 struct LintTests {
     @Test("announcectl lint FILE: one ID: RULE: MESSAGE line per finding, exit 3")
     func lintFile() throws {

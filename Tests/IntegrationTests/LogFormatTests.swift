@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("Daemon: the log reads well in a terminal and in journalctl", .onBlockingThreads, .serialized)
+@Suite("Daemon: the log reads well in a terminal and in journalctl", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct LogFormatTests {
     @Test("a start that fails logs no audio output it never used, and no line repeats its label")
     func failedStart() throws {

@@ -18,7 +18,7 @@ private func ms(_ samples: Int) -> Int { samples * 1000 / 22_050 }
 
 /// A long text heard at a PulseAudio null sink: where it was stopped is where `spoken_chars` says.
 @Suite(
-    "Long texts heard at a null sink", .onBlockingThreads, .serialized,
+    "Long texts heard at a null sink", .daemonTimeLimit, .onBlockingThreads, .serialized,
     .enabled(if: HeadlessPulseAudio.canRecord, HeadlessPulseAudio.missingReason))
 struct LongTextAudioTests {
     @Test(

@@ -2,6 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// Samples above the recorder's audibility threshold.
@@ -12,7 +13,7 @@ private func audibleCount(_ samples: [Int16]) -> Int {
 /// Texts of any length up to `max_text_chars` (1,048,576) on both sockets: accepted, started from
 /// their start at once, stopped where they are. Every test interrupts its text after its first
 /// seconds instead of listening to it whole.
-@Suite("Long texts: a chapter is spoken from its start at once, on both sockets", .onBlockingThreads)
+@Suite("Long texts: a chapter is spoken from its start at once, on both sockets", .daemonTimeLimit, .onBlockingThreads)
 struct LongTextTests {
     @Test(
         "a native announce of 1,048,576 characters is queued, starts, repeats its text in started, and stops where it was"
@@ -153,7 +154,7 @@ struct LongTextTests {
     }
 }
 
-@Suite("Long texts from speech-dispatcher's own clients", .onBlockingThreads)
+@Suite("Long texts from speech-dispatcher's own clients", .daemonTimeLimit, .onBlockingThreads)
 struct LongSSIPTextTests {
     @Test(
         "libspeechd: one spd_say of 11,435 characters (speech-dispatcher's own test) begins, stops on spd_stop, and the next message speaks",

@@ -105,7 +105,7 @@ func envelopeCorrelation(_ a: [Int16], _ b: [Int16]) -> Double {
     return sxy / (sxx * syy).squareRoot()
 }
 
-@Suite("Daemon: navigating an app's screen", .onBlockingThreads, .serialized)
+@Suite("Daemon: navigating an app's screen", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct NavigationIntegrationTests {
     @Test(
         "two apps and a navigator: the latest screen is current, actions reach only its owner, and the earlier screen returns when its owner leaves"
@@ -362,7 +362,7 @@ struct NavigationIntegrationTests {
     }
 }
 
-@Suite("Examples: driven with navigate requests alone", .onBlockingThreads, .serialized)
+@Suite("Examples: driven with navigate requests alone", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct ExampleNavigationTests {
     @Test("the task timer publishes its screen; incrementing its time makes it longer and the new value is spoken")
     func taskTimer() throws {

@@ -3,18 +3,16 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
-@Suite("Daemon: pause and resume hold the audio and continue it from the same sample", .onBlockingThreads)
+@Suite(
+    "Daemon: pause and resume hold the audio and continue it from the same sample", .daemonTimeLimit, .onBlockingThreads
+)
 struct PauseTests {
     private let text = "The quarterly report is ready. It covers sales, returns and the new stores in the north."
 
     /// The size of `path` in bytes (0 when it does not exist yet).
-    private func fileSize(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : 0
-    }
-
     /// A daemon whose post 1 has started and is paused (by request 2).
     private func pausedPost() throws -> (DaemonProcess, LineClient) {
         let daemon = try DaemonProcess()
@@ -113,7 +111,7 @@ struct PauseTests {
     }
 }
 
-@Suite("Daemon: a long pause is not a stuck espeak-ng helper", .onBlockingThreads)
+@Suite("Daemon: a long pause is not a stuck espeak-ng helper", .daemonTimeLimit, .onBlockingThreads)
 struct LongPauseTests {
     @Test("a pause longer than the helper's silence limit resumes and finishes successfully")
     func pauseLongerThanTheSilenceLimit() throws {

@@ -3,6 +3,7 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A daemon whose Piper helper uses the fetched engine, with en_US-joe-medium installed and
@@ -37,7 +38,7 @@ func peak(_ samples: [Int16]) -> Int { samples.map { abs(Int($0)) }.max() ?? 0 }
 /// what a client is told (`spoken_chars`, marks, pause, rate and volume, spelling) agrees with
 /// what the WAV output recorded.
 @Suite(
-    "Daemon: a Piper voice is as honest as espeak-ng", .onBlockingThreads,
+    "Daemon: a Piper voice is as honest as espeak-ng", .daemonTimeLimit, .onBlockingThreads,
     .enabled(
         if: FetchedPiper.isFetched,
         "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")
@@ -133,11 +134,6 @@ struct PiperHonestyTests {
     }
 
     /// The size of `path` in bytes (0 when it does not exist yet).
-    private func fileSize(_ path: String) -> Int {
-        var info = stat()
-        return stat(path, &info) == 0 ? Int(info.st_size) : 0
-    }
-
     @Test(
         "pause and resume of a Piper post: nothing recorded while paused, and the recording equals an unpaused one within a step per sample"
     )

@@ -2,6 +2,7 @@
 import BlockingThreads
 import Glibc
 import PiperRendering
+import TestSupport
 import Testing
 
 /// The phonemes of the test texts' sentences, as the helper's phonemizer gives them: espeak-ng

@@ -3,6 +3,7 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The real Piper engine and test voice, where `scripts/fetch-piper-engine.sh` puts them.
@@ -34,7 +35,7 @@ enum FetchedPiper {
 /// A post in a Piper voice through the real daemon: `announced-piper` speaks it, the monitor
 /// names the engine, and espeak-ng's posts go on beside it.
 @Suite(
-    "Daemon: a Piper voice spoken by announced-piper", .onBlockingThreads,
+    "Daemon: a Piper voice spoken by announced-piper", .daemonTimeLimit, .onBlockingThreads,
     .enabled(
         if: FetchedPiper.isFetched,
         "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")

@@ -8,7 +8,7 @@ import Testing
 /// Piper voices through the real daemon: found in the user's voice directory while it runs,
 /// listed with their engine, language and quality, and taken by name. The voices are tiny fake
 /// pairs; no test here asks the daemon to speak with one.
-@Suite("Piper voices: listing and choosing through the real daemon", .onBlockingThreads)
+@Suite("Piper voices: listing and choosing through the real daemon", .daemonTimeLimit, .onBlockingThreads)
 struct PiperVoiceListingTests {
     @Test(
         "a pair installed while the daemon runs is listed by `voices` and `announcectl voices` with engine piper and its quality"

@@ -6,7 +6,7 @@ import Glibc
 import TestSupport
 import Testing
 
-@Suite("Daemon: process, socket file and signals", .onBlockingThreads)
+@Suite("Daemon: process, socket file and signals", .daemonTimeLimit, .onBlockingThreads)
 struct ProcessTests {
     @Test("SIGTERM ends every post with shutdown, flushes the lines, removes the socket and exits 0")
     func sigterm() throws {

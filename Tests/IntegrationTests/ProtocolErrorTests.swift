@@ -2,9 +2,10 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("Daemon: bad input, limits and focus over a real socket", .onBlockingThreads)
+@Suite("Daemon: bad input, limits and focus over a real socket", .daemonTimeLimit, .onBlockingThreads)
 struct ProtocolErrorTests {
     @Test("every bad line gets its error code and the connection keeps working")
     func badLines() throws {

@@ -2,6 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// One SSIP client of the soak: a raw connection read the way `run_test` reads (a command, then

@@ -10,7 +10,7 @@ import Testing
 /// null sink whose monitor is recorded, and the ALSA and `auto` fallbacks on a machine without a
 /// sound card.
 @Suite(
-    "Daemon: PulseAudio output on a headless server", .onBlockingThreads, .serialized,
+    "Daemon: PulseAudio output on a headless server", .daemonTimeLimit, .onBlockingThreads, .serialized,
     .enabled(if: HeadlessPulseAudio.canRecord, HeadlessPulseAudio.missingReason))
 struct PulseAudioTests {
     @Test("an announcement is heard for about as long as espeak-ng's WAV; a stopped one clearly less")
@@ -60,7 +60,7 @@ struct PulseAudioTests {
     }
 }
 
-@Suite("Daemon: ALSA and the automatic fallback", .onBlockingThreads, .serialized)
+@Suite("Daemon: ALSA and the automatic fallback", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct AudioFallbackTests {
     @Test("a named ALSA device that cannot open: exit 1 naming the device and the error")
     func missingALSADevice() throws {

@@ -3,13 +3,14 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import SSIPProtocol
+import TestSupport
 import Testing
 
 /// An SSIP message is spoken exactly as a native post with the same text and settings: its
 /// recorded PCM is the same, sample for sample. Each rendering is the first message of a fresh
 /// daemon (a fresh espeak-ng helper renders a text the same way every time; later renderings in
 /// one process differ by a few samples, notes/headless-audio.md).
-@Suite("SSIP: a message's audio equals a native post's", .onBlockingThreads)
+@Suite("SSIP: a message's audio equals a native post's", .daemonTimeLimit, .onBlockingThreads)
 struct SSIPAudioTests {
     private let text = "Your meeting with the design team starts in five minutes, in room four."
 

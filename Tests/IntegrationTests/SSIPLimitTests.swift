@@ -2,9 +2,10 @@
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
-@Suite("Daemon: limits and peers on the SSIP socket, over real sockets", .onBlockingThreads)
+@Suite("Daemon: limits and peers on the SSIP socket, over real sockets", .daemonTimeLimit, .onBlockingThreads)
 struct SSIPLimitTests {
     /// Proves a client is still served on both sockets: an SSIP client's CLIENT_ID and a message
     /// queued, and a native `status`.

@@ -10,7 +10,7 @@ import Testing
 /// speech-dispatcher's code for a module that cannot be set without it; with the helper and no
 /// voice, set, and spoken for by espeak-ng; then its voices once a Piper voice is installed (a
 /// tiny fake pair, never spoken with: speaking needs the engine).
-@Suite("SSIP: python3-speechd's output modules against the daemon", .onBlockingThreads)
+@Suite("SSIP: python3-speechd's output modules against the daemon", .daemonTimeLimit, .onBlockingThreads)
 struct SSIPModuleClientTests {
     @Test(
         "without Piper's helper: only espeak-ng is listed; set_output_module('piper') is accepted (216) and espeak-ng speaks"
@@ -83,7 +83,7 @@ struct SSIPModuleClientTests {
 
 /// python3-speechd speaking with the real Piper engine and voice through `set_output_module('piper')`.
 @Suite(
-    "SSIP: python3-speechd speaks with the piper module", .onBlockingThreads,
+    "SSIP: python3-speechd speaks with the piper module", .daemonTimeLimit, .onBlockingThreads,
     .enabled(
         if: FetchedPiper.isFetched,
         "the Piper engine or its test voice is not fetched: run scripts/fetch-piper-engine.sh")

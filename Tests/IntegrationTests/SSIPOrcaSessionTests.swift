@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// What Orca 43 sends (shared/ssip.md §9), replayed byte for byte over a raw socket: the connect
 /// sequence, then utterances, each `CANCEL self`, RATE/PITCH/VOLUME and a SPEAK of SSML with
 /// Orca's `start:end` marks. The replies' codes and texts, the events' order and CR LF line ends
 /// are checked on the wire.
-@Suite("SSIP: an Orca-shaped session on a raw socket", .onBlockingThreads)
+@Suite("SSIP: an Orca-shaped session on a raw socket", .daemonTimeLimit, .onBlockingThreads)
 struct SSIPOrcaSessionTests {
     /// Orca's SSML for one utterance.
     static let utterance =

@@ -3,12 +3,13 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A pause is owned by the connection that made it and ends when that connection closes, however
 /// it closes (SIGKILL here): its paused messages end, and other connections' messages are spoken
 /// to their end. Real clients: python3-speechd, spd-say, a native connection.
-@Suite("SSIP and native: a pause ends with the connection that made it", .onBlockingThreads)
+@Suite("SSIP and native: a pause ends with the connection that made it", .daemonTimeLimit, .onBlockingThreads)
 struct SSIPPauseOwnershipTests {
     static let longText = """
         This first sentence is long enough to be paused in its middle by the client that sent it. \

@@ -2,13 +2,16 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// A client that pauses its own speaking message (`PAUSE self`) and stays connected holds only
 /// its own messages, as in speech-dispatcher: the paused message is set aside, another client's
 /// message is heard meanwhile, and on `RESUME` the paused message continues from where it
 /// stopped, as the same message. Real python3-speechd clients, checked in the recording.
-@Suite("SSIP: a message paused by its own client gives way to other clients' messages", .onBlockingThreads)
+@Suite(
+    "SSIP: a message paused by its own client gives way to other clients' messages", .daemonTimeLimit,
+    .onBlockingThreads)
 struct SSIPPauseYieldTests {
     static let longText = """
         This first sentence is long enough to be paused in its middle by the client that sent it. \

@@ -8,7 +8,9 @@ import Testing
 /// them in order, over a real socket: replies the event loop writes itself never overtake the 225
 /// of an earlier message or the answer to an earlier CANCEL, and a CANCEL's 213 comes after the
 /// END or CANCELED of every message sent before it.
-@Suite("SSIP: a pipelined storm of SET, GET, SPEAK, CHAR and CANCEL on a real socket", .onBlockingThreads)
+@Suite(
+    "SSIP: a pipelined storm of SET, GET, SPEAK, CHAR and CANCEL on a real socket", .daemonTimeLimit, .onBlockingThreads
+)
 struct SSIPPipelineOrderTests {
     @Test(
         "every reply in the order of its command, 225 before its message's events, 213 after the ends it caused",

@@ -2,12 +2,13 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// shared/ssip.md §4 across two python3-speechd clients: the priority rules are server-wide. A
 /// native `speech` subscription gives the order in which the dispatcher started and ended the
 /// messages (an SSIP message id is its post's seq), one stream for both clients.
-@Suite("SSIP: priorities across two python3-speechd clients", .onBlockingThreads)
+@Suite("SSIP: priorities across two python3-speechd clients", .daemonTimeLimit, .onBlockingThreads)
 struct SSIPPriorityTests {
     /// A daemon, its speech watcher, and python3-speechd clients `a` and `b` at priorities
     /// `first` and `second`.

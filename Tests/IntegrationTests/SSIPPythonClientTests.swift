@@ -2,13 +2,14 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// Debian's python3-speechd against the daemon's SSIP socket: what a Python application (and Orca,
 /// which speaks through it) sees. Every message's callbacks are checked against the events that
 /// came on the wire, so an event python3-speechd dropped (because it came before the message's
 /// callback was registered, shared/ssip.md §5) shows up as a difference.
-@Suite("SSIP: python3-speechd's SSIPClient against the daemon", .onBlockingThreads)
+@Suite("SSIP: python3-speechd's SSIPClient against the daemon", .daemonTimeLimit, .onBlockingThreads)
 struct SSIPPythonClientTests {
     @Test("queued messages: BEGIN then END for each, exactly once, every event on the wire reaches its callback")
     func beginAndEndPerMessage() throws {
@@ -175,7 +176,7 @@ struct SSIPPythonClientTests {
     }
 }
 
-@Suite("SSIP: python3-speechd's settings, voices and lists", .onBlockingThreads)
+@Suite("SSIP: python3-speechd's settings, voices and lists", .daemonTimeLimit, .onBlockingThreads)
 struct SSIPPythonSettingsTests {
     @Test("set_rate, set_pitch, set_volume, set_language, set_punctuation read back through GET")
     func settingsRoundTrip() throws {

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// A command's reply comes before every event the command causes (shared/ssip.md §7): 211 before
 /// 704, 212 before 705, 210 and 213 before 703, 225 before 701. Read the way speech-dispatcher's
 /// `run_test` reads: send one command, take the next complete block as its reply.
-@Suite("SSIP: a command's reply comes before the events it causes, under load", .onBlockingThreads)
+@Suite("SSIP: a command's reply comes before the events it causes, under load", .daemonTimeLimit, .onBlockingThreads)
 struct SSIPReplyBeforeEventTests {
     /// A long SSML text with a mark before every word: events stream while the commands are sent.
     static let markedText: String = {

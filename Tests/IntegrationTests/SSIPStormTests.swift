@@ -3,6 +3,7 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 /// What one SSIP storm connection queued and heard.
@@ -101,7 +102,7 @@ func ssipStorm(_ client: RawSSIPClient, index: Int, seed: UInt64, count: Int) th
     return outcome
 }
 
-@Suite("Storm: SSIP and native clients at once, nothing lost", .onBlockingThreads, .serialized)
+@Suite("Storm: SSIP and native clients at once, nothing lost", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct SSIPStormTests {
     @Test(
         "every SSIP message gets exactly one 702 or 703 and every native post one terminal line; status counts the SSIP clients",

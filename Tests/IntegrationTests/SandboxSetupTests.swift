@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// The helper's sandbox where the kernel cannot put the seccomp filter on every thread at once
 /// (TSYNC): espeak-ng's own thread, started before the filter, would run without it, so the
 /// helper must refuse to run at all, and say why.
 @Suite(
-    "Daemon: an engine helper whose seccomp filter cannot cover every thread does not run", .onBlockingThreads,
+    "Daemon: an engine helper whose seccomp filter cannot cover every thread does not run", .daemonTimeLimit,
+    .onBlockingThreads,
     .enabled(if: installedTool("cc") != nil, "needs a C compiler (apt-get install gcc)")
 )
 struct SandboxSetupTests {

@@ -7,7 +7,9 @@
     import TestSupport
     import Testing
 
-    @Suite("Daemon: an engine that breaks its sandbox costs one post, not the daemon", .onBlockingThreads)
+    @Suite(
+        "Daemon: an engine that breaks its sandbox costs one post, not the daemon", .daemonTimeLimit, .onBlockingThreads
+    )
     struct SandboxViolationTests {
         /// `text` as the inside of a JSON string (the probe's prefix is a control character).
         static func json(_ text: String) -> String {

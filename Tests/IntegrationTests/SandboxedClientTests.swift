@@ -3,6 +3,7 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A client in a sandbox like a Flatpak app's: `bwrap` with new namespaces of every kind, the
@@ -10,7 +11,7 @@ import Testing
 /// `--filesystem=xdg-run/announced` would give: `$XDG_RUNTIME_DIR/announced` bound at the same
 /// place under the sandbox's own `XDG_RUNTIME_DIR`.
 @Suite(
-    "A sandboxed client (bwrap) reaching the daemon's socket", .onBlockingThreads,
+    "A sandboxed client (bwrap) reaching the daemon's socket", .daemonTimeLimit, .onBlockingThreads,
     .enabled(
         if: FileManager.default.isExecutableFile(atPath: "/usr/bin/bwrap"),
         "needs bubblewrap (apt-get install bubblewrap)")

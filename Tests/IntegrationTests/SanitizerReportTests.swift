@@ -4,7 +4,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Sanitizer reports in a child process's output", .onBlockingThreads)
+@Suite("Sanitizer reports in a child process's output", .daemonTimeLimit, .onBlockingThreads)
 struct SanitizerReportTests {
     @Test("a ThreadSanitizer report among log lines is found, up to its SUMMARY line")
     func threadSanitizer() {

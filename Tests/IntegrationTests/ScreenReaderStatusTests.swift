@@ -4,6 +4,7 @@ import BlockingThreads
 import DesktopBus
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// What the screen reader's status needs on the desktop: a session bus and at-spi-bus-launcher,
@@ -17,7 +18,7 @@ private let desktopInstalled = ["/usr/bin/dbus-daemon", "/usr/libexec/at-spi-bus
 /// the way GNOME flips it while Orca starts and stops: another client's `Properties.Set` of
 /// `ScreenReaderEnabled`, which the launcher announces with `PropertiesChanged`.
 @Suite(
-    "The screen reader's status: status, status-changed, announcectl and AnnounceClient",
+    "The screen reader's status: status, status-changed, announcectl and AnnounceClient", .daemonTimeLimit,
     .enabled(if: desktopInstalled, "needs a session bus and AT-SPI (apt-get install dbus at-spi2-core)")
 )
 struct ScreenReaderStatusTests {

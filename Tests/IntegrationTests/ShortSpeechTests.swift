@@ -2,9 +2,10 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("Daemon: char, key and sound, heard in the audio", .onBlockingThreads)
+@Suite("Daemon: char, key and sound, heard in the audio", .daemonTimeLimit, .onBlockingThreads)
 struct ShortSpeechTests {
     @Test(
         "char a is espeak-ng's spelling of a; key control_alt_delete is \"control alt delete\"; key shift_a spells the a"

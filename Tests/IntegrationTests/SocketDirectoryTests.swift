@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The socket directory's safety and the start-up errors about it (issue 15, bugs 3, 5 and 6).
-@Suite("Socket directory: only the user's own, errors in words", .onBlockingThreads)
+@Suite("Socket directory: only the user's own, errors in words", .daemonTimeLimit, .onBlockingThreads)
 struct SocketDirectoryTests {
     /// A runtime directory whose `announced` folder belongs to uid 65534 with mode 0777, as
     /// another user could make `/tmp/announced-<uid>` before the daemon does.

@@ -79,7 +79,7 @@ func processEnvironment(_ pid: pid_t) throws -> [String] {
     return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
 }
 
-@Suite("announced --spawn: speech-dispatcher's autospawn command, for announced", .onBlockingThreads)
+@Suite("announced --spawn: speech-dispatcher's autospawn command, for announced", .daemonTimeLimit, .onBlockingThreads)
 struct SpawnTests {
     @Test("something already accepts at --socket-path: exit 0 at once, nothing said, no daemon started")
     func alreadyServed() throws {

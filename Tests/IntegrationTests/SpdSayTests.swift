@@ -2,6 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// One spd-say message spoken to its end: its sequence number, the `speech` lines about it and
@@ -45,7 +46,7 @@ func rms(_ samples: ArraySlice<Int16>) -> Double {
 }
 
 @Suite(
-    "spd-say against the daemon's SSIP socket", .onBlockingThreads,
+    "spd-say against the daemon's SSIP socket", .daemonTimeLimit, .onBlockingThreads,
     .enabled(if: SSIPClientProcess.spdSay != nil, SSIPClientProcess.spdSayMissing))
 struct SpdSayTests {
     @Test("spd-say -w speaks the text under its CLIENT_NAME and exits only after the daemon's finished for it")

@@ -2,9 +2,10 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
-@Suite("Daemon: spelled text is heard as its letters", .onBlockingThreads)
+@Suite("Daemon: spelled text is heard as its letters", .daemonTimeLimit, .onBlockingThreads)
 struct SpellingTests {
     /// Seconds of audio in `samples` at espeak-ng's 22,050 Hz, without leading and trailing silence.
     private func seconds(_ samples: [Int16]) -> Double { Double(WAVFile.trimmed(samples).count) / 22_050 }

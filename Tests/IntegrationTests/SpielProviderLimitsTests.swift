@@ -3,12 +3,13 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The Spiel provider's setting (`speech_provider`) and its limits, with a real D-Bus client
 /// (Fixtures/spiel-client.py) against the real daemon on a private session bus.
 @Suite(
-    "Daemon: the Spiel provider's setting and limits", .onBlockingThreads,
+    "Daemon: the Spiel provider's setting and limits", .daemonTimeLimit, .onBlockingThreads,
     .enabled(
         if: SpielClient.isAvailable,
         "needs a session bus and python3-gi (apt-get install dbus-daemon python3-gi)")

@@ -3,6 +3,7 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A Spiel client (Fixtures/spiel-client.py: python3-gi's Gio passing a real pipe in a
@@ -64,7 +65,7 @@ extension JSONValue {
 /// Issue 33 §4: announced as a Spiel speech provider (`org.announced.Speech.Provider`), driven by
 /// a real D-Bus client passing a real pipe, against the real daemon on a private session bus.
 @Suite(
-    "Daemon: a Spiel speech provider on the session bus", .onBlockingThreads,
+    "Daemon: a Spiel speech provider on the session bus", .daemonTimeLimit, .onBlockingThreads,
     .enabled(
         if: SpielClient.isAvailable,
         "needs a session bus and python3-gi (apt-get install dbus-daemon python3-gi)")

@@ -3,6 +3,7 @@ import AnnounceProtocol
 import BlockingThreads
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// A small deterministic random number generator, so a failing storm can be replayed.
@@ -67,7 +68,7 @@ func stormLines(seed: UInt64, count: Int) -> (lines: [String], postIDs: [Int], l
     return (lines, posts, lastAnswered)
 }
 
-@Suite("Storm: many connections, every op, nothing lost", .onBlockingThreads, .serialized)
+@Suite("Storm: many connections, every op, nothing lost", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct StormTests {
     @Test("every post with an id gets exactly one terminal line, in order, and the daemon still answers")
     func storm() throws {

@@ -2,6 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// A private desktop with the real daemon on it: a session bus (at-spi-bus-launcher and its
@@ -124,7 +125,8 @@ final class ToolkitDesktop {
 }
 
 @Suite(
-    "Toolkit announcements spoken by the daemon (a GTK 3 app on a private desktop)", .onBlockingThreads,
+    "Toolkit announcements spoken by the daemon (a GTK 3 app on a private desktop)", .daemonTimeLimit,
+    .onBlockingThreads,
     .enabled(if: ToolkitDesktop.isInstalled, ToolkitDesktop.missing)
 )
 struct ToolkitAnnouncementSpeechTests {
@@ -231,7 +233,7 @@ struct ToolkitAnnouncementSpeechTests {
     }
 }
 
-@Suite("Toolkit announcements without the desktop's buses", .onBlockingThreads)
+@Suite("Toolkit announcements without the desktop's buses", .daemonTimeLimit, .onBlockingThreads)
 struct ToolkitAnnouncementNoBusTests {
     @Test func noSessionBusIsOneLogLineAndTheSocketServes() throws {
         let daemon = try DaemonProcess(environment: [
@@ -261,7 +263,8 @@ struct ToolkitAnnouncementNoBusTests {
 /// `auto`, which looks at the whole machine's processes for Orca: its tests run one at a time, so
 /// that the stand-in Orca of one does not silence the other.
 @Suite(
-    "Toolkit announcements with auto: silent while a screen reader runs", .onBlockingThreads, .serialized,
+    "Toolkit announcements with auto: silent while a screen reader runs", .daemonTimeLimit, .onBlockingThreads,
+    .serialized,
     .enabled(if: ToolkitDesktop.isInstalled, ToolkitDesktop.missing)
 )
 struct ToolkitAnnouncementAutoTests {

@@ -7,7 +7,7 @@ import Testing
 
 /// The daemon's voice catalog: kept up to date by its own thread, which watches the voice
 /// directories, so neither the event loops nor the main queue scan them.
-@Suite("Voice catalog: voices installed and removed while the daemon runs", .onBlockingThreads)
+@Suite("Voice catalog: voices installed and removed while the daemon runs", .daemonTimeLimit, .onBlockingThreads)
 struct VoiceCatalogTests {
     @Test(
         "a voice installed while the daemon runs is listed by SSIP and `voices` once the catalog logs it; removed, it goes"

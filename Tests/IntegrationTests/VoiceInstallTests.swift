@@ -8,7 +8,7 @@ import Testing
 /// `announcectl voices install` and `remove`, the real binary, with tiny fake pairs (never
 /// spoken with): installed voices reach the running daemon; wrong or partial files are refused
 /// with what to do, and leave nothing in the voice directory.
-@Suite("announcectl voices install and remove", .onBlockingThreads)
+@Suite("announcectl voices install and remove", .daemonTimeLimit, .onBlockingThreads)
 struct VoiceInstallTests {
     /// Runs announcectl with the daemon's socket and its XDG_DATA_HOME.
     func voices(_ daemon: DaemonProcess, _ arguments: String...) throws -> (

@@ -2,6 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
+import TestSupport
 import Testing
 
 /// One line of `espeak-ng --voices`: its Language and File columns.
@@ -45,7 +46,7 @@ func exampleVoiceNames(in text: String) -> Set<String> {
     return names
 }
 
-@Suite("Daemon: voice names are resolved the same way everywhere", .onBlockingThreads, .serialized)
+@Suite("Daemon: voice names are resolved the same way everywhere", .daemonTimeLimit, .onBlockingThreads, .serialized)
 struct VoiceNameTests {
     @Test(
         "every language and file name `espeak-ng --voices` prints is either refused at `set` or speaks, with that voice"

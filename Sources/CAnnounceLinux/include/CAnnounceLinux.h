@@ -66,4 +66,12 @@ int CAnnounceLinux_pidfd_open(pid_t pid);
 /// -1 and errno when it cannot be had.
 int CAnnounceLinux_eventfd(void);
 
+/// Starts `path` with `argv` and `envp` in a child that gets `signal` when the thread that started
+/// it ends (`PR_SET_PDEATHSIG`, set in the child between fork and exec, which posix_spawn cannot
+/// do), so a killed parent leaves no child behind. The child keeps standard input, output and
+/// error, closes every other descriptor on exec, and starts with every signal at its default
+/// disposition and none blocked. Returns the child's pid, or -1 with errno (also when exec
+/// failed: the child's errno).
+pid_t CAnnounceLinux_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int signal);
+
 #endif

@@ -27,6 +27,7 @@ import Synchronization
 /// `init` before the loop runs, and in `restoreBeforeExit`).
 /// The speech thread's calls only count utterances and write one byte to a pipe the loop watches,
 /// so speaking never waits for the ducker or the sound server.
+// Unchecked: its state is touched on its main loop's thread or under the loop's lock; others use the atomic and pipe.
 public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable {
     /// How long after the last utterance the streams stay lowered.
     public static let hold: Duration = .milliseconds(500)

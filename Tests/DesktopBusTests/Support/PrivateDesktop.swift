@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import CAnnounceLinux
+import DesktopBus
 import Foundation
 import Glibc
 import ProcessHarness
+import TestSupport
 import Testing
 
 /// A private desktop for one test: its own 0700 runtime directory, a session bus
@@ -206,6 +208,33 @@ final class PrivateDesktop {
             let chunk = output.availableData
             if chunk.isEmpty { return nil }
             bytes += chunk
+        }
+    }
+}
+
+extension PrivateDesktop {
+    /// Starts `python3 SCRIPT` (a file of Fixtures/) with `extra` in its environment, and waits,
+    /// through the bus's own `NameOwnerChanged` on `session`, until `name` has an owner.
+    func startPythonOwner(
+        of name: String, script: String, extra: [String: String] = [:], session: BusConnection,
+        within seconds: Double = 60
+    ) async throws {
+        let (owners, ownerInput) = AsyncStream.makeStream(of: String.self)
+        let match = try await session.addMatch(
+            "type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)'",
+            handler: { signal in
+                _ = try? signal.readString()
+                _ = try? signal.readString()
+                if let owner = try? signal.readString(), !owner.isEmpty { ownerInput.yield(owner) }
+            },
+            finished: { ownerInput.finish() }
+        )
+        defer { session.remove(match) }
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/\(script)").path
+        try await onBlockingThread { _ = try start("/usr/bin/python3", [path], extra: extra) }
+        guard try await owners.next(within: seconds, "\(name)'s owner") != nil else {
+            throw TimedOut(what: "\(name)'s owner (python3's log: \(log("python3")))")
         }
     }
 }

@@ -90,8 +90,3 @@ extension JSONValue {
     var event: String? { self["event"]?.stringValue }
     var text: String { jsonText }
 }
-
-/// An `announce` line.
-func announce(_ id: Int, _ text: String, _ extra: String = "") -> String {
-    #"{"op":"announce","id":\#(id),"text":"\#(text)"\#(extra)}"#
-}

@@ -128,10 +128,6 @@ extension Dispatcher {
     }
 }
 
-func announce(_ id: Int, _ text: String, _ extra: String = "") -> String {
-    #"{"op":"announce","id":\#(id),"text":"\#(text)"\#(extra)}"#
-}
-
 /// A front-end's reply as a test makes it: the dispatcher carries it unopened.
 struct TestReply: FrontEndReply {
     let text: String
