@@ -211,7 +211,7 @@ extension Daemon {
                 voice: settings.voice, rate: settings.rate, pitch: settings.pitch, volume: settings.volume,
                 punctuation: settings.punctuation, maxTextChars: settings.maxTextChars,
                 maxPendingPerClient: settings.maxPendingPerClient),
-            synthesizer: StreamSynthesizer(thread: speech, piperThreads: settings.piperThreads),
+            synthesizer: StreamSynthesizer(thread: speech, logger: Logger(label: "announced.spiel")),
             sampleRate: engine.sampleRate, logger: Logger(label: "announced.spiel"))
         return SpeechProviderService(
             provider: provider, voices: { [engine] in engine.voices },
