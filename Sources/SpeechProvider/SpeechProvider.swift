@@ -42,18 +42,18 @@ public struct SpeechProviderSettings: Sendable {
 
 /// announced's voices for Spiel: the `Voices` list made from the backend's, and each
 /// `Synthesize` call checked against the daemon's limits, mapped onto announced's units, and
-/// synthesized on a thread of its own (`spiel`) by a ``StreamSynthesizer``, never through the
-/// announcement queue.
+/// synthesized on a thread of its own (`spiel`) by a ``StreamSynthesizer`` with the speech
+/// thread's engines (their warm helpers and speech cache), never through the announcement queue.
 public final class SpeechProvider: Sendable {
     /// The bus name: announced's own name under `.Speech.Provider` (see the man page).
     public static let busName = "org.announced.Speech.Provider"
     /// The provider's name in Spiel's voice choosers.
     public static let displayName = "announced"
     /// The most streams open at once, all clients together (besides each client's
-    /// `max_pending_per_client`): each stream has a helper of its own, and a Piper stream's helper
-    /// loads its own copy of the voice's model, so the streams' memory is bounded by this many
-    /// models. Spiel's clients speak one utterance at a time and cancel the one before, so a few
-    /// let several apps overlap.
+    /// `max_pending_per_client`): a stream borrows its engine's warm helper, or a spare one while
+    /// it overlaps another request, so the streams add at most this many copies of a voice's model
+    /// to the speech thread's one. Spiel's clients speak one utterance at a time and cancel the
+    /// one before, so a few let several apps overlap.
     public static let maxStreams = 4
 
     /// The settings as they are now (the daemon's ``SettingsFlow``), read at each request: a
@@ -121,7 +121,7 @@ public final class SpeechProvider: Sendable {
             }
             guard state.total < Self.maxStreams else {
                 return "announced already has \(Self.maxStreams) Spiel streams open, the most it synthesizes at once "
-                    + "(each has its own copy of the voice); read or close one of yours, or ask again when one has ended"
+                    + "(each may need a helper and a copy of its voice); read or close one of yours, or ask again when one has ended"
             }
             state.open[call.sender, default: 0] += 1
             state.total += 1
@@ -148,7 +148,7 @@ public final class SpeechProvider: Sendable {
         return nil
     }
 
-    /// Ends every open stream (the daemon is stopping): their helpers are killed and their pipes closed.
+    /// Ends every open stream (the daemon is stopping): their helpers are told to stop and their pipes closed.
     public func stopStreams() {
         stopWrite.withLock { fd in
             if fd >= 0 { close(fd) }

@@ -10,7 +10,8 @@ import POSIXThreads
 /// A speech engine runs in a helper, never in the daemon: some texts crash Debian's espeak-ng
 /// 1.51, a neural engine is a large library of its own, and a crash must cost one post, not the
 /// daemon. Every helper speaks the same framed messages (`EngineWire`). One thread at a time
-/// uses a helper: the speech thread, or the engine's loader while the engine loads.
+/// uses a helper: the speech thread or a Spiel stream's thread while its engine lends it, or the
+/// engine's loader while the engine loads.
 final class EngineHelperProcess {
     /// Which engine this is.
     let kind: EngineHelperKind

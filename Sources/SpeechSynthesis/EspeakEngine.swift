@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import Logging
+import POSIXThreads
 
 /// espeak-ng behind the engine seam: its helper (`announced-espeak`) starts with the speech
 /// thread, before the first post, and a helper that crashed or hung is replaced right after the
@@ -8,8 +9,10 @@ import Logging
 /// starts, speaks letter and symbol names, and is the first engine: it speaks every voice no other
 /// engine claims (a variant such as `en-us+f3` too).
 ///
-/// Used by the speech thread only, after `start` (which runs on it too); `voices` and
-/// `sampleRate` are read by others once the thread has said it started.
+/// Its warm helper is shared: the speech thread and the Spiel streams take it in turn
+/// (`helper(for:)`, `lease`); a request that finds it busy gets a spare helper (``SpareHelpers``),
+/// started for the overlap and stopped once it has ended. `start` runs on the speech thread;
+/// `voices` and `sampleRate` are read by others once the thread has said it started.
 final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     /// espeak-ng's helper. espeak-ng makes each 60 ms buffer far faster than it plays, so a
     /// helper silent for 5 s is stuck inside espeak-ng.
@@ -27,6 +30,12 @@ final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     /// The voices espeak-ng offers, listed once at start.
     private(set) var voices: [VoiceDescription] = []
     private var process: EngineHelperProcess?
+    /// Guards what follows: who has the warm helper, and the spares.
+    private let condition = ConditionLock()
+    /// The warm helper is out (the speech thread's or a stream's).
+    private var busy = false
+    private var spares = SpareHelpers()
+    private var shuttingDown = false
 
     /// espeak-ng, with its helper found as `helper` says (tests name a missing one).
     init(helper: EngineHelperKind = EspeakEngine.helper) {
@@ -51,26 +60,78 @@ final class EspeakEngine: SpeechEngine, @unchecked Sendable {
         "espeak-ng could not load the voice \(voice) (its data may be missing or damaged); `espeak-ng --voices` lists the voices it has"
     }
 
-    /// The helper, started first when the last one died and was not replaced (its restart failed).
+    /// The warm helper, started first when the last one died and was not replaced (its restart
+    /// failed); a spare when a stream has it.
     func helper(for voice: String, on thread: SpeechThread, logger: Logger) -> EngineHelperAnswer {
-        guard let process else { return .failed("espeak-ng's helper was not started") }
-        if !process.isRunning, let problem = restart(process, logger) { return .failed(problem) }
-        return .ready(process)
+        lease(for: voice, cancelled: { false }, logger: logger)
     }
 
-    /// The helper while it runs (nil when it died and was not replaced: `helper(for:)` says why).
+    /// The warm helper while it runs and is free, else an idle spare (nil when neither is:
+    /// `helper(for:)` starts or says why).
     func readyHelper(for voice: String, logger: Logger) -> EngineHelperProcess? {
-        process.flatMap { $0.isRunning ? $0 : nil }
+        condition.lock()
+        defer { condition.unlock() }
+        if !busy, let process, process.isRunning {
+            busy = true
+            return process
+        }
+        return spares.take(voice: nil)
     }
 
-    /// Replaces a helper that died, now, after the terminal line; if that fails, the next post
-    /// tries again and reports why.
+    func lease(for voice: String, cancelled: () -> Bool, logger: Logger) -> EngineHelperAnswer {
+        guard let process else { return .failed("espeak-ng's helper was not started") }
+        condition.lock()
+        if !busy {
+            busy = true
+            condition.unlock()
+            if !process.isRunning, let problem = restart(process, logger) {
+                condition.withLock { busy = false }
+                return .failed(problem)
+            }
+            return .ready(process)
+        }
+        let idle = spares.take(voice: nil)
+        condition.unlock()
+        if let idle { return .ready(idle) }
+        do {
+            let spare = try EngineHelperProcess(kind: helperKind)
+            try spare.start()
+            condition.lock()
+            spares.lend(spare)
+            condition.unlock()
+            logger.info("espeak-ng spare helper started", metadata: ["pid": "\(spare.pid)"])
+            return .ready(spare)
+        } catch {
+            return .failed(error.message)
+        }
+    }
+
+    /// Frees the warm helper, replacing it now when it died (if that fails, the next post tries
+    /// again and reports why), and stops the idle spares: the overlap has ended. A spare is kept
+    /// while the warm helper is still out, else stopped.
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger) {
-        if !helper.isRunning { _ = restart(helper, logger) }
+        var stopping: [EngineHelperProcess] = []
+        if helper === process {
+            if !helper.isRunning { _ = restart(helper, logger) }
+            condition.lock()
+            busy = false
+            stopping = spares.drain()
+            condition.unlock()
+        } else {
+            condition.lock()
+            if !spares.giveBack(helper, voice: "", keep: busy && !shuttingDown) { stopping = [helper] }
+            condition.unlock()
+        }
+        for spare in stopping { spare.stop() }
     }
 
-    /// Stops the helper (the speech thread is ending).
+    /// Stops the helper and the idle spares (the speech thread is ending).
     func shutDown() {
+        condition.lock()
+        shuttingDown = true
+        let idle = spares.drain()
+        condition.unlock()
+        for spare in idle { spare.stop() }
         _ = process?.stop()
     }
 

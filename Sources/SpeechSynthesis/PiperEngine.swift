@@ -11,9 +11,11 @@ import POSIXThreads
 /// A voice takes seconds to load, so loads run on the engine's loader thread (`piper-loader`),
 /// never on the speech thread: espeak-ng's posts speak meanwhile, and a Piper post waits for its
 /// voice on the speech thread's one wait, which its abort ends. One thread at a time has the
-/// helper: the loader while it starts, loads or stops it; the speech thread from `helper(for:)`
-/// to `giveBack`. A helper that crashed is replaced in the background right after the post it
-/// cost, with the voice it had.
+/// helper: the loader while it starts, loads or stops it; the speech thread from `helper(for:)`,
+/// or a Spiel stream from `lease`, to `giveBack`. A request that finds the helper out with another
+/// one gets a spare helper with its voice (``SpareHelpers``: loaded by the loader for the speech
+/// thread, on the stream's own thread for a stream), kept only while the overlap lasts. A helper
+/// that crashed is replaced in the background right after the post it cost, with the voice it had.
 ///
 /// Its voices are files the user installs (`PiperVoiceCatalog`): the backend's installed voices
 /// name it as their engine. It has no letter or symbol names, so spelling and punctuation modes in
@@ -57,8 +59,12 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// The running helper holds a model whose files were replaced: the loader stops it (the
     /// helper keeps a voice it has loaded when asked for the same path again).
     private var helperHoldsReplacedVoice = false
-    /// The speech thread has the helper.
+    /// The speech thread or a stream has the helper.
     private var inUse = false
+    /// The spare helpers, started while the helper was out.
+    private var spares = SpareHelpers()
+    /// Voices the speech thread waits for a spare of (the loader loads them).
+    private var sparesWanted: [String] = []
     private var lastUse = ContinuousClock.now
     private var idleUnload: Duration
     /// ONNX Runtime's threads in the helpers started from now on (`ANNOUNCED_PIPER_THREADS`);
@@ -98,7 +104,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     func setIdleUnload(_ duration: Duration) {
         condition.lock()
         idleUnload = duration
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -145,13 +151,24 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     func voiceFilesChanged(_ identifiers: Set<String>) {
         renderedAudio?.forget(voices: identifiers)
         condition.lock()
-        defer { condition.unlock() }
         if let loadedVoice, identifiers.contains(loadedVoice) {
             self.loadedVoice = nil
             helperHoldsReplacedVoice = true
-            condition.signal()
+            condition.broadcast()
         }
         if let loading, identifiers.contains(loading) { loadingReplaced = true }
+        let stale = spares.forget(voices: identifiers)
+        condition.unlock()
+        for spare in stale { spare.stop() }
+    }
+
+    /// Asks the loader for a spare helper with `voice`, for the speech thread while a stream has
+    /// the helper. Call with the lock held.
+    private func wantSpare(_ voice: String) {
+        if shuttingDown || sparesWanted.contains(voice) { return }
+        failures[voice] = nil
+        sparesWanted.append(voice)
+        condition.broadcast()
     }
 
     /// Asks the loader for `voice` unless it is loaded or on its way. Call with the lock held.
@@ -164,7 +181,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             loaderStarted = true
             DedicatedThread.start(name: "piper-loader", stackSize: 512 << 10) { [self] in runLoader() }
         }
-        condition.signal()
+        condition.broadcast()
     }
 
     func helper(for voice: String, on thread: SpeechThread, logger: Logger) -> EngineHelperAnswer {
@@ -179,9 +196,14 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             defer { condition.unlock() }
             if let failure = failures.removeValue(forKey: voice) {
                 answer = .failed(failure)
-            } else if !loaderBusy, let process, loadedVoice == voice {
+            } else if !loaderBusy, !inUse, let process, loadedVoice == voice {
                 inUse = true
                 answer = .ready(process)
+            } else if let spare = spares.take(voice: voice) {
+                answer = .ready(spare)
+            } else if inUse {
+                // A stream has the helper: this post does not wait for it, but for a spare.
+                wantSpare(voice)
             } else {
                 // Asked again in case a voice prepared meanwhile took its place in the helper.
                 want(voice)
@@ -202,12 +224,70 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             inUse = true
             return process
         }
-        if failures[voice] == nil { want(voice) }
+        if let spare = spares.take(voice: voice) { return spare }
+        if failures[voice] == nil { inUse ? wantSpare(voice) : want(voice) }
         return nil
+    }
+
+    func lease(for voice: String, cancelled: () -> Bool, logger: Logger) -> EngineHelperAnswer {
+        condition.lock()
+        self.logger = logger
+        while true {
+            if shuttingDown {
+                condition.unlock()
+                return .failed("announced is stopping")
+            }
+            if let failure = failures.removeValue(forKey: voice) {
+                condition.unlock()
+                return .failed(failure)
+            }
+            if !inUse, !loaderBusy, let process, loadedVoice == voice, process.isRunning {
+                inUse = true
+                condition.unlock()
+                return .ready(process)
+            }
+            if let spare = spares.take(voice: voice) {
+                condition.unlock()
+                return .ready(spare)
+            }
+            if inUse || (loaderBusy && loading != voice) {
+                // The helper is out with another request, or loads another voice: a spare of
+                // this request's own, loaded here, on the stream's thread.
+                let threads = self.threads
+                condition.unlock()
+                let result = load(voice, helper: nil, threads: threads, spare: true, logger: logger)
+                guard let spare = result.helper, result.failure == nil else {
+                    _ = result.helper?.stop()
+                    return .failed(result.failure ?? "the piper helper could not start")
+                }
+                condition.lock()
+                spares.lend(spare)
+                condition.unlock()
+                return .ready(spare)
+            }
+            want(voice)
+            if cancelled() {
+                condition.unlock()
+                return .aborted
+            }
+            // The loader broadcasts when a load ends; the deadline only looks at `cancelled` again.
+            _ = condition.wait(until: monotonicTime(after: .milliseconds(20)))
+        }
     }
 
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger) {
         condition.lock()
+        guard helper === process else {
+            let kept = spares.giveBack(helper, voice: voice, keep: inUse && !shuttingDown)
+            condition.unlock()
+            if !kept { logger.info("piper spare helper stopped", metadata: ["how": "\(helper.stop())"]) }
+            return
+        }
+        // The overlap has ended: the idle spares go.
+        let idleSpares = spares.drain()
+        defer {
+            for spare in idleSpares { logger.info("piper spare helper stopped", metadata: ["how": "\(spare.stop())"]) }
+        }
         inUse = false
         lastUse = .now
         if !helper.isRunning {
@@ -217,7 +297,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             helperPID = 0
             want(voice)
         }
-        condition.signal()
+        condition.broadcast()
         condition.unlock()
     }
 
@@ -232,8 +312,10 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 process = nil
                 loadedVoice = nil
                 helperPID = 0
+                let idleSpares = spares.drain()
                 condition.unlock()
                 _ = helper?.stop()
+                for spare in idleSpares { spare.stop() }
                 condition.lock()
                 loaderEnded = true
                 condition.broadcast()
@@ -256,6 +338,22 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 }
                 continue
             }
+            if let voice = sparesWanted.first {
+                let threads = self.threads
+                let logger = self.logger
+                condition.unlock()
+                let result = load(voice, helper: nil, threads: threads, spare: true, logger: logger)
+                condition.lock()
+                sparesWanted.removeFirst()
+                if let spare = result.helper, result.failure == nil {
+                    spares.add(spare, voice: voice)
+                } else {
+                    _ = result.helper?.stop()
+                    failures[voice] = result.failure ?? "the piper helper could not start"
+                }
+                wakeWaiters()
+                continue
+            }
             if !inUse, !loaderBusy, let voice = wanted.first {
                 wanted.removeFirst()
                 loaderBusy = true
@@ -264,7 +362,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 let logger = self.logger
                 let threads = self.threads
                 condition.unlock()
-                let result = load(voice, helper: helper, threads: threads, logger: logger)
+                let result = load(voice, helper: helper, threads: threads, spare: false, logger: logger)
                 condition.lock()
                 loaderBusy = false
                 loading = nil
@@ -278,10 +376,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 loadingReplaced = false
                 if let failure = result.failure { failures[voice] = failure }
                 lastUse = .now
-                let waiting = waitingThread
-                condition.unlock()
-                waiting?.wake()
-                condition.lock()
+                wakeWaiters()
                 continue
             }
             if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helperPID != 0 {
@@ -307,6 +402,16 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         }
     }
 
+    /// A load ended: wakes the speech thread and the streams waiting in `lease` to look again.
+    /// Called and returns with the lock held; the speech thread is woken outside it.
+    private func wakeWaiters() {
+        condition.broadcast()
+        let waiting = waitingThread
+        condition.unlock()
+        waiting?.wake()
+        condition.lock()
+    }
+
     /// What a load did: the helper (nil when its executable was not found), its process id (0
     /// when it does not run), and why the voice did not load.
     private struct LoadResult {
@@ -315,10 +420,11 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         var failure: String?
     }
 
-    /// Starts the helper if it does not run, then loads `voice` into it. On the loader thread.
-    private func load(_ voice: String, helper existing: EngineHelperProcess?, threads: Int?, logger: Logger)
-        -> LoadResult
-    {
+    /// Starts the helper if it does not run, then loads `voice` into it: the engine's helper on the
+    /// loader thread, or a `spare` (a new helper) on the loader or a stream's thread.
+    private func load(
+        _ voice: String, helper existing: EngineHelperProcess?, threads: Int?, spare: Bool, logger: Logger
+    ) -> LoadResult {
         let clock = ContinuousClock()
         let began = clock.now
         var result = LoadResult(helper: existing)
@@ -329,11 +435,13 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             if !helper.isRunning {
                 helper.extraEnvironment = threads.map { ["ANNOUNCED_PIPER_THREADS=\($0)"] } ?? []
                 try helper.start()
-                condition.lock()
-                helperPID = helper.pid
-                condition.unlock()
+                if !spare {
+                    condition.lock()
+                    helperPID = helper.pid
+                    condition.unlock()
+                }
                 logger.notice(
-                    "piper helper started",
+                    spare ? "piper spare helper started" : "piper helper started",
                     metadata: ["helper": "\(helper.path)", "threads": "\(threads.map(String.init) ?? "default")"])
             }
         } catch {
@@ -349,7 +457,10 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
         }
         logger.info(
             "piper voice loaded",
-            metadata: ["voice": "\(voice)", "ms": "\(milliseconds(clock.now - began))"]
+            metadata: [
+                "voice": "\(voice)", "ms": "\(milliseconds(clock.now - began))",
+                "helper": "\(spare ? "spare" : "warm")",
+            ]
         )
         return result
     }

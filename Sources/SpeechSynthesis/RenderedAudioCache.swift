@@ -88,6 +88,9 @@ final class RenderedAudioCache: Sendable {
         }
     }
 
+    /// Whether it holds the rendering of `key` (its use is not marked).
+    func contains(_ key: Key) -> Bool { state.withLock { $0.entries[key] != nil } }
+
     /// What ``forget(voices:)`` has done so far: read before a rendering begins, passed to
     /// ``store(_:for:renderedSince:)``.
     var forgetCount: UInt64 { state.withLock { $0.forgets } }
@@ -163,22 +166,27 @@ struct RenderedAudio: Sendable {
     /// and mark where it came. Stops where the run stops; queues the skipped marks at the end when
     /// it played to its end.
     func replay(into run: UtteranceRun) {
+        if replay(run.take) { run.collectSkippedMarksAtEnd() }
+    }
+
+    /// Hands it to `handle` as the helper's messages, in the order and slices they came, until
+    /// `handle` returns false; whether all of it was taken.
+    func replay(_ handle: (EngineMessage) -> Bool) -> Bool {
         var played = 0
-        let complete = samples.withUnsafeBufferPointer { all in
-            for event in events {
-                switch event {
-                case .samples(let end):
-                    guard run.feed(UnsafeBufferPointer(rebasing: all[played..<end])) else { return false }
-                    played = end
-                case .word(let sample, let textPosition, let length):
-                    run.collectWord(sample: Int(sample), textPosition: Int(textPosition), length: Int(length))
-                case .mark(let sample, let name):
-                    run.collectMark(sample: Int(sample), name: name)
-                }
+        for event in events {
+            let message: EngineMessage
+            switch event {
+            case .samples(let end):
+                message = .samples(Array(samples[played..<end]))
+                played = end
+            case .word(let sample, let textPosition, let length):
+                message = .word(sample: sample, textPosition: textPosition, length: length)
+            case .mark(let sample, let name):
+                message = .mark(sample: sample, name: name)
             }
-            return true
+            guard handle(message) else { return false }
         }
-        if complete { run.collectSkippedMarksAtEnd() }
+        return true
     }
 }
 
@@ -223,5 +231,23 @@ struct RenderedAudioRecorder {
     /// The rendering recorded, at `sampleRate`; nil when it gave up.
     func rendering(sampleRate: Int) -> RenderedAudio? {
         abandoned ? nil : RenderedAudio(sampleRate: sampleRate, samples: samples, events: events)
+    }
+}
+
+extension UtteranceRun {
+    /// Takes one of a helper's messages, live or replayed from the speech cache: samples are fed
+    /// (false when the run stopped taking them), words and marks collected.
+    func take(_ message: EngineMessage) -> Bool {
+        switch message {
+        case .samples(let samples):
+            return samples.withUnsafeBufferPointer { feed($0) }
+        case .word(let sample, let textPosition, let length):
+            collectWord(sample: Int(sample), textPosition: Int(textPosition), length: Int(length))
+        case .mark(let sample, let name):
+            collectMark(sample: Int(sample), name: name)
+        default:
+            break
+        }
+        return true
     }
 }

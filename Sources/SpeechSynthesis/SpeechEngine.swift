@@ -76,8 +76,18 @@ protocol SpeechEngine: AnyObject, Sendable {
     /// plays; the helper is the speech thread's until `giveBack`.
     func readyHelper(for voice: String, logger: Logger) -> EngineHelperProcess?
 
-    /// The speech thread is done with the helper for this utterance, after its terminal line; a
-    /// helper that died is replaced (now, or at its next use).
+    /// The helper, ready to synthesize with `voice`, for a request outside the speech thread's
+    /// queue (a Spiel stream), on the caller's thread: the engine's warm helper when it is free
+    /// and has the voice (loaded first when nobody uses it), else an idle spare, else a spare
+    /// started (and loaded) for this request, so that the request and the speech thread's post
+    /// never wait for each other. `cancelled` is asked while it waits for a load; `aborted` when
+    /// it said yes. The helper is the caller's until `giveBack`.
+    func lease(for voice: String, cancelled: () -> Bool, logger: Logger) -> EngineHelperAnswer
+
+    /// The speech thread, or a lease's holder, is done with the helper (after the utterance's
+    /// terminal line; after the stream's `done`): the warm helper is free again and a helper that
+    /// died is replaced (now, or at its next use); a spare is kept only while its engine's warm
+    /// helper is still out, else stopped.
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger)
 
     /// Stops the engine's helper for good, and any thread of the engine's own: the speech thread

@@ -6,7 +6,8 @@ import POSIXThreads
 
 /// The thread that speaks, and the one owner of its state: the queue, the utterance being spoken,
 /// its abort and the pause, all behind one lock; and the engines (`[any SpeechEngine]`, in the
-/// order `SpeechEngines.registered` gives them), whose helpers only this thread speaks through.
+/// order `SpeechEngines.registered` gives them), whose helpers it shares with the Spiel streams
+/// (`StreamSynthesizer`), one holder at a time.
 ///
 /// It plays what the engines' helper processes synthesize, one utterance at a time, in order of
 /// arrival. Whoever makes backends makes one of these (the daemon's `main`, a test suite) and hands

@@ -3,6 +3,7 @@ public import AnnounceCore
 public import AnnounceProtocol
 import EngineWire
 import Glibc
+public import Logging
 
 /// One synthesis for a stream (a Spiel client's pipe), not for the loudspeaker: the text, the
 /// voice, and the parameters in announced's own units.
@@ -58,110 +59,109 @@ public enum StreamSynthesisEnd: Equatable, Sendable {
     case failed(String)
 }
 
-/// Synthesis apart from the speech thread and its queue: each request runs on the calling
-/// thread with a helper process of its own, the voice's engine's helper (`EngineHelperKind`),
-/// started for it and stopped after it, so it enters the same sandbox, gets the same
-/// environment (`piper_threads`) and is read with the same silence limits as the speech
-/// thread's, and requests never wait for each other or for announcements.
+/// Synthesis apart from the speech thread and its queue, on the same engines: each request runs
+/// on the calling thread with a helper its engine lends it (`SpeechEngine.lease`: the warm helper
+/// with the voice loaded when it is free, else a spare for the overlap), driven by the one helper
+/// session (`HelperSession`: the silence limit, voice errors, abort and `done`), and given back
+/// after its `done`. A phrase the engine's speech cache holds (`RenderedAudioCache`, shared with
+/// the speech thread's posts) is streamed from it, and a rendering read whole is kept there.
 public struct StreamSynthesizer: Sendable {
-    private let kinds: [String: EngineHelperKind]
-    private let piperThreads: Int?
+    private let engines: [any SpeechEngine]
+    private let logger: Logger
 
-    /// The synthesizer for the engines of `thread`, with Piper's helpers on `piperThreads`
-    /// threads (`piper_threads`).
-    public init(thread: SpeechThread, piperThreads: Int?) {
-        var kinds: [String: EngineHelperKind] = [:]
-        for engine in thread.engines { kinds[engine.name] = engine.helperKind }
-        self.kinds = kinds
-        self.piperThreads = piperThreads
+    /// The synthesizer for the engines of `thread`, logging to `logger`.
+    public init(thread: SpeechThread, logger: Logger) {
+        engines = thread.engines
+        self.logger = logger
     }
 
     /// Synthesizes `request` (blocking the calling thread) and hands its audio and events to
     /// `sink` as they come; a `false` from `sink` stops it. It also stops as soon as one of
     /// `cancelDescriptors` reports an error or hang-up (the other end of a pipe closed): the
-    /// helper is killed at once. `started` is called with the helper's sample rate once the voice is selected.
+    /// helper is told to stop and read to its `done`, then given back. `started` is called with
+    /// the sample rate once the voice is selected (or the rendering found in the speech cache).
     public func synthesize(
         _ request: StreamSynthesisRequest, cancelDescriptors: [Int32], started: (Int) -> Bool,
         sink: (StreamSynthesisEvent) -> Bool
     ) -> StreamSynthesisEnd {
-        guard let kind = kinds[request.voice.engine] else {
+        guard let engine = engines.first(where: { $0.name == request.voice.engine }) else {
             return .failed("no engine \(request.voice.engine) speaks the voice \(request.voice.name)")
         }
-        let helper: EngineHelperProcess
-        do {
-            helper = try EngineHelperProcess(kind: kind)
-            if kind.engine == VoiceDescription.piperEngine, let piperThreads {
-                helper.extraEnvironment = ["ANNOUNCED_PIPER_THREADS=\(piperThreads)"]
+        let wire = UtteranceSpeaker.request(
+            voice: request.voice.identifier, rate: request.rate, pitch: request.pitch, volume: request.volume,
+            punctuation: request.punctuation, ssml: request.ssml, text: request.text)
+        var order = EventOrder()
+        func forward(_ message: EngineMessage) -> Bool {
+            switch message {
+            case .samples(let samples):
+                return order.feed(samples, sink)
+            case .word(let sample, let position, let length):
+                return order.add(.word(start: max(Int(position) - 1, 0), length: Int(length)), at: Int(sample), sink)
+            case .mark(let sample, let name):
+                return order.add(.mark(name), at: Int(sample), sink)
+            default:
+                return true
             }
-            try helper.start()
-        } catch {
-            return .failed(error.message)
         }
-        defer { helper.stop() }
-        guard helper.send(.synthesize(Self.wireRequest(request))) else {
-            return .failed("the \(kind.engine) helper ended before it took the text; see the daemon's log")
+        let cache = engine.renderedAudio
+        let key = RenderedAudioCache.Key(wire)
+        if let cached = cache?.audio(for: key) {
+            logger.debug("streaming from the speech cache", metadata: ["samples": "\(cached.samples.count)"])
+            guard started(cached.sampleRate), cached.replay(forward), order.flush(sink) else { return .cancelled }
+            return .finished
         }
-        var stream = EventOrder()
-        // A voice that loads (Piper's) sends nothing until it is loaded.
-        var timeout = kind.loadTimeout ?? helper.silenceLimit
-        while true {
-            var fds = [pollfd(fd: helper.messagesDescriptor, events: Int16(POLLIN), revents: 0)]
-            fds += cancelDescriptors.map { pollfd(fd: $0, events: 0, revents: 0) }
-            // A message already read into the helper's buffer does not wake poll: look for the
-            // client's hang-up without waiting, then read it.
-            let buffered = helper.hasMessageWaiting
-            let ready = poll(&fds, nfds_t(fds.count), buffered ? 0 : timeout)
-            if ready < 0, errno == EINTR { continue }
-            if fds.dropFirst().contains(where: { $0.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 }) {
-                kill(helper.pid, SIGKILL)
+        let forgetCount = cache?.forgetCount ?? 0
+        let helper: EngineHelperProcess
+        switch engine.lease(for: wire.voice, cancelled: { Self.hungUp(cancelDescriptors) }, logger: logger) {
+        case .failed(let message): return .failed(message)
+        case .aborted: return .cancelled
+        case .ready(let ready): helper = ready
+        }
+        defer { engine.giveBack(helper, voice: wire.voice, logger: logger) }
+        guard helper.send(.synthesize(wire)) else {
+            helper.stop()
+            return .failed("the \(engine.name) helper ended before it took the text; see the daemon's log")
+        }
+        let session = HelperSession(helper: helper, engine: engine, cancelDescriptors: cancelDescriptors)
+        switch session.voiceAnswer(voice: wire.voice) {
+        case .selected:
+            guard started(helper.sampleRate) else {
+                session.skip()
                 return .cancelled
             }
-            guard buffered || (ready > 0 && fds[0].revents != 0) else {
-                return .failed("\(kind.engine) stopped responding (nothing for \(timeout / 1000) s)")
+        case .failed(let message):
+            return .failed(message)
+        case .cancelled:
+            return .cancelled
+        case .ended(let ending):
+            return .failed("the \(engine.name) helper \(ending) before it could speak this text; see the daemon's log")
+        }
+        var recorder = cache.map { RenderedAudioRecorder(largest: $0.largestRendering) }
+        let end = session.read(logger: logger) { message in
+            recorder?.record(message)
+            return forward(message)
+        }
+        switch end {
+        case .done(0):
+            guard order.flush(sink) else { return .cancelled }
+            if let cache, let rendering = recorder?.rendering(sampleRate: helper.sampleRate) {
+                cache.store(rendering, for: key, renderedSince: forgetCount)
             }
-            guard let message = helper.next(timeout: timeout) else {
-                return .failed("\(kind.engine) crashed while speaking this text (its process \(helper.stop()))")
-            }
-            timeout = helper.silenceLimit
-            switch message {
-            case .voiceSelected:
-                guard started(helper.sampleRate) else { return .cancelled }
-            case .voiceUnknown:
-                return .failed("\(kind.engine) has no voice \(request.voice.name)")
-            case .voiceFailed(let why):
-                return .failed("\(kind.engine) could not load the voice \(request.voice.name): \(why)")
-            case .samples(let samples):
-                guard stream.feed(samples, sink) else { return .cancelled }
-            case .word(let sample, let position, let length):
-                let event = StreamSynthesisEvent.word(start: max(Int(position) - 1, 0), length: Int(length))
-                guard stream.add(event, at: Int(sample), sink) else { return .cancelled }
-            case .mark(let sample, let name):
-                guard stream.add(.mark(name), at: Int(sample), sink) else { return .cancelled }
-            case .done(let status):
-                guard stream.flush(sink) else { return .cancelled }
-                return status == 0
-                    ? .finished : .failed("\(kind.engine) could not synthesize the text (error \(status))")
-            default:
-                break
-            }
+            return .finished
+        case .done(let status):
+            return .failed("\(engine.name) could not synthesize the text (error \(status))")
+        case .stopped, .cancelled:
+            return .cancelled
+        case .died(let failure):
+            return .failed(failure)
         }
     }
 
-    /// The helper's request: the speech thread's clamping and punctuation list.
-    static func wireRequest(_ request: StreamSynthesisRequest) -> SynthesisRequest {
-        let punctuation: SynthesisRequest.Punctuation
-        switch request.punctuation {
-        case .none: punctuation = .none
-        case .all: punctuation = .all
-        case .some: punctuation = .some
-        }
-        return SynthesisRequest(
-            voice: request.voice.identifier,
-            rate: Int32(SpeechRanges.clamp(request.rate, to: SpeechRanges.rate)),
-            pitch: Int32(SpeechRanges.clamp(request.pitch, to: SpeechRanges.pitch)),
-            volume: Int32(SpeechRanges.clamp(request.volume, to: SpeechRanges.volume)),
-            punctuation: punctuation, punctuationList: UtteranceSpeaker.somePunctuation,
-            ssml: request.ssml, text: request.text)
+    /// Whether one of `descriptors` reports an error or hang-up, without waiting.
+    private static func hungUp(_ descriptors: [Int32]) -> Bool {
+        var fds = descriptors.map { pollfd(fd: $0, events: 0, revents: 0) }
+        guard poll(&fds, nfds_t(fds.count), 0) > 0 else { return false }
+        return fds.contains { $0.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 }
     }
 }
 

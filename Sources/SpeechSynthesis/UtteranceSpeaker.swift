@@ -36,8 +36,9 @@ final class UtteranceSpeaker {
     /// Speaks one utterance, run after run, and reports its events, ending with exactly one
     /// `finished`: `started` with the first run's first audio, words and marks at their places in
     /// the post's text, and the post's end after its last run (or the first that fails). A post of
-    /// one run is played from its engine's speech cache when it holds the rendering, and kept
-    /// there when it is rendered whole.
+    /// Each run is played from its engine's speech cache when it holds the run's rendering, and
+    /// kept there when it is rendered whole, so a mixed-language post said again is played from
+    /// the cache run by run.
     func perform(_ job: QueuedUtterance) {
         let utterance = job.utterance
         let audioPath = job.audioPath
@@ -59,7 +60,7 @@ final class UtteranceSpeaker {
         let spelled = spoken.spell && !spoken.ssml ? TextPositionMap(spelling: spoken.text) : nil
         let synthesized = spelled.map { ($0.synthesizedText, $0.isSSML) } ?? (spoken.text, spoken.ssml)
         let synthesis = request(for: spoken, text: synthesized.0, ssml: synthesized.1)
-        let cache = job.parts.count == 1 ? engine.renderedAudio : nil
+        let cache = engine.renderedAudio
         let cacheKey = cache.map { _ in RenderedAudioCache.Key(synthesis) }
         if let cache, let cacheKey, let cached = cache.audio(for: cacheKey) {
             audioPath.logger.debug(
@@ -68,8 +69,8 @@ final class UtteranceSpeaker {
             guard let run = beginRun(job, part: first, sampleRate: cached.sampleRate, spelled: spelled, marks: marks)
             else { return }
             cached.replay(into: run)
-            run.finish()
-            audioPath.activity?.utteranceEnded()
+            var ahead: RunAhead?
+            speakLaterRuns(of: job, in: run, sampleRate: cached.sampleRate, ahead: &ahead, held: nil)
             return
         }
         let forgetCount = cache?.forgetCount ?? 0
@@ -86,7 +87,7 @@ final class UtteranceSpeaker {
         case .aborted(let held):
             audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
             if let held {
-                skipUtterance(held)
+                skipUtterance(held, engine: engine)
                 engine.giveBack(held, voice: spoken.voice, logger: audioPath.logger)
             }
             return
@@ -109,21 +110,42 @@ final class UtteranceSpeaker {
         play(run, helper: helper, engine: engine, recorder: &recorder) {
             ahead = synthesizeAhead(job, index: 1, playing: engine)
         }
-        if let cache, let cacheKey, let rendering = recorder?.rendering(sampleRate: sampleRate) {
-            cache.store(rendering, for: cacheKey, renderedSince: forgetCount)
-            let usage = cache.usage
-            audioPath.logger.debug(
-                "speech cache stored",
-                metadata: [
-                    "seq": "\(seq)", "bytes": "\(usage.bytes)", "entries": "\(usage.entries)",
-                    "limit": "\(usage.limit)",
-                ]
-            )
+        if let cache, let cacheKey {
+            store(recorder, sampleRate: sampleRate, in: cache, key: cacheKey, since: forgetCount, job: job, part: first)
         }
         // A helper is given back once its run is spoken; the one of a run that stopped the post
         // (which may have died) after the post's terminal line.
-        var held = run.stop == nil ? nil : (engine, helper, spoken.voice)
+        let held = run.stop == nil ? nil : (engine, helper, spoken.voice)
         if held == nil { engine.giveBack(helper, voice: spoken.voice, logger: audioPath.logger) }
+        speakLaterRuns(of: job, in: run, sampleRate: sampleRate, ahead: &ahead, held: held)
+    }
+
+    /// Keeps the rendering `recorder` made of `part` of `job` in `cache` (when it is complete).
+    private func store(
+        _ recorder: RenderedAudioRecorder?, sampleRate: Int, in cache: RenderedAudioCache, key: RenderedAudioCache.Key,
+        since forgetCount: UInt64, job: QueuedUtterance, part: UtterancePart
+    ) {
+        guard let rendering = recorder?.rendering(sampleRate: sampleRate) else { return }
+        cache.store(rendering, for: key, renderedSince: forgetCount)
+        let usage = cache.usage
+        job.audioPath.logger.debug(
+            "speech cache stored",
+            metadata: [
+                "seq": "\(job.utterance.seq)", "offset": "\(part.offset)", "bytes": "\(usage.bytes)",
+                "entries": "\(usage.entries)", "limit": "\(usage.limit)",
+            ]
+        )
+    }
+
+    /// Speaks the runs of `job` after its first into `run`, ends the post, and gives back the
+    /// helpers still held: the one of a run that stopped the post (`held`), after the post's
+    /// terminal line, and the one of a run synthesized ahead but not reached.
+    private func speakLaterRuns(
+        of job: QueuedUtterance, in run: UtteranceRun, sampleRate: Int, ahead: inout RunAhead?,
+        held first: (any SpeechEngine, EngineHelperProcess, String)?
+    ) {
+        let audioPath = job.audioPath
+        var held = first
         for index in job.parts.indices.dropFirst() where run.stop == nil {
             held = speak(index, of: job, in: run, sampleRate: sampleRate, ahead: &ahead)
         }
@@ -151,7 +173,7 @@ final class UtteranceSpeaker {
                 seq: seq, sampleRate: sampleRate, abortSignal: UtteranceAbortSignal(thread: thread))
         } catch {
             audioPath.logger.error("audio output failed", metadata: ["seq": "\(seq)", "error": "\(error)"])
-            if let helper { skipUtterance(helper) }
+            if let helper { skipUtterance(helper, engine: part.engine) }
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: "\(error)", spokenChars: 0)))
             return nil
         }
@@ -175,6 +197,8 @@ final class UtteranceSpeaker {
         let helper: EngineHelperProcess
         /// Its SSML marks, found while the helper synthesizes.
         let marks: [SSMLMarks.Mark]
+        /// The speech cache's `forgetCount` before the request was sent.
+        let forgetCount: UInt64
     }
 
     /// Sends the run `index` of `job` to its engine's helper, to be synthesized while the run
@@ -186,9 +210,12 @@ final class UtteranceSpeaker {
         let part = job.parts[index]
         let spoken = part.utterance
         let logger = job.audioPath.logger
+        let request = request(for: spoken, text: spoken.text, ssml: spoken.ssml)
+        // A run the speech cache holds is played from it when it comes.
+        if part.engine.renderedAudio?.contains(RenderedAudioCache.Key(request)) == true { return nil }
+        let forgetCount = part.engine.renderedAudio?.forgetCount ?? 0
         guard part.engine !== playing, let helper = part.engine.readyHelper(for: spoken.voice, logger: logger)
         else { return nil }
-        let request = request(for: spoken, text: spoken.text, ssml: spoken.ssml)
         guard helper.send(.synthesize(request)) else {
             // It died: given back, it is replaced, and the run is begun when it comes.
             helper.stop()
@@ -203,13 +230,14 @@ final class UtteranceSpeaker {
             ]
         )
         let marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : []
-        return RunAhead(index: index, part: part, request: request, helper: helper, marks: marks)
+        return RunAhead(
+            index: index, part: part, request: request, helper: helper, marks: marks, forgetCount: forgetCount)
     }
 
     /// Stops a run synthesized ahead that will not be spoken (the post stopped before it): its
     /// helper is told to stop, read to its `done` and given back.
     private func abandon(_ ahead: RunAhead, logger: Logger) {
-        skipUtterance(ahead.helper)
+        skipUtterance(ahead.helper, engine: ahead.part.engine)
         ahead.part.engine.giveBack(ahead.helper, voice: ahead.part.utterance.voice, logger: logger)
     }
 
@@ -226,15 +254,28 @@ final class UtteranceSpeaker {
         let spoken = part.utterance
         var marks: [SSMLMarks.Mark]?
         let findMarks = { if marks == nil { marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : [] } }
+        let request = request(for: spoken, text: spoken.text, ssml: spoken.ssml)
+        let cache = part.engine.renderedAudio
+        let cacheKey = RenderedAudioCache.Key(request)
+        if ahead?.index != index, let cached = cache?.audio(for: cacheKey), cached.sampleRate == sampleRate {
+            logger.debug(
+                "speaking a run from the speech cache",
+                metadata: ["seq": "\(spoken.seq)", "offset": "\(part.offset)", "samples": "\(cached.samples.count)"])
+            findMarks()
+            run.beginPart(part, map: TextPositionMap(text: spoken.text, ssml: spoken.ssml), marks: marks ?? [])
+            cached.replay(into: run)
+            if run.stop == nil { ahead = synthesizeAhead(job, index: index + 1, playing: part.engine) }
+            return nil
+        }
+        var forgetCount = cache?.forgetCount ?? 0
         let beginning: Beginning
         if let synthesized = ahead, synthesized.index == index {
             ahead = nil
             marks = synthesized.marks
+            forgetCount = synthesized.forgetCount
             beginning = beginAhead(synthesized, seq: spoken.seq, logger: logger)
         } else {
-            beginning = begin(
-                request(for: spoken, text: spoken.text, ssml: spoken.ssml), part: part, seq: spoken.seq, logger: logger,
-                whileHelperReads: findMarks)
+            beginning = begin(request, part: part, seq: spoken.seq, logger: logger, whileHelperReads: findMarks)
         }
         let helper: EngineHelperProcess
         switch beginning {
@@ -243,24 +284,27 @@ final class UtteranceSpeaker {
             return failed.map { (part.engine, $0, spoken.voice) }
         case .aborted(let held):
             run.stop = .aborted
-            if let held { skipUtterance(held) }
+            if let held { skipUtterance(held, engine: part.engine) }
             return held.map { (part.engine, $0, spoken.voice) }
         case .speaking(let speaking):
             helper = speaking
         }
         guard helper.sampleRate == sampleRate else {
-            skipUtterance(helper)
+            skipUtterance(helper, engine: part.engine)
             run.stop = .failed(
                 "\(part.engine.name) spoke at \(helper.sampleRate) Hz in a post begun at \(sampleRate) Hz")
             return (part.engine, helper, spoken.voice)
         }
         findMarks()
         run.beginPart(part, map: TextPositionMap(text: spoken.text, ssml: spoken.ssml), marks: marks ?? [])
-        var noRecorder: RenderedAudioRecorder?
-        play(run, helper: helper, engine: part.engine, recorder: &noRecorder) {
+        var recorder = cache.map { RenderedAudioRecorder(largest: $0.largestRendering) }
+        play(run, helper: helper, engine: part.engine, recorder: &recorder) {
             ahead = synthesizeAhead(job, index: index + 1, playing: part.engine)
         }
         guard run.stop == nil else { return (part.engine, helper, spoken.voice) }
+        if let cache {
+            store(recorder, sampleRate: sampleRate, in: cache, key: cacheKey, since: forgetCount, job: job, part: part)
+        }
         part.engine.giveBack(helper, voice: spoken.voice, logger: logger)
         return nil
     }
@@ -323,28 +367,21 @@ final class UtteranceSpeaker {
         of helper: EngineHelperProcess, to request: SynthesisRequest, engine: any SpeechEngine, seq: UInt64,
         logger: Logger
     ) -> Beginning? {
-        switch helper.next() {
-        case .voiceSelected?:
+        switch HelperSession(helper: helper, engine: engine).voiceAnswer(voice: request.voice) {
+        case .selected:
             return thread.playback == .aborted ? .aborted(helper) : .speaking(helper)
-        case .voiceFailed(let why)?:
-            // The helper could not load the voice (its files changed since it was listed);
-            // `done` follows.
-            skipUtterance(helper)
-            let message =
-                "\(engine.name) could not load the voice \(request.voice): \(why). `announcectl voices` lists the voices installed"
+        case .failed(let message):
             logger.warning("\(message)", metadata: ["seq": "\(seq)"])
             return .failed(message, helper)
-        case .voiceUnknown?:
-            skipUtterance(helper)
-            let message = engine.voiceUnknownMessage(request.voice)
-            logger.warning("\(message)", metadata: ["seq": "\(seq)"])
-            return .failed(message, helper)
-        default:
-            let ending = helper.stop()
+        case .cancelled:
+            // The speech thread's sessions watch no descriptor; read to `done`, it is idle.
+            engine.giveBack(helper, voice: request.voice, logger: logger)
+            return .aborted(nil)
+        case .ended(let ending):
             logger.warning("\(engine.name) helper ended", metadata: ["seq": "\(seq)", "how": "\(ending)"])
             if let breach = helper.sandboxBreach {
                 logger.error("\(engine.name) broke its sandbox", metadata: ["seq": "\(seq)", "breach": "\(breach)"])
-                return .failed(Self.sandboxMessage(breach, engine: engine.name), helper)
+                return .failed(HelperSession.sandboxMessage(breach, engine: engine.name), helper)
             }
             engine.giveBack(helper, voice: request.voice, logger: logger)
             return nil
@@ -359,99 +396,77 @@ final class UtteranceSpeaker {
         _ run: UtteranceRun, helper: EngineHelperProcess, engine speaking: any SpeechEngine,
         recorder: inout RenderedAudioRecorder?, whenSampled: () -> Void = {}
     ) {
-        let engine = speaking.name
-        var sampled = false
-        var stopping = false
-        func stopNow() {
-            stopping = true
-            _ = helper.send(.abort)
+        let session = HelperSession(helper: helper, engine: speaking)
+        if run.stop != nil {
             run.finish()
+            session.skip()
+            recorder = nil
+            return
         }
-        if run.stop != nil { stopNow() }
-        while let message = helper.next() {
-            if stopping { recorder = nil } else { recorder?.record(message) }
-            switch message {
-            case .samples(let samples):
-                guard !stopping else { continue }
-                if !sampled {
-                    sampled = true
-                    whenSampled()
-                }
-                let fed = samples.withUnsafeBufferPointer { run.feed($0) }
-                if !fed { stopNow() }
-            case .word(let sample, let textPosition, let length):
-                if !stopping {
-                    run.collectWord(sample: Int(sample), textPosition: Int(textPosition), length: Int(length))
-                }
-            case .mark(let sample, let name):
-                if !stopping { run.collectMark(sample: Int(sample), name: name) }
-            case .done(let status):
-                if run.stop == nil, status != 0 {
-                    run.stop = .failed("\(engine) could not synthesize the text (error \(status))")
-                }
-                if run.stop == nil, !stopping { run.collectSkippedMarksAtEnd() }
-                if run.stop != nil || stopping || status != 0 { recorder = nil }
-                return
-            default:
-                break
+        var sampled = false
+        var recording = recorder
+        let end = session.read(logger: run.job.audioPath.logger, metadata: ["seq": "\(run.job.utterance.seq)"]) {
+            message in
+            recording?.record(message)
+            if case .samples = message, !sampled {
+                sampled = true
+                whenSampled()
             }
+            guard run.take(message) else {
+                run.finish()
+                return false
+            }
+            return true
         }
-        // The helper died inside its engine (this text crashed it), or is stuck there.
-        recorder = nil
-        let stuck = helper.isStuck
-        let ending = helper.stop()
-        run.job.audioPath.logger.error(
-            stuck ? "\(engine) stopped responding" : "\(engine) crashed",
-            metadata: ["seq": "\(run.job.utterance.seq)", "how": "\(ending)"]
-        )
-        if let breach = helper.sandboxBreach {
-            run.job.audioPath.logger.error(
-                "\(engine) broke its sandbox", metadata: ["seq": "\(run.job.utterance.seq)", "breach": "\(breach)"])
-            if run.stop != .aborted { run.stop = .failed(Self.sandboxMessage(breach, engine: engine)) }
-        } else if run.stop != .aborted {
-            let what =
-                stuck
-                ? "\(engine) stopped responding while speaking this text (nothing for \(helper.silenceLimit / 1000) s; its process \(ending))"
-                : "\(engine) crashed while speaking this text (its process \(ending))"
-            run.stop = .failed(
-                what + "; the speech engine was restarted and later posts speak. " + speaking.crashAdvice)
+        recorder = recording
+        switch end {
+        case .done(let status):
+            if run.stop == nil, status != 0 {
+                run.stop = .failed("\(speaking.name) could not synthesize the text (error \(status))")
+            }
+            if run.stop == nil { run.collectSkippedMarksAtEnd() } else { recorder = nil }
+        case .stopped, .cancelled:
+            recorder = nil
+        case .died(let failure):
+            // The helper died inside its engine (this text crashed it), or is stuck there.
+            recorder = nil
+            if run.stop != .aborted { run.stop = .failed(failure) }
         }
-
-    }
-
-    /// The post's failure when the helper of `engine` broke its sandbox (`breach`: "system call socket").
-    static func sandboxMessage(_ breach: String, engine: String) -> String {
-        "the speech engine was stopped for breaking its sandbox (\(breach)) while speaking this text; "
-            + "the engine was restarted and later posts speak. \(engine) should never need that call: please report "
-            + "this text to announced's developers."
     }
 
     /// Stops the utterance the helper has started and reads to its end.
-    private func skipUtterance(_ helper: EngineHelperProcess) {
-        _ = helper.send(.abort)
-        while let message = helper.next() {
-            if case .done = message { return }
-        }
-        helper.stop()
+    private func skipUtterance(_ helper: EngineHelperProcess, engine: any SpeechEngine) {
+        HelperSession(helper: helper, engine: engine).skip()
     }
 
     /// The helper's request for `utterance`, with parameters clamped to espeak-ng's ranges.
     /// `text` and `ssml` come from the text position map: a spelled text is SSML even when the
     /// post's was not.
     private func request(for utterance: Utterance, text: String, ssml: Bool) -> SynthesisRequest {
-        let punctuation: SynthesisRequest.Punctuation
-        switch utterance.punctuation {
-        case .none: punctuation = .none
-        case .all: punctuation = .all
-        case .some: punctuation = .some
+        Self.request(
+            voice: utterance.voice, rate: utterance.rate, pitch: utterance.pitch, volume: utterance.volume,
+            punctuation: utterance.punctuation, ssml: ssml, text: text)
+    }
+
+    /// The helper's request for `text` in the voice `voice` (its identifier), with parameters
+    /// clamped to espeak-ng's ranges and `some` punctuation's list: the same for a post's run and a
+    /// stream, so both find each other's renderings in the speech cache.
+    static func request(
+        voice: String, rate: Int, pitch: Int, volume: Int, punctuation: PunctuationMode, ssml: Bool, text: String
+    ) -> SynthesisRequest {
+        let wirePunctuation: SynthesisRequest.Punctuation
+        switch punctuation {
+        case .none: wirePunctuation = .none
+        case .all: wirePunctuation = .all
+        case .some: wirePunctuation = .some
         }
         return SynthesisRequest(
-            voice: utterance.voice,
-            rate: Int32(SpeechRanges.clamp(utterance.rate, to: SpeechRanges.rate)),
-            pitch: Int32(SpeechRanges.clamp(utterance.pitch, to: SpeechRanges.pitch)),
-            volume: Int32(SpeechRanges.clamp(utterance.volume, to: SpeechRanges.volume)),
-            punctuation: punctuation,
-            punctuationList: Self.somePunctuation,
+            voice: voice,
+            rate: Int32(SpeechRanges.clamp(rate, to: SpeechRanges.rate)),
+            pitch: Int32(SpeechRanges.clamp(pitch, to: SpeechRanges.pitch)),
+            volume: Int32(SpeechRanges.clamp(volume, to: SpeechRanges.volume)),
+            punctuation: wirePunctuation,
+            punctuationList: somePunctuation,
             ssml: ssml,
             text: text
         )

@@ -88,11 +88,11 @@ struct Announced: AsyncParsableCommand {
             it changes, with PropertiesChanged, when a Piper voice is installed or removed. \
             Synthesize writes the stream to the client's pipe and closes it; a client that closes \
             its end stops it at once. Rate and pitch 1.0 are the rate and pitch settings; volume \
-            and punctuation are the settings'. Each stream is synthesized by a helper process of \
-            its own (the same sandboxed announced-espeak or announced-piper), never in the \
-            announcement queue, within max_text_chars, at most max_pending_per_client streams at \
-            once per bus client and 4 for all clients together (each helper has its own copy of \
-            the voice). An unknown voice or a text or stream over the limit is a D-Bus error that \
+            and punctuation are the settings'. Each stream is synthesized by the engines that \
+            speak announcements (their sandboxed helpers, loaded voices and speech cache), never \
+            in the announcement queue, within max_text_chars, at most max_pending_per_client \
+            streams at once per bus client and 4 for all clients together (a stream that overlaps \
+            another request gets a spare helper, with a copy of its voice, for that time). An unknown voice or a text or stream over the limit is a D-Bus error that \
             says why. Without a session bus, or with the name owned by another program, one log \
             line says so and everything else works. speech_provider off (on by default) leaves \
             the name alone. The .deb installs \

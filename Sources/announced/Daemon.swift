@@ -214,7 +214,7 @@ extension Daemon {
                     punctuation: live.punctuation, maxTextChars: live.maxTextChars,
                     maxPendingPerClient: live.maxPendingPerClient)
             },
-            synthesizer: StreamSynthesizer(thread: speech, piperThreads: settings.piperThreads),
+            synthesizer: StreamSynthesizer(thread: speech, logger: Logger(label: "announced.spiel")),
             sampleRate: engine.sampleRate, logger: Logger(label: "announced.spiel"))
         return SpeechProviderService(
             provider: provider, voices: { [engine] in engine.voices },

@@ -58,6 +58,16 @@ private func ownRendering(_ daemon: DaemonProcess, id: Int, _ text: String, _ op
     return try daemon.wavSamples(seq: try #require(finished["seq"]?.intValue))
 }
 
+/// What a daemon of its own, whose espeak-ng helper has spoken nothing yet, renders for `text`.
+/// A Spiel stream speaks with the speech thread's warm helper (or a spare while requests
+/// overlap), and espeak-ng's noise for unvoiced sounds goes on from its helper's last text, so a
+/// stream is compared, sample for sample, with a helper's first text, as the stream was.
+private func freshRendering(_ text: String, _ options: String) throws -> [Int16] {
+    let daemon = try DaemonProcess()
+    defer { _ = daemon.stop() }
+    return try ownRendering(daemon, id: 1, text, options)
+}
+
 extension JSONValue {
     fileprivate var events: [JSONValue] { self["events"]?.arrayValue ?? [] }
 }
@@ -95,7 +105,7 @@ struct SpielProviderTests {
         let words = summary.events.filter { $0["type"]?.intValue == 1 }
         #expect(words.map { $0["start"]?.intValue ?? -1 } == [0, 5, 14, 17], "\(summary.text)")
         // Spiel's 1.2 is 1.2 times announced's rate (175) and pitch (50).
-        let own = try ownRendering(daemon, id: 1, text, #","voice":"en-us","rate":210,"pitch":60"#)
+        let own = try freshRendering(text, #","voice":"en-us","rate":210,"pitch":60"#)
         #expect(samples.count > 10_000)
         #expect(samples == own, "\(samples.count) samples streamed, \(own.count) rendered")
         #expect(daemon.stderrSoFar().contains("end=finished voice=en-us"))
@@ -129,7 +139,8 @@ struct SpielProviderTests {
         #expect(daemon.stop() == 0)
     }
 
-    @Test("a client that closes its end cancels the stream: its helper is stopped")
+    @Test(
+        "a client that closes its end cancels the stream: its helper is told to stop, read to its done and given back")
     func cancellation() throws {
         let session = try DesktopSession()
         let daemon = try spielDaemon(session)
@@ -151,9 +162,12 @@ struct SpielProviderTests {
         let paths = ["a", "b"].map { session.directory.appendingPathComponent("overlap-\($0).raw").path }
         let both = try client.run(["overlap", "en-us", first, second] + paths)
         #expect(both["streams"]?.arrayValue?.allSatisfy { $0["header"]?.stringValue == "0.01" } == true)
-        let alone = try [first, second].map { try client.stream(voice: "en-us", text: $0).samples }
+        // Each stream was its helper's first text (the warm helper's, and a spare's for the
+        // overlap): the same samples as announced's own first rendering of it.
+        let alone = try [first, second].map { try freshRendering($0, #","voice":"en-us""#) }
         #expect(try SpielClient.samples(at: paths[0]) == alone[0])
         #expect(try SpielClient.samples(at: paths[1]) == alone[1])
+        #expect(daemon.stderrSoFar().contains("espeak-ng spare helper started"), "the overlap had a spare")
         #expect(alone[0] != alone[1])
         #expect(daemon.stop() == 0)
     }

@@ -14,6 +14,9 @@
 #                                               of its own bus connections, each stream left open
 #                                               and unread; prints what each request got)
 #   spiel-client.py watch-name                  (every owner the provider's name had, until SIGTERM)
+#   spiel-client.py hold-open VOICE TEXT        (reads the header and the first audio chunk, prints
+#                                               that it holds the stream, leaves it unread until
+#                                               SIGTERM, then closes its end)
 #
 # The bus is DBUS_SESSION_BUS_ADDRESS.
 import json
@@ -185,6 +188,20 @@ def main():
         GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, stop)
         loop.run()
         print(json.dumps({"owners": owners}), flush=True)
+    elif command == "hold-open":
+        # The test runner's threads block SIGTERM, and its children inherit the mask.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGTERM])
+        voice, text = sys.argv[2:4]
+        fd = synthesize(voice, text)
+        read_exactly(fd, 4)
+        while os.read(fd, 1) != b"\x01":
+            pass
+        loop = GLib.MainLoop()
+        GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, loop.quit)
+        print(json.dumps({"holding": True}), flush=True)
+        loop.run()
+        os.close(fd)
+        print(json.dumps({"closed": True}), flush=True)
     elif command == "cancel":
         voice, text = sys.argv[2:4]
         fd = synthesize(voice, text)
