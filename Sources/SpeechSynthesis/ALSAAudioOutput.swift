@@ -180,6 +180,13 @@ public final class ALSAAudioOutput: AudioOutput {
         if snd_pcm_prepare(pcm) < 0 { close() }
     }
 
+    /// Closes the device between utterances (through ALSA's pulse plugin it is a sound server's
+    /// stream, which keeps a main loop waking while open; a hardware device is free for others
+    /// meanwhile); the next `begin` opens it again.
+    public func rest() {
+        close()
+    }
+
     // MARK: - Device
 
     /// Set once per process: libasound's own error printing is replaced by the daemon's messages.

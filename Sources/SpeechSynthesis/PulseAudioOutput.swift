@@ -225,8 +225,14 @@ public final class PulseAudioOutput: AudioOutput {
         playoutDeadline = nil
     }
 
-    /// Ends the utterance. The stream stays open for the next one.
+    /// Ends the utterance. The stream stays open for the next one, until `rest`.
     public func end() throws {}
+
+    /// Closes the connection to the server, whose main loop would otherwise keep waking to update
+    /// the stream's timing while nothing plays; the next `begin` connects again.
+    public func rest() {
+        close()
+    }
 
     // MARK: - Connection
 
