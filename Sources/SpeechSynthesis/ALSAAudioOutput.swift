@@ -187,6 +187,12 @@ public final class ALSAAudioOutput: AudioOutput {
         close()
     }
 
+    /// Opens the device again after `rest`, at the last rate, while the first audio is synthesized.
+    public func wake() {
+        guard pcm == nil else { return }
+        try? open(sampleRate: sampleRate)
+    }
+
     // MARK: - Device
 
     /// Set once per process: libasound's own error printing is replaced by the daemon's messages.

@@ -234,6 +234,12 @@ public final class PulseAudioOutput: AudioOutput {
         close()
     }
 
+    /// Connects again after `rest`, at the last rate, while the first audio is synthesized.
+    public func wake() {
+        guard connection == nil else { return }
+        try? connect(sampleRate: sampleRate)
+    }
+
     // MARK: - Connection
 
     private func uncork() {

@@ -5,9 +5,9 @@ import Testing
 
 @testable import SpeechSynthesis
 
-/// A null output that reports each `begin` and `rest` in order.
+/// A null output that reports each `wake`, `begin` and `rest` in order.
 final class RestRecordingOutput: AudioOutput, @unchecked Sendable {
-    enum Call: Equatable, Sendable { case begin, rest }
+    enum Call: Equatable, Sendable { case wake, begin, rest }
 
     private let device = NullAudioOutput()
     let calls: AsyncStream<Call>
@@ -37,13 +37,16 @@ final class RestRecordingOutput: AudioOutput, @unchecked Sendable {
     func resume() { device.resume() }
     func end() throws { try device.end() }
     func rest() { continuation.yield(.rest) }
+    func wake() { continuation.yield(.wake) }
 }
 
 /// The speech thread lets its output rest once nothing has been spoken for its rest delay, so an
 /// idle daemon's output (a sound server's stream) wakes nobody; the next post takes it back.
 @Suite
 struct OutputRestTests {
-    @Test("the output rests once after the delay with nothing to speak, never while speaking, and speaks again after")
+    @Test(
+        "the output rests once after the delay with nothing to speak, never while speaking; woken before each post's begin, it speaks again after"
+    )
     func restsWhenIdle() async throws {
         var recorder = EventRecorder()
         let output = RestRecordingOutput()
@@ -61,10 +64,11 @@ struct OutputRestTests {
             seen.append(call)
             if call == .rest { break }
         }
-        #expect(seen == [.begin, .begin, .rest])
+        #expect(seen == [.wake, .begin, .wake, .begin, .rest])
 
         backend.speak(Utterance(seq: 3, text: "Again.", voice: "en-us", rate: 450))
         #expect(await recorder.events(untilFinished: 3).outcome(of: 3) == .completed)
+        #expect(await calls.next() == .wake)
         #expect(await calls.next() == .begin)
         #expect(await calls.next() == .rest)
         await withCheckedContinuation { done in thread.stop { done.resume() } }
