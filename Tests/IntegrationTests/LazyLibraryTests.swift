@@ -6,7 +6,7 @@ import Testing
 
 /// What a setting needs is loaded only when the setting asks for it: CLD2 (and the C++ library it
 /// links) is mapped into the daemon only with `language_switching: detect`, once a phrase is asked
-/// about, never by the default `script`.
+/// about (`LanguageRunEventTests.detectGerman` checks that), never by the default `script`.
 @Suite("Libraries loaded only when a setting needs them", .onBlockingThreads)
 struct LazyLibraryTests {
     /// Whether the process `pid` maps a file whose name contains `library`.
@@ -22,19 +22,6 @@ struct LazyLibraryTests {
         let runs = try watcher.runs(seq: try watcher.speak(text), of: text)
         #expect(runs.map(\.language) == ["en-us", "ru", "en-us"], "\(runs.map(\.summary))")
         #expect(try !Self.maps(daemon.process.processIdentifier, "libcld2"))
-        #expect(daemon.stop() == 0)
-    }
-
-    @Test("detect: libcld2 is mapped once a phrase has been identified, and the phrase gets its language")
-    func detectLoadsCLD2() throws {
-        let daemon = try DaemonProcess(environment: [
-            "ANNOUNCED_LANGUAGE_SWITCHING": "detect", "ANNOUNCED_LANGUAGES": "en,de",
-        ])
-        let watcher = try RunWatcher(daemon)
-        let text = "He wrote \"Ich habe heute leider keine Zeit für dich\" and left."
-        let runs = try watcher.runs(seq: try watcher.speak(text), of: text)
-        #expect(runs.map(\.language) == ["en-us", "de", "en-us"], "\(runs.map(\.summary))")
-        #expect(try Self.maps(daemon.process.processIdentifier, "libcld2"))
         #expect(daemon.stop() == 0)
     }
 }

@@ -6,10 +6,10 @@ import Testing
 @testable import SpeechSynthesis
 
 /// A null output that reports each `wake`, `begin` and `rest` in order.
-final class RestRecordingOutput: AudioOutput, @unchecked Sendable {
+final class RestRecordingOutput: NullDeviceOutput, @unchecked Sendable {
     enum Call: Equatable, Sendable { case wake, begin, rest }
 
-    private let device = NullAudioOutput()
+    let device = NullAudioOutput()
     let calls: AsyncStream<Call>
     private let continuation: AsyncStream<Call>.Continuation
 
@@ -29,13 +29,6 @@ final class RestRecordingOutput: AudioOutput, @unchecked Sendable {
         try device.begin(seq: seq, sampleRate: sampleRate, abortSignal: abortSignal)
     }
 
-    func write(_ samples: UnsafeBufferPointer<Int16>) throws { try device.write(samples) }
-    var playedFrames: Int { device.playedFrames }
-    func waitForPlayout(timeout: Duration) throws -> Bool { try device.waitForPlayout(timeout: timeout) }
-    func discard() { device.discard() }
-    func pause() { device.pause() }
-    func resume() { device.resume() }
-    func end() throws { try device.end() }
     func rest() { continuation.yield(.rest) }
     func wake() { continuation.yield(.wake) }
 }
