@@ -170,9 +170,9 @@ let package = Package(
         // A post's text cut into runs of one language each: by script, by SSML's xml:lang, and by
         // a language identifier (CLD2, through CLD2Shim). No Foundation, no ICU.
         .target(name: "LanguageRuns", dependencies: ["CLD2Shim"], swiftSettings: strictSwift),
-        // CLD2 is C++ only: a C function around the one call LanguageRuns makes. It links libcld2
-        // itself: a module map's `link` reaches only Swift code that imports the module.
-        .target(name: "CLD2Shim", dependencies: ["CCLD2"], linkerSettings: [.linkedLibrary("cld2")]),
+        // CLD2 is C++ only: a C function around the one call LanguageRuns makes. It opens libcld2
+        // with dlopen on first use (`detect` only), so nothing links it.
+        .target(name: "CLD2Shim", dependencies: ["CCLD2"]),
         // Debian's libcld2-dev: no C header and no pkg-config file, so this names the package only.
         .systemLibrary(name: "CCLD2", providers: [.apt(["libcld2-dev"])]),
         // sd-bus, systemd's D-Bus library (Benchmarks/README.md, "D-Bus libraries", says why not libdbus).

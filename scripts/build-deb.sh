@@ -72,6 +72,13 @@ shlib_depends() {
     echo "$found"
 }
 depends=$(shlib_depends "${binaries[@]}")
+# The daemon opens libcld2.so.0 with dlopen for `language_switching: detect` (LanguageRuns'
+# CLD2Shim), so dpkg-shlibdeps cannot see it: its package and version come from the library
+# package's own shlibs file, as dpkg-shlibdeps would have read them for a linked library.
+cld2_shlibs=$(dpkg-query --control-path libcld2-0 shlibs)
+cld2=$(awk '$1 == "libcld2" && $2 == "0" { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' "$cld2_shlibs")
+[ -n "$cld2" ] || { echo "build-deb: $cld2_shlibs names no libcld2.so.0" >&2; exit 1; }
+grep -q "\blibcld2-0\b" <<< "$depends" || depends="$depends, $cld2"
 
 # The user units `make install` staged, each one a file the package must carry.
 for unit in announced.service announced.socket announced-ssip.socket; do

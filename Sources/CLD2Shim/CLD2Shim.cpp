@@ -5,6 +5,60 @@
 #include <cstdio>
 #include <cld2/public/compact_lang_det.h>
 #include <cld2/public/encodings.h>
+#include <dlfcn.h>
+#include <pthread.h>
+
+namespace {
+
+// The two CLD2 calls, by their C++ types; the library is opened only when they are first needed
+// (`language_switching: detect`), so no other daemon maps libcld2 or what it links.
+using Detect = CLD2::Language (*)(const char *, int, bool, const CLD2::CLDHints *, int, CLD2::Language *, int *,
+                                  double *, CLD2::ResultChunkVector *, int *, bool *);
+using Code = const char *(*)(CLD2::Language);
+// Unevaluated: the compiler picks the overload of each type from the headers, or refuses to build
+// when the library's declarations change, without linking the library.
+static_assert(sizeof(static_cast<Detect>(&CLD2::ExtDetectLanguageSummary)) != 0, "CLD2's detection call");
+static_assert(sizeof(static_cast<Code>(&CLD2::LanguageCode)) != 0, "CLD2's language codes");
+
+// The Itanium C++ ABI's names of the two functions above, as libcld2.so.0 exports them.
+constexpr const char *detectSymbol =
+    "_ZN4CLD224ExtDetectLanguageSummaryEPKcibPKNS_8CLDHintsEiPNS_8LanguageEPiPdPSt6vectorINS_11ResultChunkESaISA_EES7_Pb";
+constexpr const char *codeSymbol = "_ZN4CLD212LanguageCodeENS_8LanguageE";
+
+pthread_once_t once = PTHREAD_ONCE_INIT;
+Detect detect = nullptr;
+Code code = nullptr;
+char failure[512] = "";
+
+void load() {
+    void *library = dlopen(CLD2_SHIM_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(failure, sizeof failure, "%s", dlerror());
+        return;
+    }
+    void *detectAddress = dlsym(library, detectSymbol);
+    void *codeAddress = dlsym(library, codeSymbol);
+    if (!detectAddress || !codeAddress) {
+        snprintf(failure, sizeof failure, "%s has no %s", CLD2_SHIM_LIBRARY, detectAddress ? codeSymbol : detectSymbol);
+        return;
+    }
+    detect = reinterpret_cast<Detect>(detectAddress);
+    code = reinterpret_cast<Code>(codeAddress);
+}
+
+}  // namespace
+
+const char *cld2_shim_load(void) {
+    pthread_once(&once, load);
+    return detect ? nullptr : failure;
+}
+
+bool cld2_shim_is_loaded(void) {
+    void *library = dlopen(CLD2_SHIM_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!library) return false;
+    dlclose(library);
+    return true;
+}
 
 void cld2_shim_identify(const char *text, int length, const char *hints, const char *codes[3], bool *reliable) {
     CLD2::CLDHints cldHints = {hints, nullptr, CLD2::UNKNOWN_ENCODING, CLD2::UNKNOWN_LANGUAGE};
@@ -13,7 +67,8 @@ void cld2_shim_identify(const char *text, int length, const char *hints, const c
     double scores3[3];
     int textBytes = 0;
     *reliable = false;
-    CLD2::ExtDetectLanguageSummary(text, length, true, &cldHints, 0, language3, percent3, scores3, nullptr, &textBytes,
-                                   reliable);
-    for (int i = 0; i < 3; i++) codes[i] = CLD2::LanguageCode(language3[i]);
+    for (int i = 0; i < 3; i++) codes[i] = nullptr;
+    if (cld2_shim_load()) return;
+    detect(text, length, true, &cldHints, 0, language3, percent3, scores3, nullptr, &textBytes, reliable);
+    for (int i = 0; i < 3; i++) codes[i] = code(language3[i]);
 }

@@ -12,9 +12,22 @@ public protocol LanguageIdentifier: Sendable {
 /// candidates: they are its hints, and its answer counts only when it is a candidate, CLD2 finds
 /// it reliable, and it is CLD2's first. Chosen over libexttextcat by the comparison in
 /// Benchmarks/README.md ("Language identifiers"). Thread-safe, as CLD2 is.
+///
+/// The library (`libcld2.so.0`, its tables compiled in) is opened with dlopen on the first
+/// question, not linked: only `language_switching: detect` asks, so no other daemon maps it. If it
+/// cannot be opened, every answer is nil (``loadFailure`` says why), and the runs stay in the
+/// post's language.
 public struct CLD2LanguageIdentifier: LanguageIdentifier {
-    /// The identifier (CLD2's tables are compiled into its library: nothing to load).
+    /// The identifier; CLD2 is opened when it is first asked.
     public init() {}
+
+    /// Opens CLD2 now if it is not open yet: nil when it is ready, else why it cannot be opened.
+    public static var loadFailure: String? {
+        cld2_shim_load().map { String(cString: $0) }
+    }
+
+    /// Whether CLD2's library is mapped into this process.
+    public static var isLoaded: Bool { cld2_shim_is_loaded() }
 
     /// The candidate CLD2 finds `phrase` in with confidence, or nil.
     public func language(of phrase: String, among candidates: [String]) -> String? {

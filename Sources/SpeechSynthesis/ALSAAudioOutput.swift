@@ -180,6 +180,19 @@ public final class ALSAAudioOutput: AudioOutput {
         if snd_pcm_prepare(pcm) < 0 { close() }
     }
 
+    /// Closes the device between utterances (through ALSA's pulse plugin it is a sound server's
+    /// stream, which keeps a main loop waking while open; a hardware device is free for others
+    /// meanwhile); the next `begin` opens it again.
+    public func rest() {
+        close()
+    }
+
+    /// Opens the device again after `rest`, at the last rate, while the first audio is synthesized.
+    public func wake() {
+        guard pcm == nil else { return }
+        try? open(sampleRate: sampleRate)
+    }
+
     // MARK: - Device
 
     /// Set once per process: libasound's own error printing is replaced by the daemon's messages.

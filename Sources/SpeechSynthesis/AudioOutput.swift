@@ -46,9 +46,26 @@ public protocol AudioOutput: AnyObject, CustomStringConvertible {
 
     /// Ends the current utterance: everything written was played or discarded.
     func end() throws
+
+    /// Lets go, between utterances, of what keeps the process awake while nothing plays (a sound
+    /// server's stream, whose main loop keeps polling the server's timing while it is open). The
+    /// next `begin` takes it back. The speech thread calls it once it has had nothing to speak for
+    /// a while (`SpeechThread.defaultOutputRestDelay`).
+    func rest()
+
+    /// Takes back what `rest` let go of, ahead of the next `begin`: the speech thread calls it
+    /// while an utterance's first audio is being synthesized, so that reconnecting to a sound
+    /// server overlaps the synthesis. Failures are left for `begin` to report.
+    func wake()
 }
 
 extension AudioOutput {
+    /// Nothing to let go of: the output wakes nobody between utterances.
+    public func rest() {}
+
+    /// Nothing to take back.
+    public func wake() {}
+
     /// Starts an utterance whose waits nothing ends early (an output used on its own, as tests do).
     public func begin(seq: UInt64, sampleRate: Int) throws {
         try begin(seq: seq, sampleRate: sampleRate, abortSignal: .none)

@@ -225,8 +225,20 @@ public final class PulseAudioOutput: AudioOutput {
         playoutDeadline = nil
     }
 
-    /// Ends the utterance. The stream stays open for the next one.
+    /// Ends the utterance. The stream stays open for the next one, until `rest`.
     public func end() throws {}
+
+    /// Closes the connection to the server, whose main loop would otherwise keep waking to update
+    /// the stream's timing while nothing plays; the next `begin` connects again.
+    public func rest() {
+        close()
+    }
+
+    /// Connects again after `rest`, at the last rate, while the first audio is synthesized.
+    public func wake() {
+        guard connection == nil else { return }
+        try? connect(sampleRate: sampleRate)
+    }
 
     // MARK: - Connection
 

@@ -34,9 +34,14 @@ public final class SpeechThread: @unchecked Sendable {
     /// The engines, the first the one that speaks every voice no other engine claims.
     let engines: [any SpeechEngine]
 
+    /// How long the thread waits with nothing to speak before it lets the last output rest
+    /// (`AudioOutput.rest`).
+    let outputRestDelay: Duration
+
     /// Creates the owner of `engines` without a thread (tests of the waits use it as it is).
-    init(engines: [any SpeechEngine] = SpeechEngines.registered()) {
+    init(engines: [any SpeechEngine] = SpeechEngines.registered(), outputRestDelay: Duration = defaultOutputRestDelay) {
         self.engines = engines
+        self.outputRestDelay = outputRestDelay
     }
 
     /// Starts the speech thread, which starts the engines that start at once (their helpers)
@@ -46,9 +51,9 @@ public final class SpeechThread: @unchecked Sendable {
         start(engines: SpeechEngines.registered())
     }
 
-    /// `start`, with `engines` (tests name their own).
-    static func start(engines: [any SpeechEngine]) -> SpeechThread {
-        let thread = SpeechThread(engines: engines)
+    /// `start`, with `engines` (tests name their own) and the wait before the output rests.
+    static func start(engines: [any SpeechEngine], outputRestDelay: Duration = defaultOutputRestDelay) -> SpeechThread {
+        let thread = SpeechThread(engines: engines, outputRestDelay: outputRestDelay)
         DedicatedThread.start(name: "speech", stackSize: 1 << 20) {
             let start = Result { () throws(SpeechSynthesisError) in
                 for engine in engines { try engine.start() }
@@ -257,10 +262,23 @@ public final class SpeechThread: @unchecked Sendable {
 
     // MARK: - The thread
 
-    /// The thread's loop: take the next job, speak it, until `stop`.
+    /// The daemon's wait before its output rests: shorter than the 10 s after which an idle daemon
+    /// is to be asleep, long enough that a burst of posts keeps its connection to the sound server.
+    static let defaultOutputRestDelay: Duration = .seconds(5)
+
+    /// The thread's loop: take the next job, speak it, until `stop`. After `outputRestDelay`
+    /// with nothing to speak, the output last spoken through rests, so an idle daemon wakes for
+    /// nothing.
     private func run(_ speaker: UtteranceSpeaker) {
+        var awake: (any AudioOutput)?
         while true {
             condition.lock()
+            if awake != nil, queue.isEmpty, !stopping, !waitForWork(for: outputRestDelay) {
+                condition.unlock()
+                awake?.rest()
+                awake = nil
+                continue
+            }
             while queue.isEmpty, !stopping { condition.wait() }
             if stopping {
                 condition.unlock()
@@ -271,12 +289,22 @@ public final class SpeechThread: @unchecked Sendable {
             condition.unlock()
 
             speaker.perform(job)
+            awake = job.audioPath.output
 
             condition.lock()
             current = nil
             abortRaised = false
             condition.unlock()
         }
+    }
+
+    /// Waits, with the lock held, until there is work or `stop`; false when `duration` passed first.
+    private func waitForWork(for duration: Duration) -> Bool {
+        let deadline = monotonicTime(after: duration)
+        while queue.isEmpty, !stopping {
+            if !condition.wait(until: deadline) { return !queue.isEmpty || stopping }
+        }
+        return true
     }
 }
 

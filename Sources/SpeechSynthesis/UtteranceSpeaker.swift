@@ -79,7 +79,12 @@ final class UtteranceSpeaker {
         // before the first sample.
         var marks: [SSMLMarks.Mark]?
         let findMarks = { if marks == nil { marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : [] } }
-        switch begin(synthesis, part: first, seq: seq, logger: audioPath.logger, whileHelperReads: findMarks) {
+        // A rested output reconnects while the helper synthesizes the first audio.
+        let whileHelperReads = {
+            findMarks()
+            audioPath.output.wake()
+        }
+        switch begin(synthesis, part: first, seq: seq, logger: audioPath.logger, whileHelperReads: whileHelperReads) {
         case .failed(let message, let failed):
             audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
             if let failed { engine.giveBack(failed, voice: spoken.voice, logger: audioPath.logger) }

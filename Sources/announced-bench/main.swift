@@ -6,7 +6,7 @@ import Glibc
 // against the daemon as a separate, release-built process on a real socket. Usage:
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, throughput,
-//                                                      pause, heard, memory, pair, longtext, piper, piper-heard, toolkit: one figure alone,
+//                                                      pause, heard, memory, pair, longtext, wakeups, piper, piper-heard, toolkit: one figure alone,
 //                                                      for profiling; piper-heard is figure 14, switch figure 15, run only this way)
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
 //   --piper-threads N: figure 14's daemon with piper_threads N (default: the daemon's default)
@@ -108,6 +108,9 @@ func measureOne(_ name: Substring, _ figures: Figures) throws {
     case "longtext":
         print(try figures.longTexts().described)
         return
+    case "wakeups":
+        print(try figures.idleFigure(rounds: max(3, figures.samples / 40)))
+        return
     case "throughput":
         let (one, hundred) = try figures.throughputs()
         print(
@@ -143,7 +146,7 @@ func measureOne(_ name: Substring, _ figures: Figures) throws {
         return
     default:
         print(
-            "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, throughput, piper, piper-heard or switch"
+            "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, wakeups, throughput, piper, piper-heard or switch"
         )
         exit(2)
     }
@@ -267,6 +270,7 @@ do {
     print("    target with --audio pulse: daemon + helper RSS ≤ 20, PSS ≤ 12, anonymous ≤ 5")
     BenchProgress.shared.begin("longtext")
     print("\n" + (try figures.longTexts()).described)
+    print("\n" + (try figures.idleFigure(rounds: max(3, samples / 40))))
 
     print(
         "\nsummary: started p50 \(format(idle.p50)) ms / p99 \(format(idle.p99)) ms idle (floor \(format(floor.p50)) ms), interrupt \(format(ended.p50)) ms, completion \(format(completion.p50)) ms, \(format(one, 0)) posts/s, idle RSS \(format(memory.idle, 1)) MiB, daemon + helper with pulse RSS \(format(pairs[1].sum.rss, 1)) / PSS \(format(pairs[1].sum.pss, 1)) MiB, start \(format(start.p50)) ms, navigate next → started p50 \(format(navigate.p50)) ms / p99 \(format(navigate.p99)) ms, pause → paused p50 \(format(paused.p50)) ms / p99 \(format(paused.p99)) ms, pause → silent at the sink p50 \(format(heard.paused.p50)) ms / p99 \(format(heard.paused.p99)) ms"

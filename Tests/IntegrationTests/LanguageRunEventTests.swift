@@ -164,6 +164,8 @@ struct LanguageRunEventTests {
         let germanRun = try #require(runs.first { $0.language == "de" })
         #expect(germanRun.voice == "de" && germanRun.engine == "espeak-ng")
         #expect(germanRun.text == "\"Ich habe heute leider keine Zeit für dich\"", "\(germanRun.text)")
+        // CLD2 is opened when detect first asks (LazyLibraryTests: never in `script`).
+        #expect(try LazyLibraryTests.maps(daemon.process.processIdentifier, "libcld2"))
         let segments = try RunAudio.segments(of: try daemon.wavSamples(seq: seq), runs: runs)
         #expect(envelopeCorrelation(segments[1], try RunAudio.reference(germanRun)) > 0.9)
         #expect(daemon.stop() == 0)

@@ -53,6 +53,12 @@ struct DetectRunsTests {
         #expect(script.runs(of: ukrainian, language: "en").map(\.language) == ["en", "ru"])
     }
 
+    @Test("CLD2 is opened at run time: its library and both of its calls are found, and then it is mapped")
+    func cld2Opens() {
+        #expect(CLD2LanguageIdentifier.loadFailure == nil)
+        #expect(CLD2LanguageIdentifier.isLoaded)
+    }
+
     @Test("CLD2 answers only among the candidates, and nil when unsure")
     func identifierAnswers() {
         let cld2 = CLD2LanguageIdentifier()

@@ -93,10 +93,25 @@ enum TestAudio {
     }
 }
 
+/// A test output over a null device: what it does not record itself, the device does.
+protocol NullDeviceOutput: AudioOutput {
+    var device: NullAudioOutput { get }
+}
+
+extension NullDeviceOutput {
+    func write(_ samples: UnsafeBufferPointer<Int16>) throws { try device.write(samples) }
+    var playedFrames: Int { device.playedFrames }
+    func waitForPlayout(timeout: Duration) throws -> Bool { try device.waitForPlayout(timeout: timeout) }
+    func discard() { device.discard() }
+    func pause() { device.pause() }
+    func resume() { device.resume() }
+    func end() throws { try device.end() }
+}
+
 /// A null output that records, after each write returns, how much of what was written is still
 /// unplayed: the engine's lookahead. A device paces its writer when that stays within its buffer.
-final class LookaheadRecordingOutput: AudioOutput, @unchecked Sendable {
-    private let device = NullAudioOutput()
+final class LookaheadRecordingOutput: NullDeviceOutput, @unchecked Sendable {
+    let device = NullAudioOutput()
     private let lock = NSLock()
     private var written = 0
     private var largest = 0
@@ -119,13 +134,6 @@ final class LookaheadRecordingOutput: AudioOutput, @unchecked Sendable {
             largest = max(largest, written - played)
         }
     }
-
-    var playedFrames: Int { device.playedFrames }
-    func waitForPlayout(timeout: Duration) throws -> Bool { try device.waitForPlayout(timeout: timeout) }
-    func discard() { device.discard() }
-    func pause() { device.pause() }
-    func resume() { device.resume() }
-    func end() throws { try device.end() }
 }
 
 extension SpeechThread {
