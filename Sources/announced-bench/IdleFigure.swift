@@ -61,7 +61,7 @@ extension Figures {
         client.send(#"{"op":"announce","id":1,"text":"Saved"}"#)
         guard client.waitFor(#""event":"finished""#) != nil else { throw BenchError("lost the connection") }
         usleep(UInt32(quiet * 1e6))
-        let pids = { [daemon.process.processIdentifier] + childProcesses(of: daemon.process.processIdentifier) }
+        let pids = { [daemon.process.pid] + childProcesses(of: daemon.process.pid) }
         let before = IdleWakeups.switches(of: pids())
         usleep(UInt32(window * 1e6))
         let after = IdleWakeups.switches(of: pids())
