@@ -117,7 +117,7 @@ struct DecodingTests {
 
     @Test("invalid errors name the field")
     func invalidNamesField() {
-        #expect(error(#"{"op":"announce","text":"a","rate":1000}"#)?.message.contains("rate") == true)
+        #expect(error(#"{"op":"announce","text":"a","rate":10000}"#)?.message.contains("rate") == true)
         #expect(
             error(#"{"op":"focus","element":{"id":"a","traits":["x"]}}"#)?.message.contains("element.traits") == true)
         #expect(

@@ -99,8 +99,8 @@ struct ClientsSettingTests {
             (#"{"clients": [{"rate": 300}]}"#, #"entry 1: needs "match", a pattern over the client's name"#),
             (#"{"clients": [{"match": ""}]}"#, #"entry 1: needs "match""#),
             (
-                #"{"clients": [{"match": "a"}, {"match": "b", "rate": 900}]}"#,
-                #"entry 2: "rate" must be a whole number from 80 to 450, not 900"#
+                #"{"clients": [{"match": "a"}, {"match": "b", "rate": 9900}]}"#,
+                #"entry 2: "rate" must be a whole number from 80 to 9800, not 9900"#
             ),
             (#"{"clients": [{"match": "a", "pitch": "high"}]}"#, #""pitch" must be a whole number from 0 to 100"#),
             (#"{"clients": [{"match": "a", "volume": 201}]}"#, #""volume" must be a whole number from 0 to 200"#),
