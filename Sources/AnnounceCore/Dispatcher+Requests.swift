@@ -251,6 +251,7 @@ extension Dispatcher {
         if hold { backend?.pause() } else { backend?.resume() }
         if let current = speaking, current.endReason == nil, !current.parking, let id = current.id {
             send(hold ? .paused(id: id, seq: current.seq) : .resumed(id: id, seq: current.seq), to: current.client)
+            current.toldPaused = hold
         }
         broadcast(.statusChanged(statusReport), topic: .status)
     }
@@ -463,8 +464,13 @@ extension Dispatcher {
             if let id = current.id { send(.resumed(id: id, seq: current.seq), to: current.client) }
         case .started:
             current.started = true
-            // Set aside before its audio began: it was paused (`paused`), now it speaks.
-            if current.wasSetAside, let id = current.id { send(.resumed(id: id, seq: current.seq), to: current.client) }
+            // Set aside before its audio began: it was paused (`paused`), now it speaks. A client
+            // never told `paused` (the post was already being set aside) hears no `resumed` either,
+            // so no `resumed` comes before its `started`.
+            if current.wasSetAside, current.toldPaused, let id = current.id {
+                send(.resumed(id: id, seq: current.seq), to: current.client)
+            }
+            current.toldPaused = false
             if let id = current.id {
                 send(
                     .started(id: id, seq: current.seq, text: current.utterance.text, voice: current.voiceName),

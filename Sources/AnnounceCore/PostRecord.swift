@@ -73,6 +73,8 @@ final class PostRecord {
     var parked = false
     /// It was set aside at least once: when it speaks again its client hears `resumed`.
     var wasSetAside = false
+    /// Its client was told `paused` for it and not yet `resumed`: only then does a `resumed` follow.
+    var toldPaused = false
     /// What is left to speak after it was set aside; nil: the whole text.
     var continuation: Continuation?
     /// Where, in its whole text, the last word heard begins; nil before the first.
