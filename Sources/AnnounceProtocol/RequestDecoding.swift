@@ -164,7 +164,7 @@ extension RequestLine {
 /// announcectl, the settings) and every engine takes its range from here.
 public enum SpeechRanges {
     /// `rate`, words per minute: from espeak-ng's slowest up to the highest rate it still renders
-    /// faster (its sonic speed-up; measured in Benchmarks/README.md, "Rates"). A Piper voice maps
+    /// faster (its sonic speed-up; Benchmarks/README.md, "Rates", has the durations). A Piper voice maps
     /// the same range onto its length scale.
     public static let rate = 80...9800
     /// espeak-ng's normal rate, words per minute: a Piper voice's own speed.
