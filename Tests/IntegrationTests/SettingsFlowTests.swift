@@ -96,7 +96,9 @@ struct SettingsFlowTests {
         let messageID = try #require(ssip.speak(text).messageID)
         try #require(ssip.waitForEvent(702, messageID: messageID) != nil)
         let message = try daemon.wavSamples(seq: messageID)
-        #expect(soundsLike(message, expected, not: previous), "SSIP message: \(message.count) samples, \(expected.count) expected")
+        #expect(
+            soundsLike(message, expected, not: previous),
+            "SSIP message: \(message.count) samples, \(expected.count) expected")
 
         // The native door, its second rendering: as long and as loud as a fresh daemon's.
         let client = try daemon.connect()
@@ -109,7 +111,9 @@ struct SettingsFlowTests {
 
         // Spiel, on the same warm helper: as long and as loud as the new settings' rendering.
         let streamed = try spiel.stream(voice: "", text: text).samples
-        #expect(soundsLike(streamed, expected, not: previous), "Spiel stream: \(streamed.count) samples, \(expected.count) expected")
+        #expect(
+            soundsLike(streamed, expected, not: previous),
+            "Spiel stream: \(streamed.count) samples, \(expected.count) expected")
         #expect(daemon.stop() == 0)
     }
 }
