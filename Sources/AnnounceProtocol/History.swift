@@ -6,7 +6,7 @@ public enum HistoryEnding: Sendable, Hashable {
     /// Ended early, after `spokenChars` characters were heard, with the terminal line's reason
     /// (`interrupted`, `cancelled`, `muted`, `shutdown`, `error` with its `message`).
     case ended(FinishReason, spokenChars: Int, message: String? = nil)
-    /// Never queued: reason `dropped`, and why in `drop_reason` (`off-main`, `queue-full`).
+    /// Never queued: its reason is the `dropped` line's (`off-main`, `queue-full`).
     case dropped(DropReason)
 
     /// The ending of a post that was queued and ended with `termination`; `length` is its text's
@@ -25,12 +25,13 @@ public enum HistoryEnding: Sendable, Hashable {
         return false
     }
 
-    /// The `reason` word: the terminal line's, or `dropped`; nil when spoken to the end.
+    /// The `reason` word, the same as the terminal line's (for a post never queued, the `dropped`
+    /// line's `off-main` or `queue-full`); nil when spoken to the end.
     public var reason: String? {
         switch self {
         case .spoken: return nil
         case .ended(let reason, _, _): return reason.rawValue
-        case .dropped: return "dropped"
+        case .dropped(let reason): return reason.rawValue
         }
     }
 
@@ -93,8 +94,8 @@ public struct HistoryEntry: Sendable, Hashable {
     }
 
     /// The entry as the protocol writes it: `seq` (absent for a dropped post), `time`, `client`,
-    /// `text`, `voice`, `lang`, `success`, `reason`, `spoken_chars`, then `message`,
-    /// `drop_reason`, `truncated` and `ssml` where they apply.
+    /// `text`, `voice`, `lang`, `success`, `reason`, `spoken_chars`, then `message`, `truncated` and
+    /// `ssml` where they apply.
     public var jsonObject: JSONObject {
         var object = JSONObject()
         if let seq { object.append("seq", .integer(Int64(seq))) }
@@ -106,11 +107,7 @@ public struct HistoryEntry: Sendable, Hashable {
         object.append("success", .bool(ending.success))
         if let reason = ending.reason { object.append("reason", .string(reason)) }
         object.append("spoken_chars", .integer(Int64(ending.spokenChars)))
-        switch ending {
-        case .ended(_, _, let message?): object.append("message", .string(message))
-        case .dropped(let reason): object.append("drop_reason", .string(reason.rawValue))
-        default: break
-        }
+        if case .ended(_, _, let message?) = ending { object.append("message", .string(message)) }
         if truncated { object.append("truncated", true) }
         if ssml { object.append("ssml", true) }
         return object
@@ -136,10 +133,7 @@ public struct HistoryEntry: Sendable, Hashable {
         let spokenChars = try object.optionalInt("spoken_chars", range: 0...Int.max) ?? 0
         if try object.requiredBool("success") {
             ending = .spoken(spokenChars: spokenChars)
-        } else if try object.requiredString("reason") == "dropped" {
-            guard let reason = try object.optionalEnum("drop_reason", DropReason.self) else {
-                throw FieldError(field: "drop_reason", problem: "is required when the reason is dropped")
-            }
+        } else if let reason = DropReason(rawValue: try object.requiredString("reason")) {
             ending = .dropped(reason)
         } else {
             guard let reason = try object.optionalEnum("reason", FinishReason.self) else {
