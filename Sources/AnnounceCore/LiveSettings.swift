@@ -122,6 +122,22 @@ public struct LiveSettings: Sendable, Hashable {
     }
 }
 
+extension LiveSettings {
+    /// The voice of `voices` that a request naming no voice speaks with, for a client whose
+    /// defaults are `defaults` (``speechDefaults(forClientNamed:)``): for a `clients` entry's
+    /// language, the voice `voice_for_language` names or espeak-ng's for it; else the default voice,
+    /// looked up as every door looks up a voice name (a name, a file name, a language, a title).
+    /// Nil when none of `voices` is it.
+    public func voice(for defaults: SpeechDefaults, among voices: [VoiceDescription]) -> VoiceDescription? {
+        if let language = defaults.language,
+            let voice = RunVoices(voices: voices, preferences: voicePreferences).voice(forLanguage: language)
+        {
+            return voice
+        }
+        return voices.first { $0.name == defaults.voice } ?? VoiceIndex(voices).voice(named: defaults.voice)
+    }
+}
+
 extension SpeechDefaults {
     /// These defaults with the fields `entry` gives in their place.
     mutating func overlay(_ entry: ClientSettingsEntry) {

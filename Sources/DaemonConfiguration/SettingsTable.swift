@@ -169,8 +169,8 @@ public struct SettingsTable: Sendable {
         details:
             "The name matched is SSIP's whole `CLIENT_NAME` (`user:application:component`: Orca sends "
             + "`<user>:Orca:<component>`, or `unknown:Orca:...` without `USER`, so `*:Orca:*` catches it), the native "
-            + "protocol's `hello` name (`pid:N` without one) and `atspi:<app>` for toolkit announcements (Spiel requests "
-            + "speak with the defaults). Patterns are globs (`*`, `?`, `[...]`) over "
+            + "protocol's `hello` name (`pid:N` without one) and `atspi:<app>` for toolkit announcements and `spiel:<process>` for "
+            + "a Spiel caller. Patterns are globs (`*`, `?`, `[...]`) over "
             + "the whole name, matched without regard to case (speech-dispatcher's `BeginClient` matches case-sensitively, "
             + "so its sample `\"emacs:*\"` matches nothing). The first matching entry applies; `announcectl status` shows "
             + "which one each client matched. What a message asks for itself wins, then the client's own `SET` (SSIP), then "
@@ -213,9 +213,10 @@ public struct SettingsTable: Sendable {
             "Offer announced's voices to Spiel's clients (Orca 46+, WebKitGTK, the Speech portal) as a speech provider "
             + "on the session bus, `org.announced.Speech.Provider`: `on` or `off`.",
         details:
-            "Spiel's requests do not enter the announcement queue; each stream is synthesized by a helper of its own, "
-            + "within `max_text_chars` and `max_pending_per_client` per bus client, and at most 4 streams at once for "
-            + "all clients together (each has a copy of its voice); a request beyond either gets D-Bus `LimitsExceeded`. "
+            "Spiel's requests do not enter the announcement queue; their streams are synthesized by the engines' warm "
+            + "helpers, with the speech cache, within `max_text_chars` and `max_pending_per_client` per bus client, and "
+            + "at most 4 streams at once for all clients together (a stream that overlaps another request takes a spare "
+            + "helper, with its own copy of the voice); a request beyond either gets D-Bus `LimitsExceeded`. "
             + "`off` leaves the name to another program. Without a session bus the daemon logs one line and serves its "
             + "sockets as usual.")
 

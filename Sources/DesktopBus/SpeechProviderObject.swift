@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import CSystemdBus
 import Glibc
 
@@ -50,6 +51,9 @@ public struct SpeechProviderCall: Sendable {
     public var language: String
     /// The caller's unique bus name (`:1.42`).
     public var sender: String
+    /// The name of the caller's process as the bus tells it (`GetConnectionUnixProcessID`, then
+    /// `/proc/PID/comm`: `orca`, `python3`); empty when the bus does not say.
+    public var application: String = ""
 }
 
 /// Why a `Synthesize` call was refused: the D-Bus error it is answered with.
@@ -74,7 +78,10 @@ public struct SpeechProviderRefusal: Error, Sendable, Equatable {
 /// Its handlers run on the connection's queue: `Voices` is read from the list last set with
 /// ``setVoices(_:)``, and `Synthesize` hands the call to `synthesize`, which must return at once
 /// (it starts the synthesis elsewhere) with nil, or with a refusal the client gets as a D-Bus error.
-// Unchecked: its mutable state (`voices`, the slots) is touched only on the connection's queue.
+/// A caller's first `Synthesize` also asks the bus daemon for the caller's PID (one round trip on
+/// the queue, answered by the bus daemon, never by the caller), to name its application.
+// Unchecked: its mutable state (`voices`, the slot, the application names) is touched only on the
+// connection's queue.
 public final class SpeechProviderObject: @unchecked Sendable {
     /// The interface's name.
     public static let interface = "org.freedesktop.Speech.Provider"
@@ -89,6 +96,10 @@ public final class SpeechProviderObject: @unchecked Sendable {
     // Touched only on the connection's queue.
     var voices: [SpeechProviderVoice]
     private var slot: OpaquePointer?
+    /// Each caller's process name, by unique bus name (never given to another connection); cleared
+    /// when it holds ``applicationsKept``.
+    private var applications: [String: String] = [:]
+    private static let applicationsKept = 256
 
     private init(
         connection: BusConnection, busName: String, providerName: String, voices: [SpeechProviderVoice],
@@ -147,6 +158,24 @@ public final class SpeechProviderObject: @unchecked Sendable {
         }
     }
 
+    /// The process name of the caller that sent `message` (on the connection's queue): from the
+    /// bus once per caller (sd-bus asks the bus daemon for its PID), then `/proc/PID/comm`.
+    fileprivate func application(of message: OpaquePointer, sender: String) -> String {
+        if let known = applications[sender] { return known }
+        var creds: OpaquePointer?
+        var pid: pid_t = 0
+        var name = ""
+        if sd_bus_query_sender_creds(message, UInt64(SD_BUS_CREDS_PID), &creds) >= 0,
+            sd_bus_creds_get_pid(creds, &pid) >= 0
+        {
+            name = ProcessName.of(pid: pid) ?? ""
+        }
+        sd_bus_creds_unref(creds)
+        if applications.count >= Self.applicationsKept { applications.removeAll(keepingCapacity: true) }
+        applications[sender] = name
+        return name
+    }
+
     /// Removes the object from the bus (the name goes with the connection).
     public func withdraw() {
         connection.queue.async { [self] in
@@ -174,9 +203,10 @@ func speechProviderSynthesize(
         let language = try reader.readString()
         let owned = fcntl(pipe, F_DUPFD_CLOEXEC, 3)
         guard owned >= 0 else { return -errno }
+        let sender = reader.sender ?? ""
         call = SpeechProviderCall(
             pipe: owned, text: text, voiceID: voiceID, pitch: pitch, rate: rate, isSSML: isSSML,
-            language: language, sender: reader.sender ?? "")
+            language: language, sender: sender, application: object.application(of: message, sender: sender))
     } catch {
         return sd_bus_error_set(replyError, "org.freedesktop.DBus.Error.InvalidArgs", "\(error)")
     }

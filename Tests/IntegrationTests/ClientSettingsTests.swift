@@ -120,6 +120,47 @@ struct ClientSettingsTests {
     }
 
     @Test(
+        "a Spiel caller as spiel:<process> (python3's Gio): the entry's rate and volume at Spiel's 1.0, the request's own voice over the entry's, mute after SIGHUP, the defaults once no entry matches",
+        .enabled(
+            if: SpielClient.isAvailable,
+            "needs a session bus and python3-gi for the Spiel door (apt-get install dbus-daemon python3-gi)")
+    )
+    func spielClients() throws {
+        let entry = try firstPostRendering(text, configuration: "{}", fields: Self.entryFields)
+        let defaults = try firstPostRendering(text, configuration: "{}")
+        let file = try EditableConfigFile(
+            #"{"clients": [{"match": "spiel:PYTHON3", "voice": "de", "rate": 300, "volume": 60}]}"#)
+        let session = try DesktopSession()
+        try session.startSessionBus()
+        let daemon = try DaemonProcess(
+            arguments: ["--config", file.path],
+            environment: ["DBUS_SESSION_BUS_ADDRESS": try #require(session.busAddress)])
+        #expect(daemon.waitForStderr(containing: "Spiel speech provider on the session bus", timeout: 20))
+        let spiel = SpielClient(session: session)
+
+        // The request names its voice (en-us), which wins over the entry's (de); the entry's rate and
+        // volume are what Spiel's 1.0 stands for.
+        let heard = try spiel.stream(voice: "en-us", text: text).samples
+        #expect(soundsLike(heard, entry, not: defaults), "the Spiel caller with its entry")
+
+        // SIGHUP: the caller is matched again at its next request; now it is muted.
+        try file.write(#"{"clients": [{"match": "spiel:*", "mute": true}]}"#)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(daemon.waitForStderr(containing: "SIGHUP: settings reloaded", timeout: 30))
+        let muted = try spiel.stream(voice: "en-us", text: text)
+        #expect(muted.summary["header"]?.stringValue == "0.01", "\(muted.summary.text)")
+        #expect(muted.samples.count == 0, "a muted caller's stream has no audio: \(muted.samples.count) samples")
+
+        // No entry matches another name: the defaults.
+        try file.write(#"{"clients": [{"match": "spiel:orca", "mute": true}]}"#)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        #expect(daemon.waitForStderr(containing: "SIGHUP: settings reloaded", count: 2, timeout: 30))
+        let plain = try spiel.stream(voice: "en-us", text: text).samples
+        #expect(soundsLike(plain, defaults, not: entry), "the Spiel caller no entry matches")
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test(
         "a toolkit announcement as atspi:<app>: the entry's settings, another app's mute, and a third app with the defaults",
         .enabled(if: ToolkitDesktop.isInstalled, ToolkitDesktop.missing)
     )
