@@ -82,7 +82,7 @@ let package = Package(
         // announcectl share: a file read to its end, standard error, the environment. No Foundation.
         .target(
             name: "AnnouncePOSIX",
-            dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CAnnounceLinux", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSwift
         ),
         // libseccomp, for the engine sandbox's system call allowlist.
@@ -181,11 +181,12 @@ let package = Package(
         // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
         .target(name: "DesktopBus", dependencies: ["CSystemdBus", "AnnouncePOSIX"], swiftSettings: strictSwift),
         // announced's voices for Spiel's clients: org.freedesktop.Speech.Provider on the session
-        // bus, each stream synthesized by a helper of its own (SpeechSynthesis' StreamSynthesizer).
+        // bus, its streams synthesized on the engines' warm helpers (SpeechSynthesis' StreamSynthesizer).
         .target(
             name: "SpeechProvider",
             dependencies: [
-                "DesktopBus", "SpeechSynthesis", "AnnounceCore", "POSIXThreads",
+                "DesktopBus", "SpeechSynthesis", "AnnounceCore", "AnnouncePOSIX", "POSIXThreads",
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
@@ -301,6 +302,10 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
+        .testTarget(
+            name: "AnnouncePOSIXTests",
+            dependencies: ["AnnouncePOSIX", "POSIXThreads", .product(name: "SystemPackage", package: "swift-system")],
+            swiftSettings: strictSwift),
         .testTarget(
             name: "AccessibilityLintTests", dependencies: ["AccessibilityLint", "AnnounceProtocol"],
             swiftSettings: strictSwift),

@@ -40,15 +40,13 @@ final class DaemonConnection: Sendable {
     }
 
     private let shared = LockedValue(Shared())
-    /// The eventfd that wakes the thread; written only under `shared`'s lock while not closing.
-    private let wake: FileDescriptor
+    /// Wakes the thread; raised only under `shared`'s lock while not closing.
+    private let wake: WakeSignal
 
     /// Makes the eventfd; ``start(path:after:handlers:)`` starts the thread.
     /// - Throws: the `Errno` of the failed `eventfd` (out of descriptors).
     init() throws(Errno) {
-        let raw = CAnnounceLinux_eventfd()
-        guard raw >= 0 else { throw Errno(rawValue: errno) }
-        wake = FileDescriptor(rawValue: raw)
+        wake = try WakeSignal()
     }
 
     /// Starts the thread: after `delay` (cut short by ``skipDelay()``), it connects to `path`
@@ -90,9 +88,9 @@ final class DaemonConnection: Sendable {
         }
     }
 
-    /// Adds one to the eventfd's counter; call with `shared`'s lock held and not closing.
+    /// Raises the wake signal; call with `shared`'s lock held and not closing.
     private func wakeThread() {
-        _ = try? wake.writeAll(withUnsafeBytes(of: UInt64(1)) { Array($0) })
+        wake.raise()
     }
 
     /// Sends what is queued, as much as the socket takes now; call with the lock held. A failed
@@ -142,7 +140,7 @@ final class DaemonConnection: Sendable {
             let left = end - ContinuousClock.now
             if skips || left <= .zero { return true }
             let milliseconds = left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1
-            var descriptors = [pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [pollfd(fd: wake.descriptor.rawValue, events: Int16(POLLIN), revents: 0)]
             _ = poll(&descriptors, 1, Int32(milliseconds))
             drainWake()
         }
@@ -157,7 +155,7 @@ final class DaemonConnection: Sendable {
             let sending = shared.withLock { !$0.queued.isEmpty }
             var descriptors = [
                 pollfd(fd: socket.rawValue, events: Int16(POLLIN) | (sending ? Int16(POLLOUT) : 0), revents: 0),
-                pollfd(fd: wake.rawValue, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: wake.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             ]
             if poll(&descriptors, 2, -1) < 0 {
                 if errno == EINTR { continue }
@@ -182,10 +180,9 @@ final class DaemonConnection: Sendable {
         }
     }
 
-    /// Reads the eventfd's counter back to zero.
+    /// Lowers the wake signal.
     private func drainWake() {
-        var counter: UInt64 = 0
-        _ = try? withUnsafeMutableBytes(of: &counter) { try wake.read(into: $0) }
+        wake.clear()
     }
 
     /// Closes the socket and the eventfd, once nothing can write to them any more.
@@ -197,7 +194,7 @@ final class DaemonConnection: Sendable {
             return shared.socket
         }
         try? socket?.close()
-        try? wake.close()
+        wake.close()
     }
 
     /// A person-readable reason for a failed connect: "no such file or directory".

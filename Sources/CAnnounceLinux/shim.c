@@ -62,6 +62,8 @@ int CAnnounceLinux_spawnattr_init_new_process(posix_spawnattr_t *attributes, sho
 
 int CAnnounceLinux_pidfd_open(pid_t pid) { return pidfd_open(pid, 0); }
 
+int CAnnounceLinux_pipe_cloexec(int ends[2]) { return pipe2(ends, O_CLOEXEC); }
+
 int CAnnounceLinux_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 
 pid_t CAnnounceLinux_spawn_dying_with_parent(const char *path, char *const argv[], char *const envp[], int signal) {

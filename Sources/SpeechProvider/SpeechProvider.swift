@@ -1,47 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
-public import AnnounceProtocol
+import AnnouncePOSIX
+import AnnounceProtocol
 public import DesktopBus
 import Glibc
 public import Logging
 import POSIXThreads
 public import SpeechSynthesis
-
-/// What the provider takes from the daemon's settings: the voice, rate, pitch, volume and
-/// punctuation Spiel's 1.0 stands for, and the limits every client of the daemon has.
-public struct SpeechProviderSettings: Sendable {
-    /// The voice an empty `voice_id` speaks with (`voice`).
-    public var voice: String
-    /// Words per minute at Spiel's rate 1.0 (`rate`).
-    public var rate: Int
-    /// announced's pitch at Spiel's pitch 1.0 (`pitch`).
-    public var pitch: Int
-    /// `volume`.
-    public var volume: Int
-    /// `punctuation`.
-    public var punctuation: PunctuationMode
-    /// The longest text, in Unicode scalars (`max_text_chars`).
-    public var maxTextChars: Int
-    /// How many streams one bus client may have at once (`max_pending_per_client`).
-    public var maxPendingPerClient: Int
-
-    /// Creates the settings.
-    public init(
-        voice: String, rate: Int, pitch: Int, volume: Int, punctuation: PunctuationMode, maxTextChars: Int,
-        maxPendingPerClient: Int
-    ) {
-        self.voice = voice
-        self.rate = rate
-        self.pitch = pitch
-        self.volume = volume
-        self.punctuation = punctuation
-        self.maxTextChars = maxTextChars
-        self.maxPendingPerClient = maxPendingPerClient
-    }
-}
+public import SystemPackage
 
 /// announced's voices for Spiel: the `Voices` list made from the backend's, and each
-/// `Synthesize` call checked against the daemon's limits, mapped onto announced's units, and
+/// `Synthesize` call checked against the daemon's limits, mapped onto announced's units (the
+/// defaults, or the first `clients` entry matching `spiel:<application>`, at Spiel's 1.0), and
 /// synthesized on a thread of its own (`spiel`) by a ``StreamSynthesizer`` with the speech
 /// thread's engines (their warm helpers and speech cache), never through the announcement queue.
 public final class SpeechProvider: Sendable {
@@ -56,9 +26,8 @@ public final class SpeechProvider: Sendable {
     /// one before, so a few let several apps overlap.
     public static let maxStreams = 4
 
-    /// The settings as they are now (the daemon's ``SettingsFlow``), read at each request: a
-    /// reload reaches the next stream.
-    private let settings: @Sendable () -> SpeechProviderSettings
+    /// The daemon's settings, read at each request: a reload reaches the next stream.
+    private let settings: SettingsFlow
     private let synthesizer: StreamSynthesizer
     private let sampleRate: Int
     private let logger: Logger
@@ -73,21 +42,19 @@ public final class SpeechProvider: Sendable {
         var total = 0
     }
 
-    /// A provider that synthesizes with the engines of `thread` at `sampleRate`, with the
-    /// settings `settings` gives at each request.
+    /// A provider that synthesizes with `synthesizer` at `sampleRate`, with the settings `settings`
+    /// has at each request.
+    /// - Throws: the `Errno` of the failed `pipe2` that makes the stop pipe (out of descriptors).
     public init(
-        settings: @escaping @Sendable () -> SpeechProviderSettings, synthesizer: StreamSynthesizer, sampleRate: Int,
-        logger: Logger
-    ) {
+        settings: SettingsFlow, synthesizer: StreamSynthesizer, sampleRate: Int, logger: Logger
+    ) throws(Errno) {
         self.settings = settings
         self.synthesizer = synthesizer
         self.sampleRate = sampleRate
         self.logger = logger
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        stopRead = ends[0]
-        stopWrite.withLock { $0 = ends[1] }
+        let (readEnd, writeEnd) = try FileDescriptor.closeOnExecPipe()
+        stopRead = readEnd.rawValue
+        stopWrite.withLock { $0 = writeEnd.rawValue }
     }
 
     /// The voices as Spiel lists them: the Spiel identifier is announced's voice name.
@@ -104,8 +71,10 @@ public final class SpeechProvider: Sendable {
     /// Starts the stream `call` asks for, with `voices` the backend's voices now; nil, or the
     /// refusal the client gets. Returns at once. The call's pipe is the provider's from here.
     public func synthesize(_ call: SpeechProviderCall, voices: [VoiceDescription]) -> SpeechProviderRefusal? {
-        let settings = self.settings()
-        let refusal = check(call, voices: voices, settings: settings)
+        let settings = self.settings.current
+        let client = Self.clientName(call)
+        let defaults = settings.speechDefaults(forClientNamed: client)
+        let refusal = check(call, voices: voices, settings: settings, defaults: defaults)
         guard case .success(let request) = refusal else {
             close(call.pipe)
             if case .failure(let why) = refusal {
@@ -134,7 +103,8 @@ public final class SpeechProvider: Sendable {
         }
         let stop = stopRead
         DedicatedThread.start(name: "spiel", stackSize: 1 << 20) { [self] in
-            let end = stream(request, to: SpielStreamWriter(fd: call.pipe, stop: stop), sender: call.sender)
+            let writer = SpielStreamWriter(fd: call.pipe, stop: stop)
+            let end = defaults.muted ? mutedStream(writer) : stream(request, to: writer, sender: call.sender)
             close(call.pipe)
             state.withLock { state in
                 state.open[call.sender, default: 1] -= 1
@@ -143,7 +113,9 @@ public final class SpeechProvider: Sendable {
             }
             logger.debug(
                 "spiel stream ended",
-                metadata: ["client": "\(call.sender)", "voice": "\(request.voice.name)", "end": "\(end)"])
+                metadata: [
+                    "client": "\(call.sender)", "name": "\(client)", "voice": "\(request.voice.name)", "end": "\(end)",
+                ])
         }
         return nil
     }
@@ -156,8 +128,19 @@ public final class SpeechProvider: Sendable {
         }
     }
 
+    /// The name a Spiel caller's `clients` entries are matched against: `spiel:` and its process's
+    /// name (`spiel:orca`), else its unique bus name (`spiel::1.42`).
+    static func clientName(_ call: SpeechProviderCall) -> String {
+        "spiel:" + (call.application.isEmpty ? call.sender : call.application)
+    }
+
     /// Whether no stream is open.
     public var isIdle: Bool { state.withLock { $0.total == 0 } }
+
+    /// The stream of a caller its `clients` entry mutes: the header, then the end, with no audio.
+    private func mutedStream(_ writer: SpielStreamWriter) -> StreamSynthesisEnd {
+        writer.header() ? .finished : .cancelled
+    }
 
     private func stream(_ request: StreamSynthesisRequest, to writer: SpielStreamWriter, sender: String)
         -> StreamSynthesisEnd
@@ -180,17 +163,18 @@ public final class SpeechProvider: Sendable {
     }
 
     /// The request `call` makes, or why it is refused.
-    private func check(_ call: SpeechProviderCall, voices: [VoiceDescription], settings: SpeechProviderSettings)
-        -> Result<
-            StreamSynthesisRequest, SpeechProviderRefusal
-        >
-    {
+    private func check(
+        _ call: SpeechProviderCall, voices: [VoiceDescription], settings: LiveSettings, defaults: SpeechDefaults
+    ) -> Result<StreamSynthesisRequest, SpeechProviderRefusal> {
         let invalid = { (message: String) in
             Result<StreamSynthesisRequest, SpeechProviderRefusal>.failure(
                 SpeechProviderRefusal(name: "org.freedesktop.DBus.Error.InvalidArgs", message: message))
         }
-        let wanted = call.voiceID.isEmpty ? settings.voice : call.voiceID
-        guard let voice = voices.first(where: { $0.name == wanted }) else {
+        let wanted = call.voiceID.isEmpty ? defaults.voice : call.voiceID
+        let found =
+            call.voiceID.isEmpty
+            ? settings.voice(for: defaults, among: voices) : voices.first { $0.name == call.voiceID }
+        guard let voice = found else {
             return invalid(
                 "announced has no voice \"\(wanted)\"; use the identifier of one of the provider's Voices "
                     + "(`announcectl voices` lists them)")
@@ -212,9 +196,9 @@ public final class SpeechProvider: Sendable {
         return .success(
             StreamSynthesisRequest(
                 voice: voice, text: call.text, ssml: call.isSSML,
-                rate: Self.scaled(settings.rate, by: call.rate, in: SpeechRanges.rate),
-                pitch: Self.scaled(settings.pitch, by: call.pitch, in: SpeechRanges.pitch), volume: settings.volume,
-                punctuation: settings.punctuation))
+                rate: Self.scaled(defaults.rate, by: call.rate, in: SpeechRanges.rate),
+                pitch: Self.scaled(defaults.pitch, by: call.pitch, in: SpeechRanges.pitch), volume: defaults.volume,
+                punctuation: defaults.punctuation))
     }
 
     /// Spiel's factor (1.0 normal) applied to announced's setting, rounded and clamped to its range.

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
+import AnnouncePOSIX
 import CAnnounceLinux
 import EngineWire
 import Glibc
 import POSIXThreads
+import SystemPackage
 
 /// An engine's helper process (`announced-espeak`, `announced-piper`) and the two pipes to it.
 ///
@@ -220,8 +222,8 @@ final class EngineHelperProcess {
     /// A pipe whose ends are not inherited by child processes (dup2 onto the helper's standard
     /// input and output clears the flag there).
     private static func makePipe(_ ends: inout [Int32]) -> Bool {
-        guard pipe(&ends) == 0 else { return false }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        guard let (readEnd, writeEnd) = try? FileDescriptor.closeOnExecPipe() else { return false }
+        ends = [readEnd.rawValue, writeEnd.rawValue]
         return true
     }
 

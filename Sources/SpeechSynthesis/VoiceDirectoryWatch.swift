@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import Glibc
 import POSIXThreads
 
@@ -24,9 +25,8 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
 
     private let directories: [String]
     private let inotify: Int32
-    /// The wake pipe: `stop` and `whenSettled` write to `wakeWrite`, the thread polls `wakeRead`.
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// Raised by `stop` and `whenSettled`; the thread polls it.
+    private let wakeSignal: WakeSignal
     /// The watched paths by watch descriptor; only the catalog's thread uses it.
     private var watched: [Int32: String] = [:]
     /// Guards `stopping`, `closed`, `whenClosed` and `settleWaiters`.
@@ -47,26 +47,17 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
         case stopped
     }
 
-    /// Watches `directories`; nil when inotify or a pipe cannot be had (`errno` says why).
+    /// Watches `directories`; nil when inotify or an eventfd cannot be had (`errno` says why).
     init?(directories: [String]) {
         let inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         guard inotify >= 0 else { return nil }
-        var pipe: [Int32] = [0, 0]
-        // Helpers are spawned with every other descriptor closed, so close-on-exec set just
-        // after `pipe` leaks nothing. Non-blocking: the thread empties it without waiting, and a
-        // wake written while it is full is not needed (the thread wakes anyway).
-        guard Glibc.pipe(&pipe) == 0 else {
+        guard let wakeSignal = try? WakeSignal() else {
             Glibc.close(inotify)
             return nil
         }
-        for end in pipe {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
-        }
         self.directories = directories
         self.inotify = inotify
-        wakeRead = pipe[0]
-        wakeWrite = pipe[1]
+        self.wakeSignal = wakeSignal
         rearm()
     }
 
@@ -83,7 +74,7 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
             // Blocks until the first change; then waits for the directories to be still.
             switch poll(timeout: changed ? Self.settleTime : -1) {
             case .wake:
-                drainWakePipe()
+                clearWake()
                 let (stop, asked) = lock.withLock {
                     defer { settleWaiters = [] }
                     return (stopping, settleWaiters)
@@ -113,8 +104,7 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
             return stopping
         }
         if stopped { return settled() }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wakeSignal.raise()
     }
 
     /// Ends `waitForChange`; `stopped` is called once the thread has closed the watch.
@@ -125,15 +115,13 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
             return closed
         }
         if alreadyClosed { return stopped() }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wakeSignal.raise()
     }
 
     /// Closes the watch, after `waitForChange` returned false. On the catalog's thread.
     func close() {
         Glibc.close(inotify)
-        Glibc.close(wakeRead)
-        Glibc.close(wakeWrite)
+        wakeSignal.close()
         let (waiting, asked) = lock.withLock {
             stopping = true
             closed = true
@@ -154,16 +142,15 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
         case failed
     }
 
-    /// Empties the wake pipe (`stop` and `whenSettled` each wrote a byte; the state is under the
-    /// lock, so the bytes only wake).
-    private func drainWakePipe() {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while bytes.withUnsafeMutableBytes({ read(wakeRead, $0.baseAddress, $0.count) }) > 0 {}
+    /// Lowers the wake signal (`stop` and `whenSettled` raise it; the state is under the lock,
+    /// so the signal only wakes).
+    private func clearWake() {
+        wakeSignal.clear()
     }
 
     private func poll(timeout: Int32) -> Wait {
         var fds = [
-            pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeSignal.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
         ]
         while true {

@@ -130,7 +130,7 @@ struct Daemon {
             environment: environment, alsoOff: Self.offWithoutSessionBus(settings), logger: logger)
         let spiel =
             settings.speechProvider == .on
-            ? spielProvider(engine: engine, settings: settings, flow: flow, session: desktop) : nil
+            ? try spielProvider(engine: engine, flow: flow, session: desktop) : nil
         if let spiel { installedVoices.onChange { _ in spiel.voicesChanged() } }
         installedVoices.startWatching()
         let server = AnnounceServer(
@@ -200,20 +200,16 @@ extension Daemon {
         }
     }
 
-    /// announced's voices for Spiel's clients on the daemon's session bus: streams synthesized by helpers
-    /// of their own (the engines of `speech`), at the voice, rate, pitch, volume and punctuation
-    /// `flow` has at each request, within the limits every client has.
+    /// announced's voices for Spiel's clients on the daemon's session bus: streams synthesized by the
+    /// engines of `speech` (their warm helpers and speech cache), at the voice, rate, pitch, volume
+    /// and punctuation `flow` has at each request (a `clients` entry's, matched against
+    /// `spiel:<application>`), within the limits every client has.
+    /// - Throws: the `Errno` of the provider's stop pipe (out of descriptors).
     func spielProvider(
-        engine: EngineBackend, settings: DaemonSettings, flow: SettingsFlow, session: DesktopSession
-    ) -> SpeechProviderService {
-        let provider = SpeechProvider(
-            settings: {
-                let live = flow.current
-                return SpeechProviderSettings(
-                    voice: live.voice, rate: live.rate, pitch: live.pitch, volume: live.volume,
-                    punctuation: live.punctuation, maxTextChars: live.maxTextChars,
-                    maxPendingPerClient: live.maxPendingPerClient)
-            },
+        engine: EngineBackend, flow: SettingsFlow, session: DesktopSession
+    ) throws -> SpeechProviderService {
+        let provider = try SpeechProvider(
+            settings: flow,
             synthesizer: StreamSynthesizer(thread: speech, logger: Logger(label: "announced.spiel")),
             sampleRate: engine.sampleRate, logger: Logger(label: "announced.spiel"))
         return SpeechProviderService(

@@ -62,6 +62,10 @@ int CAnnounceLinux_spawnattr_init_new_process(posix_spawnattr_t *attributes, sho
 /// process `pid` has ended; -1 and errno when it cannot be had.
 int CAnnounceLinux_pidfd_open(pid_t pid);
 
+/// `pipe2(ends, O_CLOEXEC)`: a pipe whose ends are close-on-exec from the start, so a child that
+/// another thread spawns meanwhile inherits neither; -1 and errno when it cannot be had.
+int CAnnounceLinux_pipe_cloexec(int ends[2]);
+
 /// `eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)`: a counter a thread polls to be woken by another;
 /// -1 and errno when it cannot be had.
 int CAnnounceLinux_eventfd(void);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import CPulseAudio
 import Glibc
 public import Logging
@@ -25,9 +26,9 @@ import Synchronization
 /// Its own libpulse threaded main loop does all the work; every piece of the ducker's state below
 /// the atomic counter is touched only on that loop's thread, or with the loop's lock held (in
 /// `init` before the loop runs, and in `restoreBeforeExit`).
-/// The speech thread's calls only count utterances and write one byte to a pipe the loop watches,
+/// The speech thread's calls only count utterances and raise a ``WakeSignal`` the loop watches,
 /// so speaking never waits for the ducker or the sound server.
-// Unchecked: its state is touched on its main loop's thread or under the loop's lock; others use the atomic and pipe.
+// Unchecked: its state is touched on its main loop's thread or under the loop's lock; others use the atomic and the signal.
 public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable {
     /// How long after the last utterance the streams stay lowered.
     public static let hold: Duration = .milliseconds(500)
@@ -39,8 +40,8 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
     private let file: DuckedStreamsFile
     /// Utterances playing: raised and lowered by the speech thread.
     private let speaking = Atomic<Int>(0)
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// Raised by the speech thread's calls; the loop's I/O watch clears it and reconciles.
+    private let wakeSignal: WakeSignal
     private let mainloop: OpaquePointer
     private let ownProcessID = String(getpid())
 
@@ -78,21 +79,20 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
         self.server = server
         self.logger = logger
         file = DuckedStreamsFile(path: stateFile)
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0, let mainloop = pa_threaded_mainloop_new() else {
-            throw SpeechSynthesisError(
-                "ducking cannot start its PulseAudio main loop (\(String(cString: strerror(errno))))")
+        do {
+            wakeSignal = try WakeSignal()
+        } catch {
+            throw SpeechSynthesisError("ducking cannot start its PulseAudio main loop (\(error))")
         }
-        for end in ends {
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
+        guard let mainloop = pa_threaded_mainloop_new() else {
+            wakeSignal.close()
+            throw SpeechSynthesisError("ducking cannot start its PulseAudio main loop")
         }
-        wakeRead = ends[0]
-        wakeWrite = ends[1]
         self.mainloop = mainloop
         let api = pa_threaded_mainloop_get_api(mainloop)!
         _ = api.pointee.io_new!(
-            api, wakeRead, PA_IO_EVENT_INPUT, { _, _, _, _, ducker in PulseAudioDucker.from(ducker).woken() },
+            api, wakeSignal.descriptor.rawValue, PA_IO_EVENT_INPUT,
+            { _, _, _, _, ducker in PulseAudioDucker.from(ducker).woken() },
             unretained)
         connect()
         guard pa_threaded_mainloop_start(mainloop) >= 0 else {
@@ -107,8 +107,7 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
             pa_context_unref(context)
         }
         pa_threaded_mainloop_free(mainloop)
-        close(wakeRead)
-        close(wakeWrite)
+        wakeSignal.close()
     }
 
     /// Lowers other streams (unless they already are).
@@ -146,10 +145,9 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
             "ducking: the sound server did not confirm restoring the lowered streams; the next start restores them")
     }
 
-    /// Tells the loop thread the count changed; never blocks (a full pipe already holds a wake).
+    /// Tells the loop thread the count changed; never blocks.
     private func wake() {
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wakeSignal.raise()
     }
 
     // MARK: - The loop thread
@@ -161,8 +159,7 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
     }
 
     private func woken() {
-        var bytes = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &bytes, bytes.count) > 0 {}
+        wakeSignal.clear()
         reconcile()
     }
 
