@@ -108,7 +108,7 @@ struct SpielProviderTests {
         let own = try freshRendering(text, #","voice":"en-us","rate":210,"pitch":60"#)
         #expect(samples.count > 10_000)
         #expect(samples == own, "\(samples.count) samples streamed, \(own.count) rendered")
-        #expect(daemon.stderrSoFar().contains("end=finished voice=en-us"))
+        #expect(daemon.stderrSoFar().contains("end=finished name=spiel:python3 voice=en-us"))
         #expect(daemon.stop() == 0)
     }
 
@@ -254,7 +254,7 @@ struct SpielProviderTests {
         #expect(summary["header"]?.stringValue == "0.01")
         let own = try ownRendering(daemon, id: 1, text, #","voice":"en_us-joe-medium""#)
         #expect(samples.count == own.count && samples.count > 5000, "\(samples.count) vs \(own.count)")
-        #expect(daemon.stderrSoFar().contains("end=finished voice=en_us-joe-medium"))
+        #expect(daemon.stderrSoFar().contains("end=finished name=spiel:python3 voice=en_us-joe-medium"))
         #expect(largestDifference(samples, own) <= renderingTolerance)
         #expect(daemon.stop() == 0)
     }
