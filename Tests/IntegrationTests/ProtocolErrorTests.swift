@@ -132,6 +132,17 @@ struct ProtocolErrorTests {
         for _ in 0..<40 { poster.sendRaw(Array(String(repeating: line, count: 500).utf8)) }
         poster.send(#"{"op":"stop","id":1}"#)
         #expect(poster.waitFor("ok", id: 1, timeout: 60) != nil)
+        // The sleeper's events are written on its own event loop, which may lag behind the answers
+        // to the poster on a loaded machine; read nothing until the daemon has cut it off (`status`
+        // counts the poster alone; no event tells of another client leaving, so it is asked again).
+        var clients: Int?
+        for id in 100..<1300 {
+            poster.send(#"{"op":"status","id":\#(id)}"#)
+            clients = poster.waitFor("ok", id: id)?["clients"]?.intValue
+            if clients == 1 { break }
+            usleep(50_000)
+        }
+        #expect(clients == 1, "the daemon still serves the sleeper a minute after the posts")
         var total = 0
         while let next = sleeper.nextLine(timeout: 10) { total += next.text.utf8.count + 1 }
         #expect(sleeper.sawEOF, "the slow reader should have been disconnected")
