@@ -61,7 +61,9 @@ struct SpielEngineTests {
             #expect(summary["header"]?.stringValue == "0.01")
             #expect(samples.count > 5_000 && peak(samples) > 1_000, "call \(number): \(samples.count) samples")
         }
-        #expect(daemon.waitForStderr(containing: "end=finished name=spiel:python3 voice=en_us-joe-medium", count: 6, timeout: 20))
+        #expect(
+            daemon.waitForStderr(
+                containing: "end=finished name=spiel:python3 voice=en_us-joe-medium", count: 6, timeout: 20))
         #expect(logLines(daemon, "piper helper started").count == 1, "one helper for every stream")
         #expect(logLines(daemon, "piper voice loaded").count == 1, "the model loaded once")
         #expect(logLines(daemon, "spare helper").isEmpty, "the calls did not overlap: no spare")
