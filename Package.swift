@@ -260,16 +260,27 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .executableTarget(
-            name: "announced",
+        // The daemon's services and the graph that wires them into one ServiceGroup (``Daemon``):
+        // a library, so that a test can build the graph and check its start and shutdown order.
+        .target(
+            name: "AnnounceDaemon",
             dependencies: [
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration",
-                "CAnnounceLinux", "PiperVoices", "DesktopBus", "SpeechProvider",
-                "AnnouncePOSIX", "POSIXThreads", .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CAnnounceLinux", "PiperVoices", "DesktopBus", "SpeechProvider", "AnnouncePOSIX", "POSIXThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "announced",
+            dependencies: [
+                "AnnounceDaemon", "AnnounceCore", "AnnounceServer", "SpeechSynthesis", "DaemonConfiguration",
+                "CAnnounceLinux", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: strictSwift
         ),
@@ -299,6 +310,14 @@ let package = Package(
         .executableTarget(
             name: "FuzzEspeakText",
             dependencies: ["CEspeakNG", "FuzzSupport"],
+            swiftSettings: strictSwift
+        ),
+        .testTarget(
+            name: "AnnounceDaemonTests",
+            dependencies: [
+                "AnnounceDaemon", "POSIXThreads", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             swiftSettings: strictSwift
         ),
         .testTarget(name: "AnnounceProtocolTests", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),

@@ -268,7 +268,8 @@ struct Announced: AsyncParsableCommand {
         do {
             let speech = speech ?? SpeechThread.start()
             try await Daemon(
-                options: self, speech: speech, loader: loader, loaded: loaded, environment: environment, logger: logger
+                version: Self.version, speech: speech, loader: loader, loaded: loaded, environment: environment,
+                logger: logger
             ).run()
         } catch let error as StartupError {
             printToStandardError("announced: \(error.description)")

@@ -12,14 +12,16 @@ import SpeechSynthesis
 import UnixSignals
 
 /// Why the daemon could not start: one line that says what to do.
-struct StartupError: Error, CustomStringConvertible {
-    var description: String
+public struct StartupError: Error, CustomStringConvertible {
+    /// The line: what failed, and what to do next.
+    public var description: String
 }
 
 /// Wires the daemon together: speech engine, dispatcher, server, signals, and runs them as one
 /// `ServiceGroup` (``services``), which starts them and shuts them down in its order.
-struct Daemon {
-    let options: Announced
+public struct Daemon {
+    /// The daemon's version, for `hello`'s answer.
+    let version: String
     /// The speech thread, started by `main`; every engine's helper belongs to it.
     let speech: SpeechThread
     let loader: SettingsLoader
@@ -27,36 +29,30 @@ struct Daemon {
     let environment: [String: String]
     let logger: Logger
 
-    func run() async throws {
-        let settings = loaded.settings
+    /// A daemon of `version` that speaks on `speech` with the settings `loaded` (re-read by
+    /// `loader` on SIGHUP), in `environment`.
+    public init(
+        version: String, speech: SpeechThread, loader: SettingsLoader, loaded: LoadedSettings,
+        environment: [String: String], logger: Logger
+    ) {
+        self.version = version
+        self.speech = speech
+        self.loader = loader
+        self.loaded = loaded
+        self.environment = environment
+        self.logger = logger
+    }
+
+    /// Serves until SIGTERM or SIGINT, then shuts every service down in order.
+    /// - Throws: ``StartupError`` when the daemon cannot start (its line says what to do).
+    public func run() async throws {
         // The one place the doors' values come from: derived once here, published again by each
         // reload; the dispatcher follows it, the Spiel provider reads it at each request.
-        let flow = SettingsFlow(LiveSettings(settings))
-        let live = flow.current
-        let dispatcherConfiguration = DispatcherConfiguration(live, version: Announced.version)
-
-        // The protocol's order: --socket, the file's `socket` (both in settings.socket), ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, /tmp.
-        let location = SocketLocation.resolve(flag: nil, config: settings.socket, environment: environment)
-        let socketPath = location.path
-        let activation = Systemd.activationSockets(environment: environment)
-        var serverConfiguration = ServerConfiguration(location: location, activationSocket: activation?.main)
-        // SSIP: a socket passed by announced-ssip.socket is served whatever ssip_socket says
-        // (enabling that unit is how a user turns SSIP on); otherwise the setting decides.
-        serverConfiguration.ssipActivationSocket = activation?.ssip
-        serverConfiguration.ssipLocation = settings.ssipSocket.location(environment: environment)
-        for (descriptor, name) in activation?.unrecognized ?? [] {
-            logger.warning(
-                "socket activation passed a socket announced does not know; it is not served (name it announced or ssip with FileDescriptorName= in its socket unit)",
-                metadata: ["descriptor": "\(descriptor)", "name": "\(name ?? "none")"]
-            )
-        }
-        serverConfiguration.maxLineBytes = settings.maxLineBytes
-        serverConfiguration.maxOutboundBytes = settings.maxOutboundBytes
-        serverConfiguration.allowUIDs = settings.allowUIDs
-        serverConfiguration.limits = DecodingLimits(maxTextChars: live.maxTextChars)
-
+        let flow = SettingsFlow(LiveSettings(loaded.settings))
+        let location = SocketLocation.resolve(flag: nil, config: loaded.settings.socket, environment: environment)
         let output = try AudioOutputFactory(logger: logger).makeOutput(
-            settings.audioOutput, device: settings.audioDevice)
+            loaded.settings.audioOutput, device: loaded.settings.audioDevice)
+        let dispatcherConfiguration = DispatcherConfiguration(flow.current, version: version)
         let dispatcher = await MainActor.run {
             Dispatcher(configuration: dispatcherConfiguration, logger: Logger(label: "announced.dispatcher"))
         }
@@ -64,10 +60,69 @@ struct Daemon {
         // threads start.
         AnnounceServer.prepareEventLoops()
         let ducker = DuckingStart(logger: Logger(label: "announced.duck")).makeDucker(
-            settings.duck, output: output, socketPath: socketPath)
+            loaded.settings.duck, output: output, socketPath: location.path)
         // The speech service turns other applications back up on shutdown; this covers a start
         // that fails (a crash leaves it to the next start).
         defer { ducker?.restoreBeforeExit() }
+        let speaking = try makeEngine(output: output, dispatcher: dispatcher, ducker: ducker, flow: flow)
+        let trimmer = MemoryTrimmer(logger: logger)
+        let reloader = try await firstTurn(dispatcher, engine: speaking.engine, flow: flow, trimmer: trimmer)
+        // SIGHUP's handler is installed here, before READY=1, so a reload right after it is
+        // handled: its default action (ending the process) is ignored, and the signal source is
+        // registered before the sequence is returned.
+        signal(SIGHUP, SIG_IGN)
+        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        let doors = try frontDoors(
+            location: location, dispatcher: dispatcher, speaking: speaking, flow: flow,
+            ready: { [logger, environment, audio = "\(output)", voice = dispatcherConfiguration.voice] in
+                logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
+                Systemd.notify("READY=1", environment: environment)
+            })
+        let graph = DaemonServiceGraph(
+            speech: SpeechService(thread: speech, ducker: ducker, logger: logger),
+            voices: VoiceCatalogService(catalog: speaking.installedVoices), trimmer: trimmer,
+            reload: ReloadService(signals: hangups, reloader: reloader, dispatcher: dispatcher),
+            screenReader: ScreenReaderWatchService(
+                desktop: doors.desktop, dispatcher: dispatcher, logger: Logger(label: "announced.screen-reader")),
+            spiel: doors.spiel, frontEnds: doors.frontEnds.map { ($0, "front end \($0.protocolName)") },
+            toolkit: doors.toolkit, dispatcher: DispatcherService(dispatcher: dispatcher, logger: logger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: graph.inOrder, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await group.run()
+        } catch let error as SocketSetupError {
+            throw StartupError(description: error.description)
+        } catch {
+            throw StartupError(description: "cannot serve \(location.path): \(error)")
+        }
+    }
+}
+
+/// The engine layer every door speaks through, and the catalog of the installed voices it reads.
+struct SpeakingParts {
+    let engine: EngineBackend
+    let installedVoices: PiperVoiceCatalog
+}
+
+/// The daemon's doors, made before the group runs: the socket server's front ends (JSON lines,
+/// SSIP), the toolkit announcements' bus front end, the Spiel provider (with `speech_provider`
+/// on) and the session bus they share.
+struct FrontDoors {
+    let frontEnds: [FrontEndService]
+    let toolkit: ToolkitAnnouncementService
+    let spiel: SpeechProviderService?
+    let desktop: DesktopSession
+}
+
+extension Daemon {
+    /// The engine layer on the speech thread, its warm helpers and cache sized by the settings,
+    /// with the installed voices' catalog; language runs follow the default voice and
+    /// `voice_for_language` through reloads too.
+    func makeEngine(
+        output: any AudioOutput, dispatcher: Dispatcher, ducker: PulseAudioDucker?, flow: SettingsFlow
+    ) throws -> SpeakingParts {
+        let settings = loaded.settings
         speech.configureEngines(
             EngineSettings(
                 idleUnload: .seconds(settings.engineIdleUnload), synthesisThreads: settings.piperThreads,
@@ -87,43 +142,55 @@ struct Daemon {
         } catch {
             throw StartupError(description: "\(error)")
         }
-        // Language runs follow the default voice and `voice_for_language` through reloads too.
         let configureRuns = { @Sendable [engine] (live: LiveSettings) in
             engine.configureLanguageSwitching(
                 settings.languageSwitching, languages: settings.languages, defaultVoice: live.voice,
                 voicePreferences: live.voicePreferences)
         }
-        configureRuns(live)
+        configureRuns(flow.current)
         flow.observe(configureRuns)
-        let trimmer = MemoryTrimmer(logger: logger)
-        // The first turn: the backend attached, the trimmer told of every turn, the voice checked,
-        // and the reloader that SIGHUP runs in later turns.
-        let environment = self.environment
-        let startingReloader = await dispatcher.inTurn { dispatcher -> Result<Reloader, StartupError> in
+        return SpeakingParts(engine: engine, installedVoices: installedVoices)
+    }
+
+    /// The dispatcher's first turn: the engine attached, the settings followed, the trimmer told
+    /// of every turn, the voices checked; returns the reloader that SIGHUP runs in later turns.
+    /// - Throws: ``StartupError`` when a voice the settings name is not installed.
+    func firstTurn(
+        _ dispatcher: Dispatcher, engine: EngineBackend, flow: SettingsFlow, trimmer: MemoryTrimmer
+    ) async throws -> Reloader {
+        let (loader, loaded, environment, logger) = (self.loader, self.loaded, self.environment, self.logger)
+        let starting = await dispatcher.inTurn { dispatcher -> Result<Reloader, StartupError> in
             dispatcher.attach(engine)
             dispatcher.follow(flow)
             trimmer.watch(dispatcher)
-            if let unknown = dispatcher.unknownVoice(in: live) { return .failure(StartupError(description: unknown)) }
-            dispatcher.warnAboutMissingPreferredVoices(settings.voiceForLanguage, logger: logger)
+            if let unknown = dispatcher.unknownVoice(in: flow.current) {
+                return .failure(StartupError(description: unknown))
+            }
+            dispatcher.warnAboutMissingPreferredVoices(loaded.settings.voiceForLanguage, logger: logger)
             return .success(
                 Reloader(
                     loader: loader, current: loaded, flow: flow, dispatcher: dispatcher, environment: environment,
                     logger: logger))
         }
-        let reloader = try startingReloader.get()
-        // SIGHUP's handler is installed here, before READY=1, so a reload right after it is
-        // handled: its default action (ending the process) is ignored, and the signal source is
-        // registered before the sequence is returned.
-        signal(SIGHUP, SIG_IGN)
-        let hangups = await UnixSignalsSequence(trapping: .sighup)
+        return try starting.get()
+    }
 
+    /// The doors: the socket server (JSON lines at `location`, SSIP as the settings or socket
+    /// activation say), the session bus, the Spiel provider and the toolkit announcements. The
+    /// voice watch starts here, before READY=1, so a voice installed right after it is seen.
+    func frontDoors(
+        location: SocketLocation, dispatcher: Dispatcher, speaking: SpeakingParts, flow: SettingsFlow,
+        ready: @escaping @Sendable () -> Void
+    ) throws -> FrontDoors {
+        let settings = loaded.settings
+        let (engine, installedVoices) = (speaking.engine, speaking.installedVoices)
+        let maxTextChars = flow.current.maxTextChars
         // SSIP's lists and OUTPUT_MODULE read a catalog of the voices and of Piper's helper
         // (`piper` is a module once it is installed, voices or not), made again on the voice
-        // catalog's thread whenever a Piper voice is installed or removed. The watch starts before
-        // READY=1, so a voice installed right after it is seen.
+        // catalog's thread whenever a Piper voice is installed or removed.
         let ssip = SSIPFrontEnd(
             lookForVoices: { [engine] in engine.voices }, lookForEngines: { [engine] in engine.installedEngines() },
-            maxLineBytes: settings.maxLineBytes, maxTextChars: live.maxTextChars
+            maxLineBytes: settings.maxLineBytes, maxTextChars: maxTextChars
         )
         installedVoices.onChange { _ in ssip.voicesChanged() }
         let desktop = DesktopSession(
@@ -134,70 +201,40 @@ struct Daemon {
         if let spiel { installedVoices.onChange { _ in spiel.voicesChanged() } }
         installedVoices.startWatching()
         let server = AnnounceServer(
-            configuration: serverConfiguration, dispatcher: dispatcher, logger: logger, ssip: ssip)
+            configuration: serverConfiguration(location: location, maxTextChars: maxTextChars),
+            dispatcher: dispatcher, logger: logger, ssip: ssip)
         let toolkit = ToolkitAnnouncementService(
             mode: settings.toolkitAnnouncements, ignored: Set(settings.toolkitAnnouncementsIgnore), session: desktop,
             clients: ToolkitAnnouncementClients(
-                dispatcher: dispatcher, limits: DecodingLimits(maxTextChars: live.maxTextChars),
+                dispatcher: dispatcher, limits: DecodingLimits(maxTextChars: maxTextChars),
                 newClientID: { [server] in server.reserveClientID() }),
             logger: logger)
-        let frontEnds = server.frontEndServices {
-            [logger, audio = "\(output)", voice = dispatcherConfiguration.voice] in
-            logger.info("ready", metadata: ["audio": "\(audio)", "voice": "\(voice)"])
-            Systemd.notify("READY=1", environment: environment)
-        }
-        let group = ServiceGroup(
-            configuration: ServiceGroupConfiguration(
-                services: Self.services(
-                    speech: SpeechService(thread: speech, ducker: ducker, logger: logger),
-                    voices: VoiceCatalogService(catalog: installedVoices), spiel: spiel, trimmer: trimmer,
-                    reload: ReloadService(signals: hangups, reloader: reloader, dispatcher: dispatcher),
-                    screenReader: ScreenReaderWatchService(
-                        desktop: desktop, dispatcher: dispatcher, logger: Logger(label: "announced.screen-reader")),
-                    frontEnds: frontEnds, toolkit: toolkit,
-                    dispatcher: DispatcherService(dispatcher: dispatcher, logger: logger)
-                ),
-                gracefulShutdownSignals: [.sigterm, .sigint],
-                logger: logger
-            )
-        )
-        do {
-            try await group.run()
-        } catch let error as SocketSetupError {
-            throw StartupError(description: error.description)
-        } catch {
-            throw StartupError(description: "cannot serve \(socketPath): \(error)")
-        }
+        return FrontDoors(
+            frontEnds: server.frontEndServices(onReady: ready), toolkit: toolkit, spiel: spiel, desktop: desktop)
     }
-}
 
-extension Daemon {
-    /// The daemon's services in the group's order. They start together; on SIGTERM or SIGINT
-    /// the group shuts them down one at a time in the reverse order, each after the one before
-    /// it has returned: the dispatcher (every post ends `shutdown` and its lines go to the
-    /// connections), the toolkit announcements' bus front end, the socket front ends (sockets
-    /// closed, each connection closed after its last line), the Spiel provider (its streams
-    /// ended, its object withdrawn; with `speech_provider` on), the screen reader watch (the
-    /// session bus closed: the last of the three services that use it), reload, the memory
-    /// trimmer, the voice catalog's watch, and last speech (the speech thread and the engines'
-    /// helpers stopped). A service that ends on its own ends the group the same way; one that
-    /// fails cancels the others, which then stop as they would.
-    static func services(
-        speech: SpeechService, voices: VoiceCatalogService, spiel: SpeechProviderService?, trimmer: MemoryTrimmer,
-        reload: ReloadService, screenReader: ScreenReaderWatchService, frontEnds: [FrontEndService],
-        toolkit: ToolkitAnnouncementService, dispatcher: DispatcherService
-    ) -> [ServiceGroupConfiguration.ServiceConfiguration] {
-        let inOrder: [(service: any Service, name: String)] =
-            [
-                (speech, "speech"), (voices, "voice catalog"), (trimmer, "memory trimmer"), (reload, "reload"),
-                (screenReader, "screen reader watch"),
-            ]
-            + (spiel.map { [($0, "spiel provider")] } ?? [])
-            + frontEnds.map { ($0, "front end \($0.protocolName)") }
-            + [(toolkit, "front end atspi"), (dispatcher, "dispatcher")]
-        return inOrder.map {
-            .init(service: $0.service, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: $0.name)
+    /// The socket server's configuration: the protocol's order for the socket (--socket, the
+    /// file's `socket`, ANNOUNCED_SOCKET, XDG_RUNTIME_DIR, /tmp: all in `location`), sockets
+    /// passed by systemd, SSIP's socket, the line and outbox limits and the allowed users.
+    func serverConfiguration(location: SocketLocation, maxTextChars: Int) -> ServerConfiguration {
+        let settings = loaded.settings
+        let activation = Systemd.activationSockets(environment: environment)
+        var configuration = ServerConfiguration(location: location, activationSocket: activation?.main)
+        // SSIP: a socket passed by announced-ssip.socket is served whatever ssip_socket says
+        // (enabling that unit is how a user turns SSIP on); otherwise the setting decides.
+        configuration.ssipActivationSocket = activation?.ssip
+        configuration.ssipLocation = settings.ssipSocket.location(environment: environment)
+        for (descriptor, name) in activation?.unrecognized ?? [] {
+            logger.warning(
+                "socket activation passed a socket announced does not know; it is not served (name it announced or ssip with FileDescriptorName= in its socket unit)",
+                metadata: ["descriptor": "\(descriptor)", "name": "\(name ?? "none")"]
+            )
         }
+        configuration.maxLineBytes = settings.maxLineBytes
+        configuration.maxOutboundBytes = settings.maxOutboundBytes
+        configuration.allowUIDs = settings.allowUIDs
+        configuration.limits = DecodingLimits(maxTextChars: maxTextChars)
+        return configuration
     }
 
     /// announced's voices for Spiel's clients on the daemon's session bus: streams synthesized by the

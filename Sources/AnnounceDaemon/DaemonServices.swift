@@ -68,3 +68,42 @@ struct VoiceCatalogService: Service {
         }
     }
 }
+
+/// The daemon's services, each in its place in the group's order (``inOrder``). The slots take any
+/// service, so a test can fill them with services of its own and check the order the group starts
+/// and stops them in.
+struct DaemonServiceGraph {
+    var speech: any Service
+    var voices: any Service
+    var trimmer: any Service
+    var reload: any Service
+    var screenReader: any Service
+    var spiel: (any Service)?
+    var frontEnds: [(service: any Service, name: String)]
+    var toolkit: any Service
+    var dispatcher: any Service
+
+    /// The services in the group's order. They start together; on SIGTERM or SIGINT the group
+    /// shuts them down one at a time in the reverse order, each after the one before it has
+    /// returned: the dispatcher (every post ends `shutdown` and its lines go to the connections),
+    /// the toolkit announcements' bus front end, the socket front ends (sockets closed, each
+    /// connection closed after its last line), the Spiel provider (its streams ended, its object
+    /// withdrawn; with `speech_provider` on), the screen reader watch (the session bus closed: the
+    /// last of the three services that use it), reload, the memory trimmer, the voice catalog's
+    /// watch, and last speech (the speech thread and the engines' helpers stopped). A service that
+    /// ends on its own ends the group the same way; one that fails cancels the others, which then
+    /// stop as they would.
+    var inOrder: [ServiceGroupConfiguration.ServiceConfiguration] {
+        let named: [(service: any Service, name: String)] =
+            [
+                (speech, "speech"), (voices, "voice catalog"), (trimmer, "memory trimmer"), (reload, "reload"),
+                (screenReader, "screen reader watch"),
+            ]
+            + (spiel.map { [($0, "spiel provider")] } ?? [])
+            + frontEnds
+            + [(toolkit, "front end atspi"), (dispatcher, "dispatcher")]
+        return named.map {
+            .init(service: $0.service, successTerminationBehavior: .gracefullyShutdownGroup, serviceName: $0.name)
+        }
+    }
+}
