@@ -3,12 +3,12 @@ import AnnounceCore
 import AnnounceProtocol
 import AnnounceSSIP
 import AnnounceServer
-import DaemonConfiguration
+public import DaemonConfiguration
 import Glibc
-import Logging
+public import Logging
 import ServiceLifecycle
 import SpeechProvider
-import SpeechSynthesis
+public import SpeechSynthesis
 import UnixSignals
 
 /// Why the daemon could not start: one line that says what to do.

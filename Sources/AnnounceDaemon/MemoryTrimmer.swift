@@ -2,7 +2,7 @@
 import AnnounceCore
 import CAnnounceLinux
 import Logging
-import ServiceLifecycle
+public import ServiceLifecycle
 import Synchronization
 
 /// Gives the heap memory freed after a burst of work back to the system once the daemon has been
@@ -12,7 +12,7 @@ import Synchronization
 /// once per quiet period, never on a timer while the daemon is idle: a turn of the dispatcher
 /// wakes the trimmer, which sleeps a quiet second at a time until a second passes without a turn
 /// and with nothing speaking or pending, then trims, off the main queue.
-final class MemoryTrimmer: Service {
+public final class MemoryTrimmer: Service {
     /// How long the dispatcher must see no turn, with nothing speaking or pending, before trimming.
     static let quietPeriod: Duration = .seconds(1)
 
@@ -50,7 +50,7 @@ final class MemoryTrimmer: Service {
     ///   block freed, so after the first big read or batch of a burst, later ones come from the
     ///   heap and leave holes there; fixed, they are mapped and unmapped whole (the measurement is
     ///   in Benchmarks/README.md).
-    static func configureAllocator() {
+    public static func configureAllocator() {
         _ = CAnnounceLinux_set_malloc_arena_max(2)
         _ = CAnnounceLinux_set_malloc_mmap_threshold(128 << 10)
     }
@@ -62,7 +62,7 @@ final class MemoryTrimmer: Service {
     }
 
     /// Waits for turns, then for a quiet second after them, and trims; until graceful shutdown.
-    func run() async {
+    public func run() async {
         var trimmedAfter: UInt64?
         for await _ in wakes.cancelOnGracefulShutdown() {
             var seen = turns.load(ordering: .relaxed)

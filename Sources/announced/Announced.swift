@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
+import AnnounceDaemon
 import AnnouncePOSIX
 import AnnounceProtocol
 import AnnounceServer
