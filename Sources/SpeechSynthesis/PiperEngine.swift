@@ -25,7 +25,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// a fraction of the sentence's length on an idle machine; 15 s leaves room for a long
     /// sentence on a busy one. A voice may take up to 60 s to load before the helper counts as stuck.
     static let helper = EngineHelperKind(
-        engine: VoiceDescription.piperEngine, executableName: "announced-piper",
+        engine: "piper", executableName: "announced-piper",
         environmentVariable: "ANNOUNCED_PIPER_HELPER",
         silenceLimit: 15_000, loadTimeout: 60_000,
         installAdvice: "Piper's helper and engine come with the announced-piper package, or `make install-piper`"

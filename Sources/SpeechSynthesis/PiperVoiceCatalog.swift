@@ -149,7 +149,8 @@ extension VoiceDescription {
     public init(piper voice: PiperVoice) {
         self.init(
             name: voice.name, identifier: voice.modelPath, languages: voice.config.languages, title: voice.title,
-            engine: VoiceDescription.piperEngine, quality: voice.config.quality
+            engine: PiperEngine.helper.engine, quality: voice.config.quality,
+            capabilities: PiperEngine.helper.capabilities
         )
     }
 }

@@ -16,10 +16,10 @@ struct SSIPOutputModuleTests {
     static let piper = [
         VoiceDescription(
             name: "de_de-fake-low", identifier: "/v/de_DE-fake-low.onnx", languages: ["de-de", "de"], engine: "piper",
-            quality: "low"),
+            quality: "low", capabilities: EngineCapabilities()),
         VoiceDescription(
             name: "en_us-fake-medium", identifier: "/v/en_US-fake-medium.onnx", languages: ["en-us", "en"],
-            engine: "piper", quality: "medium"),
+            engine: "piper", quality: "medium", capabilities: EngineCapabilities()),
     ]
 
     @Test(
