@@ -19,7 +19,7 @@ public import PiperVoices
 /// A pair that fails its checks is logged once, as a warning naming the file and what to fix,
 /// and left out until it changes. Each change to the list is logged (`piper voices changed`).
 // Unchecked: its state is touched with `lock` held, or (`scanner`, `reported`) by `init`, then the watch thread.
-public final class PiperVoiceCatalog: @unchecked Sendable {
+public final class PiperVoiceCatalog: InstalledVoiceCatalog, @unchecked Sendable {
     /// Guards `lastVoices`, `observers` and `watch` (unchecked Sendable: every access holds it).
     /// Nothing else is locked inside it.
     private let lock = ConditionLock()
