@@ -29,9 +29,10 @@ final class FakeToneEngine: SpeechEngine, @unchecked Sendable {
     private var warm: EngineHelperProcess?
     private var busy = false
 
-    /// Writes the helper script to a temporary file and names it in ``helperVariable``.
+    /// Writes the helper script to one temporary file (replaced whole by each test run, so runs
+    /// leave one file behind, not one each) and names it in ``helperVariable``.
     static func installHelper() throws {
-        let path = NSTemporaryDirectory() + "fake-tone-helper-\(getpid())"
+        let path = NSTemporaryDirectory() + "announced-fake-tone-helper-\(getuid())"
         try script.write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
         setenv(helperVariable, path, 1)
