@@ -47,6 +47,26 @@ final class FakeToneEngine: SpeechEngine, @unchecked Sendable {
         sampleRate = process.sampleRate
     }
 
+    /// Its one voice installed as a file, in a catalog of its own (as Piper's voices are).
+    func makeInstalledVoiceCatalog(
+        environment: [String: String], logger: Logger, filesChanged: @escaping @Sendable (Set<String>) -> Void
+    ) -> (any InstalledVoiceCatalog)? {
+        InstalledVoices()
+    }
+
+    /// The engine's installed voices: one, which never changes.
+    final class InstalledVoices: InstalledVoiceCatalog {
+        /// The installed voice: its identifier is its file, as a Piper voice's is.
+        static let voice = VoiceDescription(
+            name: "fake-installed", identifier: "/fake/voices/fake-installed", languages: ["x-fake"],
+            engine: FakeToneEngine.name, capabilities: EngineCapabilities())
+        let voices = [InstalledVoices.voice]
+        func onChange(_ observer: @escaping @Sendable ([VoiceDescription]) -> Void) {}
+        func startWatching() {}
+        func whenCurrent(_ current: @escaping @Sendable () -> Void) { current() }
+        func stopWatching(then stopped: @escaping @Sendable () -> Void) { stopped() }
+    }
+
     func helper(for voice: String, on thread: SpeechThread, logger: Logger) -> EngineHelperAnswer {
         lease(for: voice, cancelled: { false }, logger: logger)
     }

@@ -84,6 +84,28 @@ struct ThirdEngineTests {
         #expect(!output.written(3).isEmpty && output.written(3) != FakeToneEngine.tone, "espeak-ng said the last")
     }
 
+    @Test("the fake engine's own installed-voice catalog joins the daemon's, and its installed voice speaks its tone")
+    func installedVoiceCatalogJoinsTheDaemons() async throws {
+        let thread = try Self.threadWithFakeEngine()
+        defer { thread.stop {} }
+        let catalog = SpeechEngines.installedVoiceCatalog(
+            environment: ["HOME": TestAudio.temporaryDirectory(), "ANNOUNCED_SYSTEM_VOICES": ""],
+            logger: TestAudio.logger, thread: thread)
+        #expect(catalog.voices == [FakeToneEngine.InstalledVoices.voice], "no Piper voice in an empty home")
+        var recorder = EventRecorder()
+        let output = RecordingOutput()
+        let backend = try EngineBackend(
+            thread: thread, output: output, logger: TestAudio.logger, eventHandler: recorder.handler,
+            installedVoices: { catalog.voices }, whenInstalledVoicesCurrent: { catalog.whenCurrent($0) })
+        #expect(backend.voices.last == FakeToneEngine.InstalledVoices.voice)
+        let installed = FakeToneEngine.InstalledVoices.voice.identifier
+        #expect(backend.engineName(forVoice: installed) == FakeToneEngine.name)
+        backend.speak(Utterance(seq: 1, text: "Installed.", voice: installed))
+        let events = await recorder.events(untilFinished: 1)
+        #expect(events.outcome(of: 1) == .completed)
+        #expect(output.written(1) == FakeToneEngine.tone)
+    }
+
     /// A client's lines as JSON text, ended by a guard task after 90 s so a missing line fails
     /// the test instead of hanging it.
     final class LineSink: EventSink, @unchecked Sendable {
