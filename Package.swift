@@ -266,7 +266,7 @@ let package = Package(
             name: "AnnounceDaemon",
             dependencies: [
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration",
-                "CAnnounceLinux", "PiperVoices", "DesktopBus", "SpeechProvider", "AnnouncePOSIX", "POSIXThreads",
+                "CAnnounceLinux", "DesktopBus", "SpeechProvider", "AnnouncePOSIX", "POSIXThreads",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -2,11 +2,12 @@
 import AnnounceProtocol
 
 /// The voice each language run of a post speaks with (the setting `language_switching`): the
-/// voice `voice_for_language` names for the run's language when it is installed, else espeak-ng's
-/// voice for the language. Chinese is espeak-ng's `cmn-latn-pinyin`, the Mandarin voice that reads
+/// voice `voice_for_language` names for the run's language when it is installed, else the voice
+/// for the language of an engine that is the language fallback (its capability; espeak-ng's). Chinese is espeak-ng's `cmn-latn-pinyin`, the Mandarin voice that reads
 /// Han characters (its sibling `cmn` reads Latin letters as English, which a run in Han never has).
 public struct RunVoices: Sendable {
     private let all: VoiceIndex
+    /// The voices of the engines that are the language fallback (espeak-ng's).
     private let espeak: VoiceIndex
     private let preferences: VoicePreferences
 
@@ -14,7 +15,7 @@ public struct RunVoices: Sendable {
     /// `preferences`.
     public init(voices: [VoiceDescription], preferences: VoicePreferences) {
         all = VoiceIndex(voices)
-        espeak = VoiceIndex(voices.filter { $0.engine == VoiceDescription.espeakEngine })
+        espeak = VoiceIndex(voices.filter(\.capabilities.languageFallback))
         self.preferences = preferences
     }
 

@@ -159,11 +159,17 @@ public struct VoiceDescription: Sendable, Hashable {
     /// How good the voice's model is, as its maker rates it (Piper's `x_low`, `low`, `medium`,
     /// `high`), when known.
     public var quality: String?
+    /// What its engine does beyond speaking it (variants, the language fallback): the daemon asks
+    /// this, never the engine's name.
+    public var capabilities: EngineCapabilities
 
-    /// Creates a voice description; `identifier` defaults to `name`.
+    /// Creates a voice description; `identifier` defaults to `name`. By default it is an
+    /// espeak-ng voice, with espeak-ng's capabilities (variants, the language fallback); a voice
+    /// of another engine names its engine and that engine's capabilities.
     public init(
         name: String, identifier: String? = nil, languages: [String], gender: String? = nil, title: String? = nil,
-        engine: String = "espeak-ng", quality: String? = nil
+        engine: String = "espeak-ng", quality: String? = nil,
+        capabilities: EngineCapabilities = EngineCapabilities(voiceVariants: true, languageFallback: true)
     ) {
         self.name = name
         self.identifier = identifier ?? name
@@ -172,15 +178,30 @@ public struct VoiceDescription: Sendable, Hashable {
         self.title = title
         self.engine = engine
         self.quality = quality
+        self.capabilities = capabilities
+    }
+}
+
+/// What an engine does beyond speaking its voices, which the daemon asks of a voice
+/// (``VoiceDescription/capabilities``) instead of testing its engine's name. Each engine says
+/// its own (in its engine type); its SSIP output module is named as the engine is
+/// (``VoiceDescription/engine``).
+public struct EngineCapabilities: Sendable, Hashable {
+    /// Its voices take a `+variant` suffix (`en-us+f3`, SSIP's `VOICE_TYPE`); another engine's
+    /// voice asked for with one is spoken as it is.
+    public var voiceVariants: Bool
+    /// Its voices speak a language run of a post that no `voice_for_language` voice speaks
+    /// (`RunVoices`), and it is the output module an SSIP connection has before it sets one.
+    public var languageFallback: Bool
+
+    /// Capabilities; by default none (a voice spoken as it is, never a fallback).
+    public init(voiceVariants: Bool = false, languageFallback: Bool = false) {
+        self.voiceVariants = voiceVariants
+        self.languageFallback = languageFallback
     }
 }
 
 extension VoiceDescription {
-    /// The ``engine`` of espeak-ng's voices.
-    public static let espeakEngine = "espeak-ng"
-    /// The ``engine`` of Piper voices.
-    public static let piperEngine = "piper"
-
     /// The voice as one entry of the `voices` answer: `name`, `language` (its best), `languages`,
     /// `file`, `gender` and `title` when known, `engine`, and `quality` when known.
     public var jsonObject: JSONObject {

@@ -57,8 +57,9 @@ extension VoiceIndex {
         let asked = parts.count > 1 ? "+" + parts[1] : ""
         guard !isEmpty else { return ResolvedVoice(name: name, synthesizerName: name, language: base) }
         guard !base.isEmpty, let voice = voice(named: base) else { return nil }
-        // A variant (`+f3`) is espeak-ng's; another engine's voice is spoken as it is.
-        let variant = voice.engine == VoiceDescription.espeakEngine ? asked : ""
+        // A variant (`+f3`) is for an engine that takes them (espeak-ng); another engine's voice
+        // is spoken as it is.
+        let variant = voice.capabilities.voiceVariants ? asked : ""
         return ResolvedVoice(
             name: voice.name + variant, synthesizerName: voice.identifier + variant,
             language: voice.languages.first ?? voice.name

@@ -102,7 +102,7 @@ public struct Daemon {
 /// The engine layer every door speaks through, and the catalog of the installed voices it reads.
 struct SpeakingParts {
     let engine: EngineBackend
-    let installedVoices: PiperVoiceCatalog
+    let installedVoices: EngineVoiceCatalogs
 }
 
 /// The daemon's doors, made before the group runs: the socket server's front ends (JSON lines,

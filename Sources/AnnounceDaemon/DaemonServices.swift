@@ -59,7 +59,7 @@ struct ReloadService: Service {
 /// the group runs (before `READY=1`, so a voice installed right after it is seen); on graceful
 /// shutdown it is stopped.
 struct VoiceCatalogService: Service {
-    let catalog: PiperVoiceCatalog
+    let catalog: EngineVoiceCatalogs
 
     func run() async {
         try? await gracefulShutdown()

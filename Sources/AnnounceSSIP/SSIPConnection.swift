@@ -14,9 +14,11 @@ final class SSIPConnection: Sendable {
     /// When each message's first event may be written (its `225` went out just before).
     let firstEventDeadlines = LockedValue<[UInt64: NIODeadline]>([:])
 
-    init(id: ClientID, maxCharacters: Int) {
+    /// A connection whose output module is `defaultOutputModule` until it sets one.
+    init(id: ClientID, maxCharacters: Int, defaultOutputModule: String = "") {
         self.id = id
-        self.session = LockedValue(SSIPSession(clientID: Int(id), maxCharacters: maxCharacters))
+        self.session = LockedValue(
+            SSIPSession(clientID: Int(id), maxCharacters: maxCharacters, defaultOutputModule: defaultOutputModule))
     }
 
     /// The events the connection enabled.
@@ -27,11 +29,12 @@ final class SSIPConnection: Sendable {
 final class SSIPConnections: Sendable {
     private let open = LockedValue<[ClientID: SSIPConnection]>([:])
 
-    /// The connection `id`, made on first use (by its decoder or encoder, whichever comes first).
-    func connection(for id: ClientID, maxCharacters: Int) -> SSIPConnection {
+    /// The connection `id`, made on first use (by its decoder or encoder, whichever comes first),
+    /// with `defaultOutputModule` until it sets one.
+    func connection(for id: ClientID, maxCharacters: Int, defaultOutputModule: String = "") -> SSIPConnection {
         open.withLock { open in
             if let known = open[id] { return known }
-            let made = SSIPConnection(id: id, maxCharacters: maxCharacters)
+            let made = SSIPConnection(id: id, maxCharacters: maxCharacters, defaultOutputModule: defaultOutputModule)
             open[id] = made
             return made
         }

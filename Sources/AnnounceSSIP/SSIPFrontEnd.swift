@@ -82,14 +82,17 @@ public struct SSIPFrontEnd: FrontEnd {
 
     /// A decoder for a new connection; its SSIP client id is its connection number.
     public func makeDecoder(for client: ClientID) -> SSIPDecoder {
-        let connection = connections.connection(for: client, maxCharacters: maxTextChars)
+        let connection = connections.connection(
+            for: client, maxCharacters: maxTextChars, defaultOutputModule: voices.current.defaultModule ?? "")
         return SSIPDecoder(connection: connection, frontEnd: self)
     }
 
     /// The encoder for a new connection.
     public func makeEncoder(for client: ClientID) -> SSIPEncoder {
         SSIPEncoder(
-            connection: connections.connection(for: client, maxCharacters: maxTextChars), firstEventHold: firstEventHold
+            connection: connections.connection(
+                for: client, maxCharacters: maxTextChars, defaultOutputModule: voices.current.defaultModule ?? ""),
+            firstEventHold: firstEventHold
         )
     }
 

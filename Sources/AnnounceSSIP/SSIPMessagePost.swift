@@ -42,10 +42,10 @@ enum SSIPMessagePost {
         // no language at all, so the default voice speaks, without a warning.
         let language = settings.language.flatMap { ["c", "posix", ""].contains($0.lowercased()) ? nil : $0 }
         let languageVoice = language.flatMap { voices.voice(forLanguage: $0) }
-        // VOICE_TYPE's variants are espeak-ng's: a connection set to another module has none,
-        // unless that module has no voice yet and espeak-ng speaks for it.
-        let spokenByEspeak = module.map { $0 == SSIPOutputModules.espeak || !voices.hasVoices(module: $0) } ?? true
-        let variant = spokenByEspeak ? SSIPVoiceMapping.espeakVariant(settings.voiceType) : nil
+        // VOICE_TYPE's variants are for an engine that takes them (espeak-ng): a connection set
+        // to another module has none, unless that module has no voice yet and the default
+        // module speaks for it.
+        let variant = voices.takesVariants(module: module) ? SSIPVoiceMapping.espeakVariant(settings.voiceType) : nil
         let (spelled, isSSML) = (spell, ssml)
         return MessagePost(id: id, text: text, sound: sound, priority: priority, engine: module) { defaults in
             var options = settings.speechOptions(

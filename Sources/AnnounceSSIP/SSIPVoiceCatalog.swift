@@ -28,10 +28,17 @@ struct SSIPVoiceCatalog: Sendable {
         self.byLanguage = byLanguage
     }
 
-    /// The output modules: `espeak-ng` always, `piper` when its helper is installed (with a
-    /// Piper voice or not) or a Piper voice is.
+    /// The module that speaks for a connection that set none, and for a module without voices:
+    /// the engine of the first voice that is the language fallback (espeak-ng's), else the first
+    /// engine installed; nil when there is neither.
+    var defaultModule: String? {
+        voices.first(where: \.capabilities.languageFallback)?.engine ?? installedEngines.first ?? voices.first?.engine
+    }
+
+    /// The output modules: the default module first, then each engine installed (with voices or
+    /// not: `piper` once its helper is), then any other engine a voice names.
     var modules: [String] {
-        var modules = [SSIPOutputModules.espeak]
+        var modules = defaultModule.map { [$0] } ?? []
         for engine in installedEngines where !modules.contains(engine) { modules.append(engine) }
         for voice in voices where !modules.contains(voice.engine) { modules.append(voice.engine) }
         return modules
@@ -43,15 +50,24 @@ struct SSIPVoiceCatalog: Sendable {
     }
 
     /// Whether `module` has a voice; a module without one (`piper` before a Piper voice is
-    /// installed) is spoken for by espeak-ng.
+    /// installed) is spoken for by the default module (``defaultModule``).
     func hasVoices(module: String) -> Bool {
         voices.contains { $0.engine == module }
     }
 
-    /// `LIST SYNTHESIS_VOICES`' entries for `module` (nil: espeak-ng's): name, best language
-    /// (`en-GB` style), variant `none`.
+    /// Whether `VOICE_TYPE`'s variants apply to a connection set to `module` (nil: none set): the
+    /// voices of the module that speaks for it (the module itself when it has voices, else the
+    /// default module) take variants; true when no voice says (the daemon then decides).
+    func takesVariants(module: String?) -> Bool {
+        let speaking = module.flatMap { hasVoices(module: $0) ? $0 : nil } ?? defaultModule
+        guard let voice = voices.first(where: { $0.engine == speaking }) else { return true }
+        return voice.capabilities.voiceVariants
+    }
+
+    /// `LIST SYNTHESIS_VOICES`' entries for `module` (nil: the default module's): name, best
+    /// language (`en-GB` style), variant `none`.
     func entries(module: String?) -> [SSIPVoice] {
-        let engine = module ?? SSIPOutputModules.espeak
+        let engine = module ?? defaultModule
         return voices.filter { $0.engine == engine }.map {
             SSIPVoice(name: $0.name, language: Self.displayTag($0.languages.first ?? $0.name))
         }

@@ -90,14 +90,14 @@ public struct SSIPSettings: Sendable, Hashable {
         }
     }
 
-    /// `GET`'s value for an item.
-    public func value(of item: SSIPGetItem) -> String {
+    /// `GET`'s value for an item; `OUTPUT_MODULE` is `defaultOutputModule` until one is set.
+    public func value(of item: SSIPGetItem, defaultOutputModule: String = "") -> String {
         switch item {
         case .rate: return String(rate)
         case .pitch: return String(pitch)
         case .volume: return String(volume)
         case .language: return language ?? "en"
-        case .outputModule: return outputModule ?? SSIPOutputModules.espeak
+        case .outputModule: return outputModule ?? defaultOutputModule
         case .voiceType: return voiceType.rawValue
         case .punctuation: return (punctuation ?? .none).rawValue
         }
@@ -205,11 +205,16 @@ public struct SSIPSession: Sendable {
     /// The message being received in data mode, if any.
     private var reader: SSIPMessageReader?
     private let maxCharacters: Int
+    /// The output module `GET OUTPUT_MODULE` answers before the connection sets one: the daemon's
+    /// language-fallback engine (espeak-ng), which the front-end names; empty when it names none.
+    private let defaultOutputModule: String
 
-    /// Creates the state of a new connection.
-    public init(clientID: Int, maxCharacters: Int) {
+    /// Creates the state of a new connection, whose output module is `defaultOutputModule` until
+    /// it sets one (``SSIPSettings/defaultOutputModule``).
+    public init(clientID: Int, maxCharacters: Int, defaultOutputModule: String = "") {
         self.clientID = clientID
         self.maxCharacters = maxCharacters
+        self.defaultOutputModule = defaultOutputModule
     }
 
     /// True while the connection sends a message's data.
@@ -282,7 +287,7 @@ public struct SSIPSession: Sendable {
                 return .reply(success)
             }
         case .get(let item):
-            return .reply(.got(settings.value(of: item)))
+            return .reply(.got(settings.value(of: item, defaultOutputModule: defaultOutputModule)))
         case .list(.voices):
             return .reply(.voiceList(SSIPVoiceType.allCases.map(\.rawValue)))
         case .list(.outputModules):
@@ -317,15 +322,6 @@ public struct SSIPSession: Sendable {
     public mutating func apply(fromOthers setting: SSIPSetting) {
         settings.apply(setting)
     }
-}
-
-/// The output modules (engines) announced has, by their SSIP names.
-public enum SSIPOutputModules {
-    /// espeak-ng, always there.
-    public static let espeak = "espeak-ng"
-    /// Piper, there when its helper (`announced-piper`) is installed; it speaks once a Piper
-    /// voice is installed too (until then espeak-ng speaks for it).
-    public static let piper = "piper"
 }
 
 /// One engine voice as `LIST SYNTHESIS_VOICES` reports it.

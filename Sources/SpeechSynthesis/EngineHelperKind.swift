@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnounceCore
 import Glibc
 
 /// What an engine says about its helper executable: its name, how it is found, how long it may
@@ -12,6 +13,9 @@ struct EngineHelperKind: Sendable {
     let executableName: String
     /// The environment variable that names the helper executable, for unusual installations.
     let environmentVariable: String
+    /// What the engine does beyond speaking its voices, given to each voice it lists or
+    /// installs: espeak-ng's take variants and are the language fallback; by default none.
+    var capabilities = EngineCapabilities()
     /// How long, in milliseconds, the helper may send nothing while the speech thread waits for
     /// it before it counts as stuck (and is killed and replaced).
     var silenceLimit: Int32 = 5000

@@ -133,7 +133,8 @@ final class EngineHelperProcess {
                 VoiceDescription(
                     name: voice.name, identifier: voice.identifier, languages: voice.languages,
                     gender: voice.gender == 1 ? "male" : voice.gender == 2 ? "female" : nil,
-                    title: voice.title.isEmpty ? nil : voice.title, engine: kind.engine
+                    title: voice.title.isEmpty ? nil : voice.title, engine: kind.engine,
+                    capabilities: kind.capabilities
                 )
             }
         case .initializationFailed(let code)?:

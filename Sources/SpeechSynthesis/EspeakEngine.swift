@@ -17,8 +17,9 @@ final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     /// espeak-ng's helper. espeak-ng makes each 60 ms buffer far faster than it plays, so a
     /// helper silent for 5 s is stuck inside espeak-ng.
     static let helper = EngineHelperKind(
-        engine: VoiceDescription.espeakEngine, executableName: "announced-espeak",
+        engine: "espeak-ng", executableName: "announced-espeak",
         environmentVariable: "ANNOUNCED_ESPEAK_HELPER",
+        capabilities: EngineCapabilities(voiceVariants: true, languageFallback: true),
         initializationAdvice: "its data directory (espeak-ng-data) was not found. Install the espeak-ng-data package "
             + "(apt install espeak-ng-data), or set ESPEAK_DATA_PATH to the directory that contains espeak-ng-data."
     )

@@ -3,6 +3,7 @@ import AnnounceCore
 import Glibc
 import Logging
 import POSIXThreads
+import PiperVoices
 
 /// Piper behind the engine seam: its helper (`announced-piper`: sherpa-onnx with a Piper voice)
 /// starts, and loads a voice, only when a Piper voice is first used or prepared, and stops (its
@@ -25,7 +26,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// a fraction of the sentence's length on an idle machine; 15 s leaves room for a long
     /// sentence on a busy one. A voice may take up to 60 s to load before the helper counts as stuck.
     static let helper = EngineHelperKind(
-        engine: VoiceDescription.piperEngine, executableName: "announced-piper",
+        engine: "piper", executableName: "announced-piper",
         environmentVariable: "ANNOUNCED_PIPER_HELPER",
         silenceLimit: 15_000, loadTimeout: 60_000,
         installAdvice: "Piper's helper and engine come with the announced-piper package, or `make install-piper`"
@@ -93,6 +94,14 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// Its renderings kept for phrases said again: a Piper voice synthesizes a whole sentence
     /// before its first sample, so a repeated phrase is played from here instead.
     let renderedAudio: RenderedAudioCache? = RenderedAudioCache(limit: EngineSettings().speechCacheBytes)
+
+    /// Piper's voices are files the user installs: its catalog watches their directories.
+    func makeInstalledVoiceCatalog(
+        environment: [String: String], logger: Logger, filesChanged: @escaping @Sendable (Set<String>) -> Void
+    ) -> (any InstalledVoiceCatalog)? {
+        PiperVoiceCatalog(
+            directories: PiperVoiceDirectories(environment: environment), logger: logger, filesChanged: filesChanged)
+    }
 
     func configure(_ settings: EngineSettings) {
         renderedAudio?.setLimit(settings.speechCacheBytes)

@@ -19,7 +19,7 @@ public import PiperVoices
 /// A pair that fails its checks is logged once, as a warning naming the file and what to fix,
 /// and left out until it changes. Each change to the list is logged (`piper voices changed`).
 // Unchecked: its state is touched with `lock` held, or (`scanner`, `reported`) by `init`, then the watch thread.
-public final class PiperVoiceCatalog: @unchecked Sendable {
+public final class PiperVoiceCatalog: InstalledVoiceCatalog, @unchecked Sendable {
     /// Guards `lastVoices`, `observers` and `watch` (unchecked Sendable: every access holds it).
     /// Nothing else is locked inside it.
     private let lock = ConditionLock()
@@ -149,7 +149,8 @@ extension VoiceDescription {
     public init(piper voice: PiperVoice) {
         self.init(
             name: voice.name, identifier: voice.modelPath, languages: voice.config.languages, title: voice.title,
-            engine: VoiceDescription.piperEngine, quality: voice.config.quality
+            engine: PiperEngine.helper.engine, quality: voice.config.quality,
+            capabilities: PiperEngine.helper.capabilities
         )
     }
 }

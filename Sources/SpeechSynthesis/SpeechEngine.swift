@@ -54,6 +54,14 @@ protocol SpeechEngine: AnyObject, Sendable {
     /// Gets `voice` ready in the background when the engine loads voices; returns at once.
     func prepare(voice: String, logger: Logger)
 
+    /// The engine's catalog of the voices installed for it as files, looked for where
+    /// `environment` says (Piper's `PiperVoiceCatalog`); each voice names the engine, which
+    /// speaks it. `filesChanged` is told the voices whose files were installed again or removed.
+    /// Nil (the default) for an engine whose helper lists its voices (``voices``).
+    func makeInstalledVoiceCatalog(
+        environment: [String: String], logger: Logger, filesChanged: @escaping @Sendable (Set<String>) -> Void
+    ) -> (any InstalledVoiceCatalog)?
+
     /// Its complete renderings kept for phrases said again (`speech_cache`); nil for an engine
     /// that synthesizes as fast as it plays (espeak-ng), whose posts always go to its helper.
     var renderedAudio: RenderedAudioCache? { get }
@@ -111,6 +119,10 @@ extension SpeechEngine {
     func configure(_ settings: EngineSettings) {}
 
     func prepare(voice: String, logger: Logger) {}
+
+    func makeInstalledVoiceCatalog(
+        environment: [String: String], logger: Logger, filesChanged: @escaping @Sendable (Set<String>) -> Void
+    ) -> (any InstalledVoiceCatalog)? { nil }
 
     var renderedAudio: RenderedAudioCache? { nil }
 

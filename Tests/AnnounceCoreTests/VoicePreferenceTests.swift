@@ -11,7 +11,7 @@ struct VoicePreferenceTests {
     static let joe = VoiceDescription(
         name: "en_us-joe-medium", identifier: "/voices/en_US-joe-medium.onnx", languages: ["en-us", "en"],
         title: "joe (medium)",
-        engine: "piper", quality: "medium"
+        engine: "piper", quality: "medium", capabilities: EngineCapabilities()
     )
 
     @Test(
@@ -93,7 +93,8 @@ struct VoicePreferenceTests {
     )
     func messageBoundToAnEngine() {
         let german = VoiceDescription(
-            name: "de_de-fake-low", identifier: "/voices/de.onnx", languages: ["de-de", "de"], engine: "piper")
+            name: "de_de-fake-low", identifier: "/voices/de.onnx", languages: ["de-de", "de"], engine: "piper",
+            capabilities: EngineCapabilities())
         let h = Harness { $0.voicePreferences = VoicePreferences([(language: "en", voice: "en-us")]) }
         h.backend.installed.withLock { $0 = [german, Self.joe] }
         h.dispatcher.refreshVoices()

@@ -16,10 +16,10 @@ struct SSIPOutputModuleTests {
     static let piper = [
         VoiceDescription(
             name: "de_de-fake-low", identifier: "/v/de_DE-fake-low.onnx", languages: ["de-de", "de"], engine: "piper",
-            quality: "low"),
+            quality: "low", capabilities: EngineCapabilities()),
         VoiceDescription(
             name: "en_us-fake-medium", identifier: "/v/en_US-fake-medium.onnx", languages: ["en-us", "en"],
-            engine: "piper", quality: "medium"),
+            engine: "piper", quality: "medium", capabilities: EngineCapabilities()),
     ]
 
     @Test(
@@ -101,5 +101,27 @@ struct SSIPOutputModuleTests {
         #expect(
             bound.options(testDefaults).voice == nil,
             "espeak-ng's de is not a Piper voice, and FEMALE1's +f1 is espeak-ng's")
+    }
+
+    @Test(
+        "the default module is the language-fallback engine's, asked of its voices' capabilities, not of its name: GET before SET, the first listed, its variants"
+    )
+    func defaultModuleIsTheFallbackEngines() throws {
+        var espeakProbe = DecoderProbe(SSIPFrontEnd(voices: Self.espeak + Self.piper))
+        #expect(espeakProbe.send("GET OUTPUT_MODULE") == ["251-espeak-ng|251 OK GET RETURNED|"])
+        _ = espeakProbe.send("SET self VOICE_TYPE FEMALE1")
+        let withVariant = try #require(message(espeakProbe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
+        #expect(withVariant.options(testDefaults).voice == testDefaults.voice + "+f1")
+
+        let tone = VoiceDescription(
+            name: "tone", languages: ["en"], engine: "tone",
+            capabilities: EngineCapabilities(voiceVariants: false, languageFallback: true))
+        var probe = DecoderProbe(SSIPFrontEnd(voices: Self.piper + [tone]))
+        #expect(probe.send("GET OUTPUT_MODULE") == ["251-tone|251 OK GET RETURNED|"])
+        #expect(probe.send("LIST OUTPUT_MODULES") == ["250-tone|250-piper|250 OK MODULE LIST SENT|"])
+        #expect(probe.send("LIST SYNTHESIS_VOICES") == ["249-tone\ten\tnone|249 OK VOICE LIST SENT|"])
+        _ = probe.send("SET self VOICE_TYPE FEMALE1")
+        let plain = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
+        #expect(plain.options(testDefaults).voice == nil, "the default module's voices take no variant")
     }
 }

@@ -11,7 +11,7 @@ struct EngineSeamTests {
     /// A Piper voice as the voices list gives it: its identifier is the path of its `.onnx`.
     static let piperVoice = VoiceDescription(
         name: "en_us-test-medium", identifier: "/nonexistent/voices/en_US-test-medium.onnx", languages: ["en-us"],
-        engine: VoiceDescription.piperEngine
+        engine: "piper", capabilities: PiperEngine.helper.capabilities
     )
 
     /// A backend that knows `piperVoice` on a speech thread whose Piper helper does not exist,

@@ -29,7 +29,8 @@ enum PiperFixture {
 
     /// The test voice as the voices list gives it.
     static let voice = VoiceDescription(
-        name: "en_us-joe-medium", identifier: voicePath, languages: ["en-us"], engine: VoiceDescription.piperEngine)
+        name: "en_us-joe-medium", identifier: voicePath, languages: ["en-us"], engine: "piper",
+        capabilities: PiperEngine.helper.capabilities)
 
     /// A speech thread whose Piper helper loads the engine from this checkout and may read the
     /// voice where the script put it (its sandbox reads only voice directories); `idle` is its
@@ -201,7 +202,7 @@ struct PiperBackendTests {
         try #require(piper > 0, "Piper's helper runs")
         // Held by a pause: one post being spoken or queued, one queued behind it.
         backend.pause()
-        let espeak = try #require(backend.voices.first { $0.engine == VoiceDescription.espeakEngine }?.identifier)
+        let espeak = try #require(backend.voices.first { $0.engine == "espeak-ng" }?.identifier)
         backend.speak(Utterance(seq: 2, text: "Held.", voice: espeak))
         backend.speak(Utterance(seq: 3, text: "Queued.", voice: espeak))
         await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in thread.stop { stopped.resume() }
