@@ -178,8 +178,12 @@ let package = Package(
         // sd-bus, systemd's D-Bus library (Benchmarks/README.md, "D-Bus libraries", says why not libdbus).
         .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The desktop's buses: the screen reader's status on the session bus, toolkit announcements
-        // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
-        .target(name: "DesktopBus", dependencies: ["CSystemdBus", "AnnouncePOSIX"], swiftSettings: strictSwift),
+        // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation;
+        // the one file it reads (`/proc/PID/comm`) is read on NIO's thread pool for blocking work.
+        .target(
+            name: "DesktopBus",
+            dependencies: ["CSystemdBus", "AnnouncePOSIX", .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strictSwift),
         // announced's voices for Spiel's clients: org.freedesktop.Speech.Provider on the session
         // bus, its streams synthesized on the engines' warm helpers (SpeechSynthesis' StreamSynthesizer).
         .target(
@@ -266,6 +270,8 @@ let package = Package(
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration",
                 "CAnnounceLinux", "PiperVoices", "DesktopBus", "SpeechProvider",
                 "AnnouncePOSIX", "POSIXThreads", .product(name: "SystemPackage", package: "swift-system"),
+                // NIOThreadPool: the blocking work of its services (malloc_trim, the /proc scan for Orca).
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
