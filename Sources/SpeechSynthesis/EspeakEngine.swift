@@ -13,6 +13,7 @@ import POSIXThreads
 /// (`helper(for:)`, `lease`); a request that finds it busy gets a spare helper (``SpareHelpers``),
 /// started for the overlap and stopped once it has ended. `start` runs on the speech thread;
 /// `voices` and `sampleRate` are read by others once the thread has said it started.
+// Unchecked: `busy`, `spares` and `shuttingDown` are touched with `condition` held; the rest is set by `start` before use.
 final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     /// espeak-ng's helper. espeak-ng makes each 60 ms buffer far faster than it plays, so a
     /// helper silent for 5 s is stuck inside espeak-ng.

@@ -20,6 +20,7 @@ import POSIXThreads
 /// Its voices are files the user installs (`PiperVoiceCatalog`): the backend's installed voices
 /// name it as their engine. It has no letter or symbol names, so spelling and punctuation modes in
 /// a Piper voice are spoken by an engine that has them.
+// Unchecked: its mutable state is touched only with `condition` held; the helper only by its holder.
 final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// Piper's helper (sherpa-onnx with a Piper voice). It synthesizes a sentence at a time, in
     /// a fraction of the sentence's length on an idle machine; 15 s leaves room for a long

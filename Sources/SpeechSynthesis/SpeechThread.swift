@@ -13,6 +13,7 @@ import POSIXThreads
 /// arrival. Whoever makes backends makes one of these (the daemon's `main`, a test suite) and hands
 /// it to each backend; every backend given the same thread shares its queue, its engines and its
 /// pause. The thread runs until ``stop(then:)``.
+// Unchecked: its mutable state is touched only with `condition` held; `engines` and `outputRestDelay` are constants.
 public final class SpeechThread: @unchecked Sendable {
     /// The lock of everything below, and the speech thread's one wait: for work, for the end of
     /// an abortable sleep, for `resume`, for an engine that loads.
