@@ -394,7 +394,7 @@ let package = Package(
         // Child processes started and reaped by pid, a private PulseAudio server with its monitor
         // recording, and a readiness socket for the daemon's READY=1: what the tests and
         // announced-bench both start from outside.
-        .target(name: "ProcessHarness", dependencies: ["CAnnounceLinux"], swiftSettings: strictSwift),
+        .target(name: "ProcessHarness", dependencies: ["CAnnounceLinux", "POSIXThreads"], swiftSettings: strictSwift),
         // What only the tests need (a private PipeWire session, sanitizer reports, pause seams,
         // manual dispatcher turns, a silent backend, the server on embedded channels); it
         // re-exports ProcessHarness, so `import TestSupport` brings both.
