@@ -34,11 +34,12 @@ public final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Takes the lock, waiting for it if another thread holds it.
-    public func lock() { pthread_mutex_lock(mutex) }
+    /// Takes the lock, waiting for it if another thread holds it. Not public: callers take it
+    /// in ``withLock(_:)``, so no early return or throw can leave it held.
+    @usableFromInline func lock() { pthread_mutex_lock(mutex) }
 
-    /// Releases the lock.
-    public func unlock() { pthread_mutex_unlock(mutex) }
+    /// Releases the lock (``withLock(_:)`` and ``withoutLock(_:)`` only).
+    @usableFromInline func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` with the lock held.
     @inlinable
