@@ -179,7 +179,7 @@ let package = Package(
         .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The desktop's buses: the screen reader's status on the session bus, toolkit announcements
         // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation;
-        // the one file it reads (`/proc/PID/comm`) is read on NIO's thread pool for blocking work.
+        // an announcing application's `/proc/PID/comm` is read on NIO's thread pool for blocking work.
         .target(
             name: "DesktopBus",
             dependencies: ["CSystemdBus", "AnnouncePOSIX", .product(name: "NIOPosix", package: "swift-nio")],
