@@ -178,8 +178,12 @@ let package = Package(
         // sd-bus, systemd's D-Bus library (Benchmarks/README.md, "D-Bus libraries", says why not libdbus).
         .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         // The desktop's buses: the screen reader's status on the session bus, toolkit announcements
-        // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation.
-        .target(name: "DesktopBus", dependencies: ["CSystemdBus", "AnnouncePOSIX"], swiftSettings: strictSwift),
+        // on the accessibility bus. sd-bus driven by libdispatch, no thread of its own, no Foundation;
+        // an announcing application's `/proc/PID/comm` is read on NIO's thread pool for blocking work.
+        .target(
+            name: "DesktopBus",
+            dependencies: ["CSystemdBus", "AnnouncePOSIX", .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: strictSwift),
         // announced's voices for Spiel's clients: org.freedesktop.Speech.Provider on the session
         // bus, its streams synthesized on the engines' warm helpers (SpeechSynthesis' StreamSynthesizer).
         .target(
@@ -267,6 +271,9 @@ let package = Package(
             dependencies: [
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration",
                 "CAnnounceLinux", "DesktopBus", "SpeechProvider", "AnnouncePOSIX", "POSIXThreads",
+                .product(name: "SystemPackage", package: "swift-system"),
+                // NIOThreadPool: the blocking work of its services (malloc_trim, the /proc scan for Orca).
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -278,6 +285,8 @@ let package = Package(
             dependencies: [
                 "AnnounceDaemon", "AnnounceCore", "AnnounceServer", "SpeechSynthesis", "DaemonConfiguration",
                 "CAnnounceLinux", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system"),
+                // NIOSingletons: main sizes NIO's blocking pool before anything uses it.
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -407,7 +416,7 @@ let package = Package(
         // Child processes started and reaped by pid, a private PulseAudio server with its monitor
         // recording, and a readiness socket for the daemon's READY=1: what the tests and
         // announced-bench both start from outside.
-        .target(name: "ProcessHarness", dependencies: ["CAnnounceLinux"], swiftSettings: strictSwift),
+        .target(name: "ProcessHarness", dependencies: ["CAnnounceLinux", "POSIXThreads"], swiftSettings: strictSwift),
         // What only the tests need (a private PipeWire session, sanitizer reports, pause seams,
         // manual dispatcher turns, a silent backend, the server on embedded channels); it
         // re-exports ProcessHarness, so `import TestSupport` brings both.

@@ -2,6 +2,7 @@
 import AnnounceCore
 import CAnnounceLinux
 import Logging
+import NIOPosix
 public import ServiceLifecycle
 import Synchronization
 
@@ -11,7 +12,9 @@ import Synchronization
 /// glibc's allocator keeps freed memory for reuse; `malloc_trim` returns the free pages. It runs
 /// once per quiet period, never on a timer while the daemon is idle: a turn of the dispatcher
 /// wakes the trimmer, which sleeps a quiet second at a time until a second passes without a turn
-/// and with nothing speaking or pending, then trims, off the main queue.
+/// and with nothing speaking or pending, then trims, off the main queue and off Swift's pool: the
+/// trim walks the heap and returns pages to the kernel, so it runs on NIO's thread pool for
+/// blocking work (`NIOThreadPool.singleton`).
 public final class MemoryTrimmer: Service {
     /// How long the dispatcher must see no turn, with nothing speaking or pending, before trimming.
     static let quietPeriod: Duration = .seconds(1)
@@ -80,7 +83,12 @@ public final class MemoryTrimmer: Service {
             }
             trimmedAfter = seen
             let start = ContinuousClock.now
-            let released = CAnnounceLinux_malloc_trim(0) != 0
+            let released: Bool
+            do {
+                released = try await NIOThreadPool.singleton.runIfActive { CAnnounceLinux_malloc_trim(0) != 0 }
+            } catch {
+                return // Cancelled: the daemon is going away.
+            }
             logger.debug(
                 "heap trimmed", metadata: ["released": "\(released)", "took": "\(ContinuousClock.now - start)"])
         }

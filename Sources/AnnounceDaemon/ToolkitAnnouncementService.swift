@@ -51,7 +51,7 @@ struct ToolkitAnnouncementService: Service {
             }
             if mode == .auto {
                 var screenReaderRuns = await session.isScreenReaderEnabled()
-                if !screenReaderRuns { screenReaderRuns = orca.isRunning() }
+                if !screenReaderRuns { screenReaderRuns = await orca.isRunning() }
                 if screenReaderRuns {
                     logger.debug("toolkit announcement left to the screen reader", metadata: ["client": "\(name)"])
                     continue

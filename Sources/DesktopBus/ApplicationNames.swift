@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnouncePOSIX
+import NIOPosix
 
 /// Finds the application an AT-SPI event came from: the accessible's application root
 /// (`org.a11y.atspi.Accessible.GetApplication`) and that root's `Name`; when it has none, the
-/// name of the sending process (`GetConnectionUnixProcessID`, then `/proc/PID/comm`). Names are
-/// kept per sender: a unique bus name is never given to another connection.
+/// name of the sending process (`GetConnectionUnixProcessID`, then `/proc/PID/comm`, read on NIO's
+/// thread pool for blocking work, not on a thread of Swift's pool). Names are kept per sender: a
+/// unique bus name is never given to another connection.
 struct ApplicationNames {
     let connection: BusConnection
     private var known: [String: String] = [:]
@@ -39,6 +41,7 @@ struct ApplicationNames {
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "GetConnectionUnixProcessID", arguments: [.string(sender)]
         ) { try $0.readUInt32() }
-        return Int32(exactly: pid).flatMap { ProcessName.of(pid: $0) } ?? ""
+        guard let pid = Int32(exactly: pid) else { return "" }
+        return try await NIOThreadPool.singleton.runIfActive { ProcessName.of(pid: pid) ?? "" }
     }
 }

@@ -4,7 +4,8 @@ public import Glibc
 /// The project's one lock: a pthread mutex with a condition variable.
 ///
 /// Every piece of state shared between threads that needs a lock takes this one, directly
-/// (`lock`/`unlock` around a wait on the condition, or ``withLock(_:)``) or through
+/// (``withLock(_:)``, with ``wait(until:)`` for a wait on the condition inside it, and
+/// ``withoutLock(_:)`` for a call that must not hold it) or through
 /// ``LockedValue``, which pairs it with the value it guards. It is a pthread mutex, not
 /// Synchronization's `Mutex`: a contended `Mutex` is handed over by a PI futex inside the Swift
 /// runtime, where ThreadSanitizer cannot see it (false race reports). Foundation's `NSCondition`
@@ -33,17 +34,28 @@ public final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Takes the lock, waiting for it if another thread holds it.
-    public func lock() { pthread_mutex_lock(mutex) }
+    /// Takes the lock, waiting for it if another thread holds it. Not public: callers take it
+    /// in ``withLock(_:)``, so no early return or throw can leave it held.
+    @usableFromInline func lock() { pthread_mutex_lock(mutex) }
 
-    /// Releases the lock.
-    public func unlock() { pthread_mutex_unlock(mutex) }
+    /// Releases the lock (``withLock(_:)`` and ``withoutLock(_:)`` only).
+    @usableFromInline func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Runs `body` with the lock held.
     @inlinable
     public func withLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
         lock()
         defer { unlock() }
+        return try body()
+    }
+
+    /// Releases the lock while `body` runs, then takes it again: for a call inside a critical
+    /// section that must not hold the lock (one that blocks, or wakes another thread that takes
+    /// it). Call with the lock held; what the lock guards may have changed when it returns.
+    @inlinable
+    public func withoutLock<Result, Failure: Error>(_ body: () throws(Failure) -> Result) throws(Failure) -> Result {
+        unlock()
+        defer { lock() }
         return try body()
     }
 
@@ -54,6 +66,24 @@ public final class ConditionLock: @unchecked Sendable {
     public func wait(until deadline: timespec) -> Bool {
         var deadline = deadline
         return pthread_cond_timedwait(condition, mutex, &deadline) != ETIMEDOUT
+    }
+
+    /// Waits until `isDone` is true: checks it (at once, then after each signal) with the lock
+    /// held, so whoever makes it true under the lock and then signals is never missed. Call with
+    /// the lock held.
+    @inlinable
+    public func wait(until isDone: () -> Bool) {
+        while !isDone() { wait() }
+    }
+
+    /// Like ``wait(until:)-(()->Bool)``, but gives up at `deadline` (CLOCK_MONOTONIC). Returns
+    /// `isDone` as it was last checked: false when the deadline passed first.
+    @inlinable
+    public func wait(until isDone: () -> Bool, deadline: timespec) -> Bool {
+        while !isDone() {
+            if !wait(until: deadline) { return isDone() }
+        }
+        return true
     }
 
     /// Wakes one waiting thread.

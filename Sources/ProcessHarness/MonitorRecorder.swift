@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import Foundation
 import Glibc
+import POSIXThreads
 
 extension HeadlessPulseAudio {
     /// `parec`, if installed.
@@ -27,7 +28,7 @@ public final class MonitorRecorder: @unchecked Sendable {
     public static let rate = 22_050
 
     private let process = Process()
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var bytes: [UInt8] = []
     /// For each chunk: the samples recorded once it had arrived, and when (CLOCK_MONOTONIC ns).
     private var arrivals: [(endSample: Int, nanoseconds: UInt64)] = []
@@ -53,15 +54,15 @@ public final class MonitorRecorder: @unchecked Sendable {
             while true {
                 let data = handle.availableData
                 let arrival = Self.monotonicNanoseconds()
-                condition.lock()
-                if data.isEmpty {
-                    ended = true
-                } else {
-                    bytes.append(contentsOf: data)
-                    arrivals.append((bytes.count / 2, arrival))
+                condition.withLock {
+                    if data.isEmpty {
+                        ended = true
+                    } else {
+                        bytes.append(contentsOf: data)
+                        arrivals.append((bytes.count / 2, arrival))
+                    }
+                    condition.broadcast()
                 }
-                condition.broadcast()
-                condition.unlock()
                 if data.isEmpty { return }
             }
         }
@@ -75,29 +76,23 @@ public final class MonitorRecorder: @unchecked Sendable {
         }
         // The reader thread ends at the pipe's end of file; wait for it, so no thread of this
         // recorder is left running while the test process exits.
-        condition.lock()
-        let deadline = Date().addingTimeInterval(5)
-        while !ended, condition.wait(until: deadline) {}
-        condition.unlock()
+        let deadline = monotonicTime(after: .seconds(5))
+        condition.withLock { _ = condition.wait(until: { ended }, deadline: deadline) }
     }
 
     /// The samples recorded so far.
     public var sampleCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return bytes.count / 2
+        condition.withLock { bytes.count / 2 }
     }
 
     /// Waits until `count` samples have been recorded (or the recording ended, or `timeout`
     /// seconds passed); whether they were.
     public func waitForSamples(_ count: Int, timeout: Double = 10) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while bytes.count / 2 < count {
-            if ended || !condition.wait(until: deadline) { return bytes.count / 2 >= count }
+        let deadline = monotonicTime(after: .seconds(timeout))
+        return condition.withLock {
+            _ = condition.wait(until: { bytes.count / 2 >= count || ended }, deadline: deadline)
+            return bytes.count / 2 >= count
         }
-        return true
     }
 
     /// Waits until the sink renders at the recorder's latency (or `timeout` seconds passed);
@@ -108,27 +103,27 @@ public final class MonitorRecorder: @unchecked Sendable {
 
     /// The recorded samples from `start` up to (not including) `end`, as far as recorded.
     public func samples(from start: Int, to end: Int) -> [Int16] {
-        condition.lock()
-        defer { condition.unlock() }
-        let upper = min(end, bytes.count / 2)
-        guard start < upper else { return [] }
-        return (start..<upper).map { Int16(bitPattern: UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8) }
+        condition.withLock {
+            let upper = min(end, bytes.count / 2)
+            guard start < upper else { return [] }
+            return (start..<upper).map { Int16(bitPattern: UInt16(bytes[2 * $0]) | UInt16(bytes[2 * $0 + 1]) << 8) }
+        }
     }
 
     /// When the sample `index` was rendered, CLOCK_MONOTONIC ns, estimated as parec's tools do:
     /// its chunk's arrival less the samples after it in the chunk. Nil if it has not arrived.
     public func renderedNanoseconds(ofSample index: Int) -> UInt64? {
-        condition.lock()
-        defer { condition.unlock() }
-        var low = 0
-        var high = arrivals.count
-        while low < high {
-            let middle = (low + high) / 2
-            if arrivals[middle].endSample > index { high = middle } else { low = middle + 1 }
+        condition.withLock {
+            var low = 0
+            var high = arrivals.count
+            while low < high {
+                let middle = (low + high) / 2
+                if arrivals[middle].endSample > index { high = middle } else { low = middle + 1 }
+            }
+            guard low < arrivals.count else { return nil }
+            let after = UInt64(arrivals[low].endSample - index)
+            return arrivals[low].nanoseconds - after * 1_000_000_000 / UInt64(Self.rate)
         }
-        guard low < arrivals.count else { return nil }
-        let after = UInt64(arrivals[low].endSample - index)
-        return arrivals[low].nanoseconds - after * 1_000_000_000 / UInt64(Self.rate)
     }
 
     /// What was heard from `start` on, once audio has begun and then been followed by 300 ms of
@@ -136,28 +131,28 @@ public final class MonitorRecorder: @unchecked Sendable {
     public func waitForSilence(after start: Int, timeout: Double = 20) -> (
         audible: Int, firstAudible: Int, lastAudible: Int
     )? {
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = monotonicTime(after: .seconds(timeout))
         let quiet = Self.rate * 3 / 10
-        condition.lock()
-        defer { condition.unlock() }
-        var scanned = start
-        var first: Int?
-        var last = start
-        while true {
-            let count = bytes.count / 2
-            while scanned < count {
-                let value = Int16(bitPattern: UInt16(bytes[2 * scanned]) | UInt16(bytes[2 * scanned + 1]) << 8)
-                if abs(Int(value)) > Self.audibleThreshold {
-                    if first == nil { first = scanned }
-                    last = scanned
+        return condition.withLock {
+            var scanned = start
+            var first: Int?
+            var last = start
+            while true {
+                let count = bytes.count / 2
+                while scanned < count {
+                    let value = Int16(bitPattern: UInt16(bytes[2 * scanned]) | UInt16(bytes[2 * scanned + 1]) << 8)
+                    if abs(Int(value)) > Self.audibleThreshold {
+                        if first == nil { first = scanned }
+                        last = scanned
+                    }
+                    scanned += 1
                 }
-                scanned += 1
-            }
-            if let first, count - last > quiet || ended {
-                return (last - first + 1, first, last)
-            }
-            if ended || !condition.wait(until: deadline) {
-                return first.map { (last - $0 + 1, $0, last) }
+                if let first, count - last > quiet || ended {
+                    return (last - first + 1, first, last)
+                }
+                if ended || !condition.wait(until: deadline) {
+                    return first.map { (last - $0 + 1, $0, last) }
+                }
             }
         }
     }

@@ -13,6 +13,7 @@ import POSIXThreads
 /// (`helper(for:)`, `lease`); a request that finds it busy gets a spare helper (``SpareHelpers``),
 /// started for the overlap and stopped once it has ended. `start` runs on the speech thread;
 /// `voices` and `sampleRate` are read by others once the thread has said it started.
+// Unchecked: `busy`, `spares` and `shuttingDown` are touched with `condition` held; the rest is set by `start` before use.
 final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     /// espeak-ng's helper. espeak-ng makes each 60 ms buffer far faster than it plays, so a
     /// helper silent for 5 s is stuck inside espeak-ng.
@@ -70,36 +71,35 @@ final class EspeakEngine: SpeechEngine, @unchecked Sendable {
     /// The warm helper while it runs and is free, else an idle spare (nil when neither is:
     /// `helper(for:)` starts or says why).
     func readyHelper(for voice: String, logger: Logger) -> EngineHelperProcess? {
-        condition.lock()
-        defer { condition.unlock() }
-        if !busy, let process, process.isRunning {
-            busy = true
-            return process
+        condition.withLock {
+            if !busy, let process, process.isRunning {
+                busy = true
+                return process
+            }
+            return spares.take(voice: nil)
         }
-        return spares.take(voice: nil)
     }
 
     func lease(for voice: String, cancelled: () -> Bool, logger: Logger) -> EngineHelperAnswer {
         guard let process else { return .failed("espeak-ng's helper was not started") }
-        condition.lock()
-        if !busy {
+        // The warm helper when it is free; otherwise an idle spare, if there is one.
+        let (warm, idle): (Bool, EngineHelperProcess?) = condition.withLock {
+            if busy { return (false, spares.take(voice: nil)) }
             busy = true
-            condition.unlock()
+            return (true, nil)
+        }
+        if warm {
             if !process.isRunning, let problem = restart(process, logger) {
                 condition.withLock { busy = false }
                 return .failed(problem)
             }
             return .ready(process)
         }
-        let idle = spares.take(voice: nil)
-        condition.unlock()
         if let idle { return .ready(idle) }
         do {
             let spare = try EngineHelperProcess(kind: helperKind)
             try spare.start()
-            condition.lock()
-            spares.lend(spare)
-            condition.unlock()
+            condition.withLock { spares.lend(spare) }
             logger.info("espeak-ng spare helper started", metadata: ["pid": "\(spare.pid)"])
             return .ready(spare)
         } catch {
@@ -114,24 +114,24 @@ final class EspeakEngine: SpeechEngine, @unchecked Sendable {
         var stopping: [EngineHelperProcess] = []
         if helper === process {
             if !helper.isRunning { _ = restart(helper, logger) }
-            condition.lock()
-            busy = false
-            stopping = spares.drain()
-            condition.unlock()
+            stopping = condition.withLock {
+                busy = false
+                return spares.drain()
+            }
         } else {
-            condition.lock()
-            if !spares.giveBack(helper, voice: "", keep: busy && !shuttingDown) { stopping = [helper] }
-            condition.unlock()
+            condition.withLock {
+                if !spares.giveBack(helper, voice: "", keep: busy && !shuttingDown) { stopping = [helper] }
+            }
         }
         for spare in stopping { spare.stop() }
     }
 
     /// Stops the helper and the idle spares (the speech thread is ending).
     func shutDown() {
-        condition.lock()
-        shuttingDown = true
-        let idle = spares.drain()
-        condition.unlock()
+        let idle = condition.withLock {
+            shuttingDown = true
+            return spares.drain()
+        }
         for spare in idle { spare.stop() }
         _ = process?.stop()
     }

@@ -21,6 +21,7 @@ import PiperVoices
 /// Its voices are files the user installs (`PiperVoiceCatalog`): the backend's installed voices
 /// name it as their engine. It has no letter or symbol names, so spelling and punctuation modes in
 /// a Piper voice are spoken by an engine that has them.
+// Unchecked: its mutable state is touched only with `condition` held; the helper only by its holder.
 final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// Piper's helper (sherpa-onnx with a Piper voice). It synthesizes a sentence at a time, in
     /// a fraction of the sentence's length on an idle machine; 15 s leaves room for a long
@@ -111,47 +112,43 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
 
     /// Changes the idle time after which the helper is stopped.
     func setIdleUnload(_ duration: Duration) {
-        condition.lock()
-        idleUnload = duration
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            idleUnload = duration
+            condition.broadcast()
+        }
     }
 
     /// Sets ONNX Runtime's threads for one synthesis, at most the machine's online cores; a
     /// helper that runs keeps its count until it is next started (after its idle time, or a crash).
     func setThreads(_ count: Int) {
         let cores = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        condition.lock()
-        threads = min(max(count, 1), cores)
-        condition.unlock()
+        condition.withLock { threads = min(max(count, 1), cores) }
     }
 
     /// Loads `voice` (the path of its `.onnx`) in the background, starting the helper if needed;
     /// returns at once.
     func prepare(voice: String, logger: Logger) {
-        condition.lock()
-        self.logger = logger
-        want(voice)
-        condition.unlock()
+        condition.withLock {
+            self.logger = logger
+            want(voice)
+        }
     }
 
     /// The helper's process id (0 when none runs), the voice it has loaded and the one it is
     /// loading, for tests.
     var loadState: (pid: Int32, voice: String?, loading: String?) {
-        condition.lock()
-        defer { condition.unlock() }
-        return (helperPID, loadedVoice, loading)
+        condition.withLock { (helperPID, loadedVoice, loading) }
     }
 
     /// Stops the helper and the loader thread for good, waiting for a load under way to end
     /// first. Loads asked for afterwards never happen.
     func shutDown() {
-        condition.lock()
-        defer { condition.unlock() }
-        shuttingDown = true
-        wanted = []
-        condition.broadcast()
-        while loaderStarted, !loaderEnded { condition.wait() }
+        condition.withLock {
+            shuttingDown = true
+            wanted = []
+            condition.broadcast()
+            condition.wait(until: { !loaderStarted || loaderEnded })
+        }
     }
 
     /// Forgets the renderings in the voices `identifiers`, and has the helper that holds one of
@@ -159,15 +156,15 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// next used.
     func voiceFilesChanged(_ identifiers: Set<String>) {
         renderedAudio?.forget(voices: identifiers)
-        condition.lock()
-        if let loadedVoice, identifiers.contains(loadedVoice) {
-            self.loadedVoice = nil
-            helperHoldsReplacedVoice = true
-            condition.broadcast()
+        let stale = condition.withLock {
+            if let loadedVoice, identifiers.contains(loadedVoice) {
+                self.loadedVoice = nil
+                helperHoldsReplacedVoice = true
+                condition.broadcast()
+            }
+            if let loading, identifiers.contains(loading) { loadingReplaced = true }
+            return spares.forget(voices: identifiers)
         }
-        if let loading, identifiers.contains(loading) { loadingReplaced = true }
-        let stale = spares.forget(voices: identifiers)
-        condition.unlock()
         for spare in stale { spare.stop() }
     }
 
@@ -194,30 +191,30 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     }
 
     func helper(for voice: String, on thread: SpeechThread, logger: Logger) -> EngineHelperAnswer {
-        condition.lock()
-        self.logger = logger
-        waitingThread = thread
-        want(voice)
-        condition.unlock()
+        condition.withLock {
+            self.logger = logger
+            waitingThread = thread
+            want(voice)
+        }
         var answer: EngineHelperAnswer?
         let settled = thread.waitUnlessAborted {
-            condition.lock()
-            defer { condition.unlock() }
-            if let failure = failures.removeValue(forKey: voice) {
-                answer = .failed(failure)
-            } else if !loaderBusy, !inUse, let process, loadedVoice == voice {
-                inUse = true
-                answer = .ready(process)
-            } else if let spare = spares.take(voice: voice) {
-                answer = .ready(spare)
-            } else if inUse {
-                // A stream has the helper: this post does not wait for it, but for a spare.
-                wantSpare(voice)
-            } else {
-                // Asked again in case a voice prepared meanwhile took its place in the helper.
-                want(voice)
+            condition.withLock { () -> Bool in
+                if let failure = failures.removeValue(forKey: voice) {
+                    answer = .failed(failure)
+                } else if !loaderBusy, !inUse, let process, loadedVoice == voice {
+                    inUse = true
+                    answer = .ready(process)
+                } else if let spare = spares.take(voice: voice) {
+                    answer = .ready(spare)
+                } else if inUse {
+                    // A stream has the helper: this post does not wait for it, but for a spare.
+                    wantSpare(voice)
+                } else {
+                    // Asked again in case a voice prepared meanwhile took its place in the helper.
+                    want(voice)
+                }
+                return answer != nil
             }
-            return answer != nil
         }
         guard settled, let answer else { return .aborted }
         return answer
@@ -226,188 +223,174 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// The helper when it has `voice` loaded and nobody else has it; otherwise nil, and `voice`
     /// is asked for (unless its load failed: `helper(for:)` reports that when its run comes).
     func readyHelper(for voice: String, logger: Logger) -> EngineHelperProcess? {
-        condition.lock()
-        defer { condition.unlock() }
-        self.logger = logger
-        if !inUse, !loaderBusy, let process, loadedVoice == voice, process.isRunning {
-            inUse = true
-            return process
+        condition.withLock {
+            self.logger = logger
+            if !inUse, !loaderBusy, let process, loadedVoice == voice, process.isRunning {
+                inUse = true
+                return process
+            }
+            if let spare = spares.take(voice: voice) { return spare }
+            if failures[voice] == nil { inUse ? wantSpare(voice) : want(voice) }
+            return nil
         }
-        if let spare = spares.take(voice: voice) { return spare }
-        if failures[voice] == nil { inUse ? wantSpare(voice) : want(voice) }
-        return nil
     }
 
     func lease(for voice: String, cancelled: () -> Bool, logger: Logger) -> EngineHelperAnswer {
-        condition.lock()
-        self.logger = logger
-        while true {
-            if shuttingDown {
-                condition.unlock()
-                return .failed("announced is stopping")
-            }
-            if let failure = failures.removeValue(forKey: voice) {
-                condition.unlock()
-                return .failed(failure)
-            }
-            if !inUse, !loaderBusy, let process, loadedVoice == voice, process.isRunning {
-                inUse = true
-                condition.unlock()
-                return .ready(process)
-            }
-            if let spare = spares.take(voice: voice) {
-                condition.unlock()
-                return .ready(spare)
-            }
-            if inUse || (loaderBusy && loading != voice) {
-                // The helper is out with another request, or loads another voice: a spare of
-                // this request's own, loaded here, on the stream's thread.
-                let threads = self.threads
-                condition.unlock()
-                let result = load(voice, helper: nil, threads: threads, spare: true, logger: logger)
-                guard let spare = result.helper, result.failure == nil else {
-                    _ = result.helper?.stop()
-                    return .failed(result.failure ?? "the piper helper could not start")
+        condition.withLock {
+            self.logger = logger
+            while true {
+                if shuttingDown { return .failed("announced is stopping") }
+                if let failure = failures.removeValue(forKey: voice) { return .failed(failure) }
+                if !inUse, !loaderBusy, let process, loadedVoice == voice, process.isRunning {
+                    inUse = true
+                    return .ready(process)
                 }
-                condition.lock()
-                spares.lend(spare)
-                condition.unlock()
-                return .ready(spare)
+                if let spare = spares.take(voice: voice) { return .ready(spare) }
+                if inUse || (loaderBusy && loading != voice) {
+                    // The helper is out with another request, or loads another voice: a spare of
+                    // this request's own, loaded here, on the stream's thread.
+                    let threads = self.threads
+                    let result = condition.withoutLock {
+                        load(voice, helper: nil, threads: threads, spare: true, logger: logger)
+                    }
+                    guard let spare = result.helper, result.failure == nil else {
+                        condition.withoutLock { _ = result.helper?.stop() }
+                        return .failed(result.failure ?? "the piper helper could not start")
+                    }
+                    spares.lend(spare)
+                    return .ready(spare)
+                }
+                want(voice)
+                if cancelled() { return .aborted }
+                // The loader broadcasts when a load ends; the deadline only looks at `cancelled` again.
+                _ = condition.wait(until: monotonicTime(after: .milliseconds(20)))
             }
-            want(voice)
-            if cancelled() {
-                condition.unlock()
-                return .aborted
-            }
-            // The loader broadcasts when a load ends; the deadline only looks at `cancelled` again.
-            _ = condition.wait(until: monotonicTime(after: .milliseconds(20)))
         }
     }
 
     func giveBack(_ helper: EngineHelperProcess, voice: String, logger: Logger) {
-        condition.lock()
-        guard helper === process else {
-            let kept = spares.giveBack(helper, voice: voice, keep: inUse && !shuttingDown)
-            condition.unlock()
-            if !kept { logger.info("piper spare helper stopped", metadata: ["how": "\(helper.stop())"]) }
-            return
+        // Whether a spare was kept (nil when `helper` is the engine's own), and the idle spares to stop.
+        let (spareKept, idleSpares): (Bool?, [EngineHelperProcess]) = condition.withLock {
+            guard helper === process else {
+                return (spares.giveBack(helper, voice: voice, keep: inUse && !shuttingDown), [])
+            }
+            // The overlap has ended: the idle spares go.
+            let idleSpares = spares.drain()
+            inUse = false
+            lastUse = .now
+            if !helper.isRunning {
+                // It crashed or hung and was stopped: load the voice again now, so the next post
+                // finds it ready.
+                loadedVoice = nil
+                helperPID = 0
+                want(voice)
+            }
+            condition.broadcast()
+            return (nil, idleSpares)
         }
-        // The overlap has ended: the idle spares go.
-        let idleSpares = spares.drain()
-        defer {
-            for spare in idleSpares { logger.info("piper spare helper stopped", metadata: ["how": "\(spare.stop())"]) }
-        }
-        inUse = false
-        lastUse = .now
-        if !helper.isRunning {
-            // It crashed or hung and was stopped: load the voice again now, so the next post
-            // finds it ready.
-            loadedVoice = nil
-            helperPID = 0
-            want(voice)
-        }
-        condition.broadcast()
-        condition.unlock()
+        if spareKept == false { logger.info("piper spare helper stopped", metadata: ["how": "\(helper.stop())"]) }
+        for spare in idleSpares { logger.info("piper spare helper stopped", metadata: ["how": "\(spare.stop())"]) }
     }
 
     // MARK: - The loader thread
 
     /// Loads what is wanted, and stops the helper once it has been idle for `idleUnload`.
     private func runLoader() {
-        condition.lock()
-        while true {
-            if shuttingDown, !loaderBusy {
-                let helper = process
-                process = nil
-                loadedVoice = nil
-                helperPID = 0
-                let idleSpares = spares.drain()
-                condition.unlock()
-                _ = helper?.stop()
-                for spare in idleSpares { spare.stop() }
-                condition.lock()
-                loaderEnded = true
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            if helperHoldsReplacedVoice, !inUse, !loaderBusy {
-                helperHoldsReplacedVoice = false
-                if let helper = process, helperPID != 0 {
-                    loaderBusy = true
+        condition.withLock {
+            while true {
+                if shuttingDown, !loaderBusy {
+                    let helper = process
+                    process = nil
                     loadedVoice = nil
-                    let logger = self.logger
-                    condition.unlock()
-                    let ending = helper.stop()
-                    logger.info(
-                        "piper helper stopped: the files of its voice were replaced", metadata: ["how": "\(ending)"])
-                    condition.lock()
-                    loaderBusy = false
                     helperPID = 0
+                    let idleSpares = spares.drain()
+                    condition.withoutLock {
+                        _ = helper?.stop()
+                        for spare in idleSpares { spare.stop() }
+                    }
+                    loaderEnded = true
+                    condition.broadcast()
+                    return
                 }
-                continue
-            }
-            if let voice = sparesWanted.first {
-                let threads = self.threads
-                let logger = self.logger
-                condition.unlock()
-                let result = load(voice, helper: nil, threads: threads, spare: true, logger: logger)
-                condition.lock()
-                sparesWanted.removeFirst()
-                if let spare = result.helper, result.failure == nil {
-                    spares.add(spare, voice: voice)
-                } else {
-                    _ = result.helper?.stop()
-                    failures[voice] = result.failure ?? "the piper helper could not start"
-                }
-                wakeWaiters()
-                continue
-            }
-            if !inUse, !loaderBusy, let voice = wanted.first {
-                wanted.removeFirst()
-                loaderBusy = true
-                loading = voice
-                let helper = process
-                let logger = self.logger
-                let threads = self.threads
-                condition.unlock()
-                let result = load(voice, helper: helper, threads: threads, spare: false, logger: logger)
-                condition.lock()
-                loaderBusy = false
-                loading = nil
-                process = result.helper
-                helperPID = result.pid
-                loadedVoice = result.failure == nil && !loadingReplaced ? voice : nil
-                if loadingReplaced, result.failure == nil {
-                    helperHoldsReplacedVoice = true
-                    want(voice)
-                }
-                loadingReplaced = false
-                if let failure = result.failure { failures[voice] = failure }
-                lastUse = .now
-                wakeWaiters()
-                continue
-            }
-            if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helperPID != 0 {
-                let idle = ContinuousClock.now - lastUse
-                if idle >= idleUnload {
-                    loaderBusy = true
-                    loadedVoice = nil
-                    let logger = self.logger
-                    condition.unlock()
-                    let ending = helper.stop()
-                    logger.info(
-                        "piper helper stopped after its idle time; its voices are unloaded",
-                        metadata: ["how": "\(ending)"])
-                    condition.lock()
-                    loaderBusy = false
-                    helperPID = 0
+                if helperHoldsReplacedVoice, !inUse, !loaderBusy {
+                    helperHoldsReplacedVoice = false
+                    if let helper = process, helperPID != 0 {
+                        loaderBusy = true
+                        loadedVoice = nil
+                        let logger = self.logger
+                        condition.withoutLock {
+                            let ending = helper.stop()
+                            logger.info(
+                                "piper helper stopped: the files of its voice were replaced",
+                                metadata: ["how": "\(ending)"])
+                        }
+                        loaderBusy = false
+                        helperPID = 0
+                    }
                     continue
                 }
-                _ = condition.wait(until: monotonicTime(after: idleUnload - idle))
-                continue
+                if let voice = sparesWanted.first {
+                    let threads = self.threads
+                    let logger = self.logger
+                    let result = condition.withoutLock {
+                        load(voice, helper: nil, threads: threads, spare: true, logger: logger)
+                    }
+                    sparesWanted.removeFirst()
+                    if let spare = result.helper, result.failure == nil {
+                        spares.add(spare, voice: voice)
+                    } else {
+                        _ = result.helper?.stop()
+                        failures[voice] = result.failure ?? "the piper helper could not start"
+                    }
+                    wakeWaiters()
+                    continue
+                }
+                if !inUse, !loaderBusy, let voice = wanted.first {
+                    wanted.removeFirst()
+                    loaderBusy = true
+                    loading = voice
+                    let helper = process
+                    let logger = self.logger
+                    let threads = self.threads
+                    let result = condition.withoutLock {
+                        load(voice, helper: helper, threads: threads, spare: false, logger: logger)
+                    }
+                    loaderBusy = false
+                    loading = nil
+                    process = result.helper
+                    helperPID = result.pid
+                    loadedVoice = result.failure == nil && !loadingReplaced ? voice : nil
+                    if loadingReplaced, result.failure == nil {
+                        helperHoldsReplacedVoice = true
+                        want(voice)
+                    }
+                    loadingReplaced = false
+                    if let failure = result.failure { failures[voice] = failure }
+                    lastUse = .now
+                    wakeWaiters()
+                    continue
+                }
+                if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helperPID != 0 {
+                    let idle = ContinuousClock.now - lastUse
+                    if idle >= idleUnload {
+                        loaderBusy = true
+                        loadedVoice = nil
+                        let logger = self.logger
+                        condition.withoutLock {
+                            let ending = helper.stop()
+                            logger.info(
+                                "piper helper stopped after its idle time; its voices are unloaded",
+                                metadata: ["how": "\(ending)"])
+                        }
+                        loaderBusy = false
+                        helperPID = 0
+                        continue
+                    }
+                    _ = condition.wait(until: monotonicTime(after: idleUnload - idle))
+                    continue
+                }
+                condition.wait()
             }
-            condition.wait()
         }
     }
 
@@ -416,9 +399,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     private func wakeWaiters() {
         condition.broadcast()
         let waiting = waitingThread
-        condition.unlock()
-        waiting?.wake()
-        condition.lock()
+        condition.withoutLock { waiting?.wake() }
     }
 
     /// What a load did: the helper (nil when its executable was not found), its process id (0
@@ -445,9 +426,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 helper.extraEnvironment = threads.map { ["ANNOUNCED_PIPER_THREADS=\($0)"] } ?? []
                 try helper.start()
                 if !spare {
-                    condition.lock()
-                    helperPID = helper.pid
-                    condition.unlock()
+                    condition.withLock { helperPID = helper.pid }
                 }
                 logger.notice(
                     spare ? "piper spare helper started" : "piper helper started",

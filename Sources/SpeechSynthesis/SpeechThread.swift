@@ -13,6 +13,7 @@ import POSIXThreads
 /// arrival. Whoever makes backends makes one of these (the daemon's `main`, a test suite) and hands
 /// it to each backend; every backend given the same thread shares its queue, its engines and its
 /// pause. The thread runs until ``stop(then:)``.
+// Unchecked: its mutable state is touched only with `condition` held; `engines` and `outputRestDelay` are constants.
 public final class SpeechThread: @unchecked Sendable {
     /// The lock of everything below, and the speech thread's one wait: for work, for the end of
     /// an abortable sleep, for `resume`, for an engine that loads.
@@ -58,10 +59,10 @@ public final class SpeechThread: @unchecked Sendable {
             let start = Result { () throws(SpeechSynthesisError) in
                 for engine in engines { try engine.start() }
             }
-            thread.condition.lock()
-            thread.engineStart = start
-            thread.condition.broadcast()
-            thread.condition.unlock()
+            thread.condition.withLock {
+                thread.engineStart = start
+                thread.condition.broadcast()
+            }
             if case .success = start {
                 thread.run(UtteranceSpeaker(thread: thread, sampleRates: engines.compactMap(\.sampleRate)))
             }
@@ -81,19 +82,20 @@ public final class SpeechThread: @unchecked Sendable {
     /// engines' helpers and ends, and calls `stopped` (at once when it has already ended). Posts
     /// given to its backends afterwards are never spoken: stop it last.
     public func stop(then stopped: @escaping @Sendable () -> Void) {
-        condition.lock()
-        guard !ended else {
-            condition.unlock()
+        let dropped: Deque<QueuedUtterance>? = condition.withLock {
+            guard !ended else { return nil }
+            whenEnded.append(stopped)
+            stopping = true
+            if current != nil { abortRaised = true }
+            let dropped = queue
+            queue.removeAll()
+            condition.broadcast()
+            return dropped
+        }
+        guard let dropped else {
             stopped()
             return
         }
-        whenEnded.append(stopped)
-        stopping = true
-        if current != nil { abortRaised = true }
-        let dropped = queue
-        queue.removeAll()
-        condition.broadcast()
-        condition.unlock()
         for job in dropped {
             job.audioPath.eventHandler(.finished(seq: job.utterance.seq, outcome: .aborted(spokenChars: 0)))
         }
@@ -101,11 +103,11 @@ public final class SpeechThread: @unchecked Sendable {
 
     /// The thread has ended: tells whoever waits in `stop`.
     private func end() {
-        condition.lock()
-        ended = true
-        let waiting = whenEnded
-        whenEnded = []
-        condition.unlock()
+        let waiting = condition.withLock {
+            ended = true
+            defer { whenEnded = [] }
+            return whenEnded
+        }
         for stopped in waiting { stopped() }
     }
 
@@ -121,10 +123,10 @@ public final class SpeechThread: @unchecked Sendable {
     /// - Throws: `SpeechSynthesisError` when a helper cannot be found or started, or its engine
     ///   cannot be initialized.
     func startedEngines() throws(SpeechSynthesisError) -> [any SpeechEngine] {
-        condition.lock()
-        while engineStart == nil { condition.wait() }
-        let start = engineStart!
-        condition.unlock()
+        let start = condition.withLock {
+            condition.wait(until: { engineStart != nil })
+            return engineStart!
+        }
         try start.get()
         return engines
     }
@@ -136,29 +138,28 @@ public final class SpeechThread: @unchecked Sendable {
 
     /// Adds a job to the end of the queue.
     func enqueue(_ job: QueuedUtterance) {
-        condition.lock()
-        queue.append(job)
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            queue.append(job)
+            condition.broadcast()
+        }
     }
 
     /// Stops the utterance `seq` of `audioPath`: raises the abort when it is being spoken, or
     /// removes it from the queue and reports it aborted (on the calling thread) when it is still
     /// waiting.
     func abort(seq: UInt64, audioPath: AudioPath) {
-        condition.lock()
-        if let current, current.matches(seq: seq, audioPath: audioPath) {
-            abortRaised = true
-            condition.broadcast()
-            condition.unlock()
-            return
+        let waiting: QueuedUtterance? = condition.withLock {
+            if let current, current.matches(seq: seq, audioPath: audioPath) {
+                abortRaised = true
+                condition.broadcast()
+                return nil
+            }
+            guard let index = queue.firstIndex(where: { $0.matches(seq: seq, audioPath: audioPath) }) else {
+                return nil
+            }
+            return queue.remove(at: index)
         }
-        guard let index = queue.firstIndex(where: { $0.matches(seq: seq, audioPath: audioPath) }) else {
-            condition.unlock()
-            return
-        }
-        let job = queue.remove(at: index)
-        condition.unlock()
+        guard let job = waiting else { return }
         job.audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
     }
 
@@ -166,17 +167,15 @@ public final class SpeechThread: @unchecked Sendable {
 
     /// Holds the output from the next slice on.
     func pause() {
-        condition.lock()
-        paused = true
-        condition.unlock()
+        condition.withLock { paused = true }
     }
 
     /// Lets the output continue.
     func resume() {
-        condition.lock()
-        paused = false
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            paused = false
+            condition.broadcast()
+        }
     }
 
     /// What the utterance being spoken does now, as the speech thread checks between slices.
@@ -188,76 +187,62 @@ public final class SpeechThread: @unchecked Sendable {
 
     /// Whether the utterance plays on, is held, or is being stopped (which wins over the pause).
     var playback: Playback {
-        condition.lock()
-        defer { condition.unlock() }
-        return abortRaised ? .aborted : paused ? .paused : .playing
+        condition.withLock { abortRaised ? .aborted : paused ? .paused : .playing }
     }
 
     /// Returns at once unless paused; otherwise waits until `resume` or an abort. False when the
     /// utterance was aborted.
     func waitWhilePaused() -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while paused {
-            if abortRaised { return false }
-            condition.wait()
+        condition.withLock {
+            condition.wait(until: { !paused || abortRaised })
+            return !abortRaised
         }
-        return !abortRaised
     }
 
     // MARK: - Abort
 
     /// Whether the utterance being spoken is being stopped.
     var isAbortRaised: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return abortRaised
+        condition.withLock { abortRaised }
     }
 
     /// Stops the utterance being spoken (also for tests of the waits, which have no queue).
     func raiseAbort() {
-        condition.lock()
-        abortRaised = true
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock {
+            abortRaised = true
+            condition.broadcast()
+        }
     }
 
     /// A new utterance starts (also for tests of the waits).
     func lowerAbort() {
-        condition.lock()
-        abortRaised = false
-        condition.unlock()
+        condition.withLock { abortRaised = false }
     }
 
     /// Sleeps for `duration` unless the abort is raised first; false when it was (at once if it
     /// already was).
     func sleepUnlessAborted(for duration: Duration) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
         let deadline = monotonicTime(after: duration)
-        while !abortRaised {
-            if !condition.wait(until: deadline) { return !abortRaised }
-        }
-        return false
+        return condition.withLock { !condition.wait(until: { abortRaised }, deadline: deadline) }
     }
 
     /// Waits until `isDone` is true (checked under the thread's lock, so whoever makes it true
     /// and then calls `wake` is never missed) or the abort is raised. False on the abort.
     func waitUnlessAborted(until isDone: () -> Bool) -> Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        while !isDone() {
-            if abortRaised { return false }
-            condition.wait()
+        condition.withLock {
+            // `isDone` is asked once per wake, before the abort (it may take what it waits for).
+            var done = false
+            condition.wait(until: {
+                done = isDone()
+                return done || abortRaised
+            })
+            return done
         }
-        return true
     }
 
     /// Wakes the thread to look at what it waits for again (an engine finished loading).
     func wake() {
-        condition.lock()
-        condition.broadcast()
-        condition.unlock()
+        condition.withLock { condition.broadcast() }
     }
 
     // MARK: - The thread
@@ -272,39 +257,44 @@ public final class SpeechThread: @unchecked Sendable {
     private func run(_ speaker: UtteranceSpeaker) {
         var awake: (any AudioOutput)?
         while true {
-            condition.lock()
-            if awake != nil, queue.isEmpty, !stopping, !waitForWork(for: outputRestDelay) {
-                condition.unlock()
+            let next: Step = condition.withLock {
+                if awake != nil, queue.isEmpty, !stopping, !waitForWork(for: outputRestDelay) { return .rest }
+                condition.wait(until: { !queue.isEmpty || stopping })
+                if stopping { return .stop }
+                let job = queue.removeFirst()
+                current = job
+                return .speak(job)
+            }
+            switch next {
+            case .rest:
                 awake?.rest()
                 awake = nil
-                continue
-            }
-            while queue.isEmpty, !stopping { condition.wait() }
-            if stopping {
-                condition.unlock()
+            case .stop:
                 return
+            case .speak(let job):
+                speaker.perform(job)
+                awake = job.audioPath.output
+                condition.withLock {
+                    current = nil
+                    abortRaised = false
+                }
             }
-            let job = queue.removeFirst()
-            current = job
-            condition.unlock()
-
-            speaker.perform(job)
-            awake = job.audioPath.output
-
-            condition.lock()
-            current = nil
-            abortRaised = false
-            condition.unlock()
         }
+    }
+
+    /// What the thread's loop does next, as decided under the lock.
+    private enum Step {
+        /// Nothing came within `outputRestDelay`: let the output rest.
+        case rest
+        /// `stop` was called.
+        case stop
+        /// Speak this job (now `current`).
+        case speak(QueuedUtterance)
     }
 
     /// Waits, with the lock held, until there is work or `stop`; false when `duration` passed first.
     private func waitForWork(for duration: Duration) -> Bool {
-        let deadline = monotonicTime(after: duration)
-        while queue.isEmpty, !stopping {
-            if !condition.wait(until: deadline) { return !queue.isEmpty || stopping }
-        }
-        return true
+        condition.wait(until: { !queue.isEmpty || stopping }, deadline: monotonicTime(after: duration))
     }
 }
 

@@ -19,26 +19,58 @@ enum TaskTimer {
     static var duration = 5
     static let step = 5
     static var remaining = 5
-    static var countdown: Task<Void, Never>?
+    /// The running countdown's number, nil when none runs: a reset ends it by clearing this, so a
+    /// countdown that sees another number (or none) after its sleep stops without a word.
+    static var countdown: Int?
+    static var countdowns = 0
     static var resetShown = false
+    /// What the timer's one task group does next, from the keyboard and the announcer's callbacks.
+    static let work = AsyncStream.makeStream(of: Work.self)
+
+    /// Work for the task group of ``main()``.
+    enum Work {
+        /// A line typed on standard input; nil when the input ended.
+        case line(String?)
+        /// Run countdown number `n`.
+        case countDown(Int)
+        /// Send the time's new value to the daemon.
+        case showTime(String)
+    }
 
     static func main() async {
         duration = max(1, Int(value(of: "--seconds") ?? "") ?? 5)
         remaining = duration
         connectActions()
         announcer.screenChanged(elements: elements())
-        // viewDidLoad: show the reset button if speech is running, and follow its changes
-        // (UIAccessibilityVoiceOverStatusChanged).
-        Task { for await status in announcer.statusChanges() { showResetButton(status.isSpeechRunning) } }
+        readStandardInput()
         print("Task timer: \(duration) s. Commands: s start, r reset, q quit (or drive it with announcectl navigate).")
-        for await command in standardInputLines() {
-            switch command {
-            case "q": return
-            case "s": start()
-            case "r" where resetShown: reset()
-            case "r": print("There is no reset button while speech is off.")
-            default: print("Commands: s, q" + (resetShown ? ", r" : ""))
+        let announcer = announcer
+        await withTaskGroup(of: Void.self) { group in
+            // viewDidLoad: show the reset button if speech is running, and follow its changes
+            // (UIAccessibilityVoiceOverStatusChanged).
+            group.addTask {
+                for await status in announcer.statusChanges() { await showResetButton(status.isSpeechRunning) }
             }
+            loop: for await next in work.stream {
+                switch next {
+                case .line(nil), .line("q"): break loop
+                case .line(let command?): handle(command)
+                case .countDown(let number): group.addTask { await countDown(number) }
+                case .showTime(let value):
+                    group.addTask { try? await announcer.update(ElementUpdate(id: "time", value: .some(value))) }
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// A command typed on the timer's own terminal.
+    static func handle(_ command: String) {
+        switch command {
+        case "s": start()
+        case "r" where resetShown: reset()
+        case "r": print("There is no reset button while speech is off.")
+        default: print("Commands: s, q" + (resetShown ? ", r" : ""))
         }
     }
 
@@ -97,33 +129,38 @@ enum TaskTimer {
     }
 
     static func showTime() {
-        let value = timeValue
-        Task { try? await announcer.update(ElementUpdate(id: "time", value: .some(value))) }
+        work.continuation.yield(.showTime(timeValue))
     }
 
     // MARK: Counting down
 
+    /// Starts a countdown, unless one runs; the task group of ``main()`` runs it.
     static func start() {
         guard countdown == nil else { return }
-        countdown = Task { @MainActor in
-            announcer.layoutChanged(elements: elements())
-            while remaining > 0 {
-                print("\(remaining) s left")
-                try? await Task.sleep(for: .seconds(1))
-                if Task.isCancelled { return }
-                remaining -= 1
-                showTime()
-            }
-            countdown = nil
-            let result = await announcer.announce("Task complete")
-            print("Task complete (\(result))")
-            remaining = duration
-            announcer.layoutChanged(elements: elements())
+        countdowns += 1
+        countdown = countdowns
+        announcer.layoutChanged(elements: elements())
+        work.continuation.yield(.countDown(countdowns))
+    }
+
+    /// Counts down a second at a time while it is countdown `number` (a reset, or the end of the
+    /// program, stops it), then announces that the task is complete.
+    static func countDown(_ number: Int) async {
+        while remaining > 0 {
+            print("\(remaining) s left")
+            try? await Task.sleep(for: .seconds(1))
+            if Task.isCancelled || countdown != number { return }
+            remaining -= 1
+            showTime()
         }
+        countdown = nil
+        let result = await announcer.announce("Task complete")
+        print("Task complete (\(result))")
+        remaining = duration
+        announcer.layoutChanged(elements: elements())
     }
 
     static func reset() {
-        countdown?.cancel()
         countdown = nil
         remaining = duration
         print("Reset: \(timeValue)")
@@ -143,18 +180,18 @@ enum TaskTimer {
 
     // MARK: Input
 
-    /// The lines typed on standard input, without the spaces around them, read on a queue of
-    /// their own (a blocking read, kept off Swift's cooperative threads).
-    static func standardInputLines() -> AsyncStream<String> {
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+    /// Hands the lines typed on standard input, without the spaces around them, to ``main()``'s
+    /// task group, then nil at the end of the input; read on a queue of their own (a blocking
+    /// read, kept off Swift's cooperative threads).
+    static func readStandardInput() {
+        let continuation = work.continuation
         DispatchQueue(label: "standard-input").async {
             while let line = readLine() {
                 continuation.yield(
-                    String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()))
+                    .line(String(line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())))
             }
-            continuation.finish()
+            continuation.yield(.line(nil))
         }
-        return stream
     }
 
     /// The value after `flag` on the command line.

@@ -50,6 +50,8 @@ enum TerminalMenu {
         ),
     ]
     static var order: [Dish] = []
+    /// The order's values to send to the daemon, in the order they were shown.
+    static let orderValues = AsyncStream.makeStream(of: String.self)
 
     static func main() async {
         announcer.onActivate { id in
@@ -71,7 +73,16 @@ enum TerminalMenu {
         }
         announcer.screenChanged(.text("Menu"), elements: elements(), rotors: rotors())
         printMenu()
-        for await line in standardInputLines() where line == "q" { return }
+        let (announcer, values) = (announcer, orderValues.stream)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await value in values {
+                    try? await announcer.update(ElementUpdate(id: "order", value: .some(value)))
+                }
+            }
+            for await line in standardInputLines() where line == "q" { break }
+            group.cancelAll()
+        }
     }
 
     /// The screen: for each course a heading and its dishes, each dish one combined stop; then
@@ -126,7 +137,7 @@ enum TerminalMenu {
     static func showOrder() {
         let value = orderValue
         print("Your order: \(value)")
-        Task { try? await announcer.update(ElementUpdate(id: "order", value: .some(value))) }
+        orderValues.continuation.yield(value)
     }
 
     static func say(_ text: String) {

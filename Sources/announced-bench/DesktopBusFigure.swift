@@ -14,7 +14,7 @@ struct DesktopBusFigure {
     var calls = 1000
     var runs = 21
 
-    func measure() throws -> Figure {
+    func measure() async throws -> Figure {
         let directory = "/tmp/announced-bench-dbus-\(getpid())"
         mkdir(directory, 0o700)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -38,41 +38,21 @@ struct DesktopBusFigure {
         }
         let connection = try BusConnection.session(address: "unix:path=\(directory)/bus")
         defer { connection.close() }
-        let result = Result<[Double], any Error>.Box()
-        let done = DispatchSemaphore(value: 0)
-        Task { [calls, runs] in
-            do {
-                var means: [Double] = []
-                for _ in 0..<runs {
-                    let start = DispatchTime.now().uptimeNanoseconds
-                    for _ in 0..<calls {
-                        _ = try await connection.call(
-                            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                            interface: "org.freedesktop.DBus",
-                            member: "GetNameOwner", arguments: [.string("org.freedesktop.DBus")]
-                        ) { try $0.readString() }
-                    }
-                    means.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(calls) / 1000)
-                }
-                result.value = .success(means)
-            } catch {
-                result.value = .failure(error)
+        var means: [Double] = []
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            for _ in 0..<calls {
+                _ = try await connection.call(
+                    destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+                    interface: "org.freedesktop.DBus",
+                    member: "GetNameOwner", arguments: [.string("org.freedesktop.DBus")]
+                ) { try $0.readString() }
             }
-            done.signal()
+            means.append(Double(DispatchTime.now().uptimeNanoseconds - start) / Double(calls) / 1000)
         }
-        done.wait()
         var figure = Figure(name: "D-Bus round trip, BusConnection, µs (p50: the median run)", unit: "µs")
-        figure.values = try result.value?.get() ?? []
+        figure.values = means
         figure.note = "fastest run \(format(figure.values.min() ?? .nan, 1)) µs"
         return figure
-    }
-}
-
-extension Result {
-    /// A result handed from a task to the thread that waits for it (written before the
-    /// semaphore is signalled, read after it is waited for).
-    // Unchecked: written before the semaphore is signalled, read after it is waited for.
-    final class Box: @unchecked Sendable {
-        var value: Result?
     }
 }

@@ -19,7 +19,7 @@ struct ToolkitAnnouncementFigure {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Tests/DesktopBusTests/Fixtures/announcing-app.py").standardized.path
 
-    func measure() throws -> Figure {
+    func measure() async throws -> Figure {
         guard HeadlessPulseAudio.canRecord else {
             throw BenchError(
                 "the heard figures need pulseaudio and pulseaudio-utils (apt-get install pulseaudio pulseaudio-utils)")
@@ -41,7 +41,7 @@ struct ToolkitAnnouncementFigure {
         var warmedUp = false
         for _ in 0..<10 where !warmedUp {
             let start = recorder.sampleCount
-            try announce(on: session)
+            try await announce(on: session)
             if let first = recorder.firstAudible(after: start, timeout: 3) {
                 _ = recorder.waitForSilence(after: first)
                 warmedUp = true
@@ -52,7 +52,7 @@ struct ToolkitAnnouncementFigure {
         for _ in 0..<rounds {
             let startSample = recorder.sampleCount
             let start = now()
-            try announce(on: session)
+            try await announce(on: session)
             guard let first = recorder.firstAudible(after: startSample),
                 let heard = recorder.renderedNanoseconds(ofSample: first)
             else { throw BenchError("nothing was heard at the sink") }
@@ -63,24 +63,12 @@ struct ToolkitAnnouncementFigure {
     }
 
     /// Has the application announce "Download complete" through ATK; returns once it has.
-    private func announce(on session: BusConnection) throws {
-        let result = Result<Void, any Error>.Box()
-        let done = DispatchSemaphore(value: 0)
-        Task {
-            do {
-                try await session.call(
-                    destination: "org.announced.TestApp", path: "/org/announced/TestApp",
-                    interface: "org.announced.TestApp", member: "Announce",
-                    arguments: [.string("Download complete"), .int32(-1)]
-                ) { _ in }
-                result.value = .success(())
-            } catch {
-                result.value = .failure(error)
-            }
-            done.signal()
-        }
-        done.wait()
-        try result.value?.get()
+    private func announce(on session: BusConnection) async throws {
+        try await session.call(
+            destination: "org.announced.TestApp", path: "/org/announced/TestApp",
+            interface: "org.announced.TestApp", member: "Announce",
+            arguments: [.string("Download complete"), .int32(-1)]
+        ) { _ in }
     }
 }
 

@@ -62,7 +62,7 @@ func machine() -> String {
 }
 
 /// Measures and prints one figure named as `--only` names it.
-func measureOne(_ name: Substring, _ figures: Figures) throws {
+func measureOne(_ name: Substring, _ figures: Figures) async throws {
     BenchProgress.shared.begin(String(name))
     let figure: Figure
     switch name {
@@ -74,11 +74,12 @@ func measureOne(_ name: Substring, _ figures: Figures) throws {
     case "start": figure = try figures.startup()
     case "navigate": figure = try figures.navigateNext()
     case "announcectl": figure = try figures.announcectlNext()
-    case "dbus": figure = try (figures.smoke ? DesktopBusFigure(calls: 100, runs: 3) : DesktopBusFigure()).measure()
+    case "dbus":
+        figure = try await (figures.smoke ? DesktopBusFigure(calls: 100, runs: 3) : DesktopBusFigure()).measure()
     case "toolkit":
         var toolkit = ToolkitAnnouncementFigure(executable: executable)
         if figures.smoke { toolkit.rounds = figures.samples }
-        figure = try toolkit.measure()
+        figure = try await toolkit.measure()
     case "pause":
         let (paused, resumed) = try figures.pauseAndResume()
         for figure in [paused, resumed] {
@@ -163,7 +164,7 @@ if let only = option("--only") {
     let names = only.split(separator: ",")
     BenchProgress.shared.plan(figures: names.count)
     do {
-        for name in names { try measureOne(name, figures) }
+        for name in names { try await measureOne(name, figures) }
         exit(0)
     } catch {
         print("benchmark failed: \(error)")
@@ -277,7 +278,7 @@ do {
     )
     if smoke {
         print("\n--smoke: the figures only --only measures (a few samples each; not figures to quote)")
-        for name in smokeOnly { try measureOne(name, figures) }
+        for name in smokeOnly { try await measureOne(name, figures) }
         if !piperReady {
             print(
                 "(the Piper figures 13 to 15 need announced-piper beside the daemon, the engine and the test voice: make piper-engine)"

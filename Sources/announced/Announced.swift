@@ -8,6 +8,7 @@ import ArgumentParser
 import DaemonConfiguration
 import Glibc
 import Logging
+import NIOCore
 import ServiceLifecycle
 import SpeechSynthesis
 
@@ -172,6 +173,10 @@ struct Announced: AsyncParsableCommand {
     /// Parses the command line and runs; usage errors exit 2, like announcectl's.
     static func main() async {
         MemoryTrimmer.configureAllocator()
+        // NIO's thread pool for blocking work (`NIOThreadPool.singleton`) runs the services' rare,
+        // short blocking calls (malloc_trim, /proc reads); one thread is enough, where NIO's
+        // default is one per core. Set before anything uses the pool, as NIO requires.
+        NIOSingletons.blockingPoolThreadCountSuggestion = 1
         // Loading espeak-ng in its helper is the longest step of a start (Benchmarks/README.md),
         // so the speech thread, which starts it, begins before anything else; a run that fails or
         // only prints help or the version exits, and the helper ends with it (its pipe closes).
