@@ -70,11 +70,9 @@ extension Figures {
         let rounds = self.rounds(atLeast: 20, perSamples: 10)
         let directory = "/tmp/announced-bench-switch-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try files.voiceHome(directory)
-        let config = directory + "/announced.json"
-        try Data(#"{"voice": "en_us-joe-medium", "speech_cache": 0}"#.utf8).write(to: URL(fileURLWithPath: config))
-        var environment = ["XDG_DATA_HOME": directory + "/data", "ANNOUNCED_PIPER_LIBRARY_DIR": files.libraryDirectory]
-        environment["ANNOUNCED_PIPER_NOISE"] = "0"
+        let setup = try files.daemonSetup(directory, settings: #""speech_cache": 0"#)
+        let config = setup.config
+        let environment = setup.environment.merging(["ANNOUNCED_PIPER_NOISE": "0"]) { $1 }
         let text = Self.switchRuns.joined()
 
         // The rendering: the mixed text, then its Piper runs alone.

@@ -46,14 +46,10 @@ extension Figures {
         figures.limitMiB = 1
         let directory = "/tmp/announced-bench-piper-cache-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try files.voiceHome(directory)
-        let config = directory + "/announced.json"
         let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
-        try Data(#"{"voice": "en_us-joe-medium", "speech_cache": \#(figures.limitMiB)\#(threadsSetting)}"#.utf8)
-            .write(to: URL(fileURLWithPath: config))
-        var environment = pulse.clientEnvironment
-        environment["XDG_DATA_HOME"] = directory + "/data"
-        environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = files.libraryDirectory
+        let (config, piperEnvironment) = try files.daemonSetup(
+            directory, settings: #""speech_cache": \#(figures.limitMiB)\#(threadsSetting)"#)
+        let environment = pulse.clientEnvironment.merging(piperEnvironment) { $1 }
         let daemon = try BenchDaemon(
             executable: executable, audio: "pulse", extra: ["--config", config], environment: environment)
         defer { daemon.stop() }

@@ -26,6 +26,20 @@ struct PiperBenchFiles {
             }
         }
     }
+
+    /// The setup every Piper figure's daemon shares: the test voice in `directory`'s private voice
+    /// directory (``voiceHome(_:)``), a config file `directory/announced.json` whose default voice
+    /// is the test voice and which holds `settings` besides (a JSON object's members, or empty),
+    /// and the environment that points the daemon at both and at the engine's library.
+    func daemonSetup(_ directory: String, settings: String = "") throws -> (
+        config: String, environment: [String: String]
+    ) {
+        try voiceHome(directory)
+        let config = directory + "/announced.json"
+        let members = [#""voice": "en_us-joe-medium""#] + (settings.isEmpty ? [] : [settings])
+        try Data("{\(members.joined(separator: ", "))}".utf8).write(to: URL(fileURLWithPath: config))
+        return (config, ["XDG_DATA_HOME": directory + "/data", "ANNOUNCED_PIPER_LIBRARY_DIR": libraryDirectory])
+    }
 }
 
 /// The texts of figure 14.
@@ -130,16 +144,12 @@ extension Figures {
     ) throws {
         let directory = "/tmp/announced-bench-piper-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try files.voiceHome(directory)
-        let config = directory + "/announced.json"
         let threadsSetting = threads.map { #", "piper_threads": \#($0)"# } ?? ""
         // Without the speech cache: every round is synthesized (the cache's rows have their own daemon).
-        let settings = #""engine_idle_unload": \#(Self.piperIdleUnload), "speech_cache": 0\#(threadsSetting)"#
-        try Data(#"{"voice": "en_us-joe-medium", \#(settings)}"#.utf8)
-            .write(to: URL(fileURLWithPath: config))
-        var environment = pulse.clientEnvironment
-        environment["XDG_DATA_HOME"] = directory + "/data"
-        environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = files.libraryDirectory
+        let (config, piperEnvironment) = try files.daemonSetup(
+            directory,
+            settings: #""engine_idle_unload": \#(Self.piperIdleUnload), "speech_cache": 0\#(threadsSetting)"#)
+        let environment = pulse.clientEnvironment.merging(piperEnvironment) { $1 }
         let daemon = try BenchDaemon(
             executable: executable, audio: "pulse", extra: ["--config", config], environment: environment)
         defer { daemon.stop() }
@@ -256,7 +266,7 @@ extension Figures {
     }
 
     /// The daemon's `announced-piper` child, if one runs.
-    private func piperHelper(of daemon: BenchDaemon) -> Int32? {
+    func piperHelper(of daemon: BenchDaemon) -> Int32? {
         childProcesses(of: daemon.process.pid).first { pid in
             var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
             let length = readlink("/proc/\(pid)/exe", &path, Int(PATH_MAX))

@@ -142,7 +142,7 @@ final class BenchDesktop {
     }
 
     /// The first line of the program's output for which `predicate` holds.
-    private static func firstLine(of process: SpawnedProcess, where predicate: (String) -> Bool) throws -> String {
+    static func firstLine(of process: SpawnedProcess, where predicate: (String) -> Bool) throws -> String {
         var bytes: [UInt8] = []
         while let output = process.output {
             while let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) {

@@ -7,7 +7,8 @@ import Glibc
 //   announced-bench [--daemon PATH] [--samples N] [--posts N] [--quick]
 //   announced-bench --only FIGURE[,FIGURE...] [...]   (idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, throughput,
 //                                                      pause, heard, memory, pair, longtext, wakeups, piper, piper-heard, toolkit: one figure alone,
-//                                                      for profiling; piper-heard is figure 14, switch figure 15, run only this way)
+//                                                      for profiling; piper-heard is figure 14, switch figure 15, spiel the
+//                                                      Spiel provider against native posts, run only this way)
 //   --memory-posts N: posts spoken before the daemon-and-helper memory figure (default 100)
 //   --piper-threads N: figure 14's daemon with piper_threads N (default: the daemon's default)
 //   announced-bench --soak POSTS [--daemon PATH]
@@ -135,6 +136,13 @@ func measureOne(_ name: Substring, _ figures: Figures) async throws {
     case "switch":
         print(try figures.engineSwitch(files: piperFiles).described)
         return
+    case "spiel":
+        if let missing = Figures.spielMissing {
+            print("spiel: the Spiel figure is left out: \(missing)")
+            return
+        }
+        print(try figures.spiel(files: piperFiles).described)
+        return
     case "piper-heard":
         if piperFiles.cli == nil {
             print(
@@ -147,7 +155,7 @@ func measureOne(_ name: Substring, _ figures: Figures) async throws {
         return
     default:
         print(
-            "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, wakeups, throughput, piper, piper-heard or switch"
+            "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, wakeups, throughput, piper, piper-heard, switch or spiel"
         )
         exit(2)
     }
@@ -157,7 +165,7 @@ func measureOne(_ name: Substring, _ figures: Figures) async throws {
 }
 
 /// The figures only `--only` measures; `--smoke` measures them after the others.
-let onlyFigures: [Substring] = ["dbus", "toolkit", "piper", "piper-heard", "switch"]
+let onlyFigures: [Substring] = ["dbus", "toolkit", "piper", "piper-heard", "switch", "spiel"]
 
 if let only = option("--only") {
     let figures = Figures(executable: executable, samples: samples, millionPosts: millionPosts, smoke: smoke)
@@ -194,7 +202,7 @@ let piperReady =
             .path)
     && FileManager.default.fileExists(atPath: piperFiles.libraryDirectory + "/libsherpa-onnx-c-api.so")
     && FileManager.default.fileExists(atPath: piperFiles.voice)
-let smokeOnly = onlyFigures.filter { piperReady || !["piper", "piper-heard", "switch"].contains($0) }
+let smokeOnly = onlyFigures.filter { piperReady || !["piper", "piper-heard", "switch", "spiel"].contains($0) }
 BenchProgress.shared.plan(figures: 17 + (smoke ? smokeOnly.count : 0))
 let text = "Download complete"
 BenchProgress.shared.begin("0. espeak-ng in process (the floor)")
@@ -281,7 +289,7 @@ do {
         for name in smokeOnly { try await measureOne(name, figures) }
         if !piperReady {
             print(
-                "(the Piper figures 13 to 15 need announced-piper beside the daemon, the engine and the test voice: make piper-engine)"
+                "(the Piper figures 13 to 15 and spiel need announced-piper beside the daemon, the engine and the test voice: make piper-engine)"
             )
         }
     }
