@@ -58,6 +58,8 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     private var loading: String?
     /// The voice being loaded had its files replaced meanwhile: it may hold the old ones.
     private var loadingReplaced = false
+    /// Run by the loader just before it stops an idle helper, for tests (``onIdleStop(_:)``).
+    private var beforeIdleStop: (@Sendable () -> Void)?
     /// The running helper holds a model whose files were replaced: the loader stops it (the
     /// helper keeps a voice it has loaded when asked for the same path again).
     private var helperHoldsReplacedVoice = false
@@ -138,6 +140,17 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// loading, for tests.
     var loadState: (pid: Int32, voice: String?, loading: String?) {
         condition.withLock { (helperPID, loadedVoice, loading) }
+    }
+
+    /// The voices asked of the loader and not yet being loaded, for tests.
+    var wantedVoices: [String] {
+        condition.withLock { wanted }
+    }
+
+    /// Has the loader run `hook` (without the lock) each time it is about to stop an idle helper,
+    /// for tests that need a request to land while the unload is under way.
+    func onIdleStop(_ hook: @escaping @Sendable () -> Void) {
+        condition.withLock { beforeIdleStop = hook }
     }
 
     /// Stops the helper and the loader thread for good, waiting for a load under way to end
@@ -246,9 +259,11 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                     return .ready(process)
                 }
                 if let spare = spares.take(voice: voice) { return .ready(spare) }
-                if inUse || (loaderBusy && loading != voice) {
+                if inUse || (loaderBusy && loading != nil && loading != voice) {
                     // The helper is out with another request, or loads another voice: a spare of
-                    // this request's own, loaded here, on the stream's thread.
+                    // this request's own, loaded here, on the stream's thread. (Busy loading
+                    // nothing is the helper being stopped, idle or with replaced files: over in
+                    // moments, so the request waits for it and for the one load it asks for.)
                     let threads = self.threads
                     let result = condition.withoutLock {
                         load(voice, helper: nil, threads: threads, spare: true, logger: logger)
@@ -376,7 +391,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                         loaderBusy = true
                         loadedVoice = nil
                         let logger = self.logger
+                        let hook = beforeIdleStop
                         condition.withoutLock {
+                            hook?()
                             let ending = helper.stop()
                             logger.info(
                                 "piper helper stopped after its idle time; its voices are unloaded",

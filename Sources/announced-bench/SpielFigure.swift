@@ -197,7 +197,7 @@ extension Figures {
 
     /// A daemon with `engine_idle_unload` 2 s and the audio `null`: rounds of six Spiel calls in
     /// the Piper voice, each text new; the first round on a fresh daemon (the voice not loaded
-    /// yet), every later one 500 ms after the Piper helper has exited (an idle unload).
+    /// yet), every later one as soon as the Piper helper has exited (an idle unload).
     private func unloadRows(
         files: PiperBenchFiles, bus: PrivateSessionBus, directory: String, into figures: inout SpielFigures
     ) throws {
@@ -223,9 +223,8 @@ extension Figures {
                     }
                     usleep(50_000)
                 }
-                // The helper has exited; the engine's loader ends the unload a moment later (a
-                // call inside that moment is another case: see Benchmarks/README.md).
-                usleep(500_000)
+                // The helper has exited: the call lands while the engine's loader may still be
+                // ending the unload, which must cost one load all the same.
             }
             for call in 1...6 {
                 let stream = try spiel.speak(

@@ -3,6 +3,7 @@ import AnnounceCore
 import BlockingThreads
 import Foundation
 import Glibc
+import POSIXThreads
 import Testing
 
 @testable import SpeechSynthesis
@@ -50,6 +51,26 @@ enum PiperFixture {
             installedVoices: { [voice] }
         )
     }
+}
+
+/// What a request on another thread was answered, once it was: the helper's process id, or why not.
+final class LockedAnswer: Sendable {
+    enum Answer: Sendable, Equatable {
+        case ready(pid: Int32)
+        case failed(String)
+        case aborted
+    }
+    private let answer = LockedValue<Answer?>(nil)
+    func set(_ value: EngineHelperAnswer) {
+        let summary: Answer =
+            switch value {
+            case .ready(let helper): .ready(pid: helper.pid)
+            case .failed(let why): .failed(why)
+            case .aborted: .aborted
+            }
+        answer.withLock { $0 = summary }
+    }
+    func get() -> Answer? { answer.withLock { $0 } }
 }
 
 /// The real Piper engine (`announced-piper`, sherpa-onnx, en_US-joe-medium) behind the engine
@@ -127,6 +148,45 @@ struct PiperBackendTests {
         #expect(waitFor(seconds: 30) { thread.piper.loadState.pid == 0 })
         #expect(kill(pid, 0) == -1 && errno == ESRCH, "the helper process is gone")
         #expect(thread.piper.loadState.voice == nil)
+    }
+
+    // A Spiel stream (`lease`) that asks for the voice while the loader is stopping its idle
+    // helper used to take that for "loading another voice": it loaded a spare of its own and
+    // stopped it after the stream, so the next request loaded the voice a second time.
+    @Test(
+        "a stream that asks for the voice while its idle helper is being stopped waits for the one load, with no spare")
+    func leaseDuringIdleUnload() async throws {
+        let thread = PiperFixture.thread(idle: .seconds(1))
+        let engine = thread.piper
+        let unloading = DispatchSemaphore(value: 0)
+        let resume = DispatchSemaphore(value: 0)
+        engine.onIdleStop {
+            unloading.signal()
+            resume.wait()
+        }
+        engine.prepare(voice: PiperFixture.voicePath, logger: TestAudio.logger)
+        try #require(
+            waitFor(seconds: 60) { engine.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
+        // Idle for a second: the loader is about to stop the helper, and holds there.
+        try #require(unloading.wait(timeout: .now() + 30) == .success, "the idle helper was not stopped")
+        let answer = LockedAnswer()
+        let leasing = Thread {
+            answer.set(engine.lease(for: PiperFixture.voicePath, cancelled: { false }, logger: TestAudio.logger))
+        }
+        leasing.start()
+        // The request has chosen: it returned with a helper of its own, or it waits for the loader.
+        let chose = waitFor(seconds: 60) {
+            answer.get() != nil || engine.wantedVoices.contains(PiperFixture.voicePath)
+        }
+        resume.signal()
+        try #require(chose, "the request neither returned nor asked the loader for its voice")
+        try #require(waitFor(seconds: 60) { answer.get() != nil }, "the request got no helper")
+        let pid = engine.loadState.pid
+        #expect(pid > 0)
+        #expect(answer.get() == .ready(pid: pid), "the engine's own helper, loaded once, not a spare")
+        #expect(engine.loadState.voice == PiperFixture.voicePath)
+        await withCheckedContinuation { (stopped: CheckedContinuation<Void, Never>) in thread.stop { stopped.resume() }
+        }
     }
 
     @Test("piper_threads reaches the helper as ANNOUNCED_PIPER_THREADS, capped at the machine's cores")
