@@ -334,20 +334,31 @@ let package = Package(
             name: "AnnouncePOSIXTests",
             dependencies: ["AnnouncePOSIX", "POSIXThreads", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSwift),
+        // The one lock and the threads of their own (ConditionLock, LockedValue, DedicatedThread).
+        .testTarget(name: "POSIXThreadsTests", dependencies: ["POSIXThreads"], swiftSettings: strictSwift),
+        // The engine wire's frames through real pipes.
+        .testTarget(
+            name: "EngineWireTests", dependencies: ["EngineWire", "POSIXThreads", "TestSupport", "BlockingThreads"],
+            swiftSettings: strictSwift),
+        // The Spiel provider's stream writer on real pipes.
+        .testTarget(
+            name: "SpeechProviderTests", dependencies: ["SpeechProvider", "POSIXThreads", "TestSupport"],
+            swiftSettings: strictSwift),
         .testTarget(
             name: "AccessibilityLintTests", dependencies: ["AccessibilityLint", "AnnounceProtocol"],
             swiftSettings: strictSwift),
         .testTarget(
             name: "SSIPProtocolTests", dependencies: ["SSIPProtocol", "AnnounceProtocol"], swiftSettings: strictSwift),
         .testTarget(
-            name: "AnnounceCoreTests", dependencies: ["AnnounceCore", "AnnounceProtocol", "TestSupport"],
+            name: "AnnounceCoreTests",
+            dependencies: ["AnnounceCore", "AnnounceProtocol", "TestSupport", "POSIXThreads"],
             swiftSettings: strictSwift
         ),
         .testTarget(
             name: "SpeechSynthesisTests",
             dependencies: [
                 "SpeechSynthesis", "EngineWire", "AnnounceCore", "CAnnounceLinux", "EngineSandbox", "TestSupport",
-                "BlockingThreads",
+                "BlockingThreads", "POSIXThreads",
             ],
             swiftSettings: strictSwift
         ),
@@ -366,7 +377,7 @@ let package = Package(
         .testTarget(
             name: "AnnounceServerTests",
             dependencies: [
-                "AnnounceServer", "AnnounceCore", "AnnounceProtocol", "TestSupport",
+                "AnnounceServer", "AnnounceCore", "AnnounceProtocol", "TestSupport", "POSIXThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -378,6 +389,7 @@ let package = Package(
             name: "AnnounceSSIPTests",
             dependencies: [
                 "AnnounceSSIP", "AnnounceServer", "AnnounceCore", "AnnounceProtocol", "SSIPProtocol", "TestSupport",
+                "POSIXThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -407,7 +419,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "AnnounceProtocol", "AnnounceClient", "SSIPProtocol", "EngineSandbox", "PiperRendering", "TestSupport",
-                "BlockingThreads", "DesktopBus",
+                "BlockingThreads", "DesktopBus", "POSIXThreads",
             ],
             // Sources of client programs the tests compile themselves (the libspeechd client).
             exclude: ["Fixtures"],
@@ -423,7 +435,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "ProcessHarness", "AnnounceCore", "AnnounceServer", "CAnnounceLinux",
+                "ProcessHarness", "AnnounceCore", "AnnounceServer", "CAnnounceLinux", "POSIXThreads",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,5 @@
 import AnnounceProtocol
-import Synchronization
+import POSIXThreads
 import TestSupport
 
 // SPDX-License-Identifier: GPL-3.0-or-later
@@ -7,7 +7,7 @@ import TestSupport
 
 /// A speech backend that only records what it is asked; the test plays the engine's part.
 final class FakeBackend: SpeechBackend {
-    private let state = Mutex<(spoken: [Utterance], aborted: [UInt64])>(([], []))
+    private let state = LockedValue<(spoken: [Utterance], aborted: [UInt64])>(([], []))
     let outputDescription = "fake"
     let voices = [
         VoiceDescription(name: "en-us", languages: ["en-us", "en"]),
@@ -22,9 +22,9 @@ final class FakeBackend: SpeechBackend {
     ]
 
     /// Voices "installed" later: ``rescanVoices()`` adds them, ``voices`` does not.
-    let installed = Mutex<[VoiceDescription]>([])
+    let installed = LockedValue<[VoiceDescription]>([])
     /// How many times the dispatcher asked the backend to look for voices again.
-    let rescans = Mutex(0)
+    let rescans = LockedValue(0)
     func rescanVoices() -> [VoiceDescription] {
         rescans.withLock { $0 += 1 }
         return voices + installed.withLock { $0 }
@@ -36,9 +36,9 @@ final class FakeBackend: SpeechBackend {
     func resume() { holds.withLock { $0.append(false) } }
 
     /// The `pause` (true) and `resume` (false) calls, in order.
-    let holds = Mutex<[Bool]>([])
+    let holds = LockedValue<[Bool]>([])
     /// The voices `prepare` was asked for, in order.
-    let prepared = Mutex<[String]>([])
+    let prepared = LockedValue<[String]>([])
     func prepare(voice identifier: String) { prepared.withLock { $0.append(identifier) } }
     /// `gmw/en` (British English) stands in for a Piper voice; the others' engine is not told.
     func engineName(forVoice identifier: String) -> String? { identifier == "gmw/en" ? "piper" : nil }
@@ -49,8 +49,8 @@ final class FakeBackend: SpeechBackend {
 
 /// Records the lines a connection would receive.
 final class RecordingSink: EventSink {
-    private let delivered = Mutex<[ClientLine]>([])
-    private let closedAfterCount = Mutex<Int?>(nil)
+    private let delivered = LockedValue<[ClientLine]>([])
+    private let closedAfterCount = LockedValue<Int?>(nil)
     func deliver(_ lines: [ClientLine]) { delivered.withLock { $0.append(contentsOf: lines) } }
     func close() {
         let count = delivered.withLock { $0.count }

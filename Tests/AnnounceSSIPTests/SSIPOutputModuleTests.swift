@@ -1,5 +1,5 @@
 import AnnounceProtocol
-import NIOConcurrencyHelpers
+import POSIXThreads
 import SSIPProtocol
 import Testing
 
@@ -26,8 +26,8 @@ struct SSIPOutputModuleTests {
         "no Piper helper or voice: SET OUTPUT_MODULE piper or festival is 216, GET answers it, messages speak as if none were set"
     )
     func piperNeedsAVoiceOrItsHelper() throws {
-        let installed = NIOLockedValueBox<[VoiceDescription]>([])
-        let frontEnd = SSIPFrontEnd(lookForVoices: { Self.espeak + installed.withLockedValue { $0 } })
+        let installed = LockedValue<[VoiceDescription]>([])
+        let frontEnd = SSIPFrontEnd(lookForVoices: { Self.espeak + installed.withLock { $0 } })
         var probe = DecoderProbe(frontEnd)
         #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250 OK MODULE LIST SENT|"])
         #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
@@ -36,7 +36,7 @@ struct SSIPOutputModuleTests {
         #expect(probe.send("GET OUTPUT_MODULE") == ["251-festival|251 OK GET RETURNED|"])
         let unbound = try #require(message(probe.read("SPEAK\r\nhello\r\n.\r\n").inputs.last))
         #expect(unbound.engine == nil, "a module announced does not have speaks as if none were set")
-        installed.withLockedValue { $0 = Self.piper }
+        installed.withLock { $0 = Self.piper }
         frontEnd.voicesChanged()
         #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250-piper|250 OK MODULE LIST SENT|"])
         #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
@@ -47,14 +47,14 @@ struct SSIPOutputModuleTests {
         "with Piper's helper installed and no voice: piper is listed and set, lists no voices, and its messages carry espeak-ng's variant"
     )
     func piperHelperWithoutVoices() throws {
-        let helperInstalled = NIOLockedValueBox(false)
+        let helperInstalled = LockedValue(false)
         let frontEnd = SSIPFrontEnd(
             lookForVoices: { Self.espeak },
-            lookForEngines: { helperInstalled.withLockedValue { $0 } ? ["espeak-ng", "piper"] : ["espeak-ng"] }
+            lookForEngines: { helperInstalled.withLock { $0 } ? ["espeak-ng", "piper"] : ["espeak-ng"] }
         )
         var probe = DecoderProbe(frontEnd)
         #expect(probe.send("SET self OUTPUT_MODULE piper") == ["216 OK OUTPUT MODULE SET|"])
-        helperInstalled.withLockedValue { $0 = true }
+        helperInstalled.withLock { $0 = true }
         frontEnd.voicesChanged()
         #expect(probe.send("LIST OUTPUT_MODULES") == ["250-espeak-ng|250-piper|250 OK MODULE LIST SENT|"])
         #expect(probe.send("SET self OUTPUT_MODULE PIPER") == ["216 OK OUTPUT MODULE SET|"])

@@ -2,14 +2,14 @@
 import AnnounceCore
 import NIOCore
 import NIOEmbedded
-import Synchronization
+import POSIXThreads
 import Testing
 
 @testable import AnnounceServer
 
 /// A front-end encoder whose output a test scripts: each delivery writes the next output given.
 final class ScriptedEncoder: FrontEndEncoder {
-    private let script = Mutex<[FrontEndOutput]>([])
+    private let script = LockedValue<[FrontEndOutput]>([])
 
     func append(_ output: FrontEndOutput) { script.withLock { $0.append(output) } }
 

@@ -1,6 +1,6 @@
 import NIOCore
 import NIOEmbedded
-import Synchronization
+import POSIXThreads
 import Testing
 
 // SPDX-License-Identifier: GPL-3.0-or-later
@@ -8,7 +8,7 @@ import Testing
 
 /// Whether a future has completed, asked without waiting.
 final class Completion: Sendable {
-    private let done = Mutex(false)
+    private let done = LockedValue(false)
     init(_ future: EventLoopFuture<Void>) {
         future.whenSuccess { self.done.withLock { $0 = true } }
     }

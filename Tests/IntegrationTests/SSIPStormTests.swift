@@ -2,7 +2,7 @@
 import AnnounceProtocol
 import BlockingThreads
 import Foundation
-import Synchronization
+import POSIXThreads
 import TestSupport
 import Testing
 
@@ -124,7 +124,7 @@ struct SSIPStormTests {
 
         // All at once, each connection on its own thread: the SSIP ones command by command, the
         // native ones in small writes.
-        let outcomes = Mutex<[Int: Result<SSIPStormOutcome, SSIPClientError>]>([:])
+        let outcomes = LockedValue<[Int: Result<SSIPStormOutcome, SSIPClientError>]>([:])
         let sending = ssipClients.map { SendableBox($0) }
         let posting = natives.map { SendableBox($0.client) }
         let nativeLines = natives.map(\.lines)

@@ -3,6 +3,7 @@ import AnnounceCore
 import BlockingThreads
 import Foundation
 import Logging
+import POSIXThreads
 import TestSupport
 
 @testable import SpeechSynthesis
@@ -112,7 +113,7 @@ extension NullDeviceOutput {
 /// unplayed: the engine's lookahead. A device paces its writer when that stays within its buffer.
 final class LookaheadRecordingOutput: NullDeviceOutput, @unchecked Sendable {
     let device = NullAudioOutput()
-    private let lock = NSLock()
+    private let lock = ConditionLock()
     private var written = 0
     private var largest = 0
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import Foundation
+import POSIXThreads
 import Testing
 
 @testable import SpeechSynthesis
@@ -10,7 +11,7 @@ struct EngineVoiceCatalogsTests {
     /// A catalog that is current, and stopped, only when the test says.
     final class HeldCatalog: InstalledVoiceCatalog, @unchecked Sendable {
         let voices: [VoiceDescription]
-        private let lock = NSLock()
+        private let lock = ConditionLock()
         private var waiting: [@Sendable () -> Void] = []
         private var observers: [@Sendable ([VoiceDescription]) -> Void] = []
 
@@ -40,7 +41,7 @@ struct EngineVoiceCatalogsTests {
     }
 
     final class Count: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = ConditionLock()
         private var value = 0
         private var lists: [[String]] = []
         func add(_ list: [VoiceDescription] = []) {

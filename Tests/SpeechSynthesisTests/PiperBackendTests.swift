@@ -4,6 +4,7 @@ import BlockingThreads
 import Foundation
 import Glibc
 import POSIXThreads
+import TestSupport
 import Testing
 
 @testable import SpeechSynthesis
@@ -158,17 +159,17 @@ struct PiperBackendTests {
     func leaseDuringIdleUnload() async throws {
         let thread = PiperFixture.thread(idle: .seconds(1))
         let engine = thread.piper
-        let unloading = DispatchSemaphore(value: 0)
-        let resume = DispatchSemaphore(value: 0)
+        let unloading = Latch()
+        let resume = Latch()
         engine.onIdleStop {
-            unloading.signal()
+            unloading.open()
             resume.wait()
         }
         engine.prepare(voice: PiperFixture.voicePath, logger: TestAudio.logger)
         try #require(
             waitFor(seconds: 60) { engine.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
         // Idle for a second: the loader is about to stop the helper, and holds there.
-        try #require(unloading.wait(timeout: .now() + 30) == .success, "the idle helper was not stopped")
+        try #require(unloading.wait(timeout: .seconds(30)), "the idle helper was not stopped")
         let answer = LockedAnswer()
         let leasing = Thread {
             answer.set(engine.lease(for: PiperFixture.voicePath, cancelled: { false }, logger: TestAudio.logger))
@@ -178,7 +179,7 @@ struct PiperBackendTests {
         let chose = waitFor(seconds: 60) {
             answer.get() != nil || engine.wantedVoices.contains(PiperFixture.voicePath)
         }
-        resume.signal()
+        resume.open()
         try #require(chose, "the request neither returned nor asked the loader for its voice")
         try #require(waitFor(seconds: 60) { answer.get() != nil }, "the request got no helper")
         let pid = engine.loadState.pid

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
+import POSIXThreads
 
 @testable import SpeechSynthesis
 
@@ -8,7 +9,7 @@ import Foundation
 /// paused device after a wait, is the same on an idle and on a loaded machine. An abort signal
 /// raised before the sleep ends it at once, without moving time, as on the monotonic clock.
 final class SteppedTime: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ConditionLock()
     private var current = ContinuousClock.now
 
     /// The time to give a `VirtualPlaybackClock`, a `NullAudioOutput` or a `WAVAudioOutput`.

@@ -2,6 +2,7 @@
 import AnnounceCore
 import AnnounceProtocol
 import Foundation
+import POSIXThreads
 import Testing
 
 @testable import SpeechSynthesis
@@ -16,7 +17,7 @@ struct ThirdEngineTests {
     /// A null output that keeps what each utterance wrote.
     final class RecordingOutput: NullDeviceOutput, @unchecked Sendable {
         let device = NullAudioOutput()
-        private let lock = NSLock()
+        private let lock = ConditionLock()
         private var samples: [UInt64: [Int16]] = [:]
         private var seq: UInt64 = 0
         var description: String { "recording null" }

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
-import Synchronization
+import POSIXThreads
 
 /// Runs dispatcher turns only when the test says so, so every step is deterministic: give
 /// ``scheduler`` to the dispatcher as its `scheduleTurn`.
 public final class ManualTurns: Sendable {
-    private let queue = Mutex<[@MainActor @Sendable () -> Void]>([])
+    private let queue = LockedValue<[@MainActor @Sendable () -> Void]>([])
 
     /// Creates an empty queue of turns.
     public init() {}

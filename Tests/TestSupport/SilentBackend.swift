@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import AnnounceCore
-import Synchronization
+import POSIXThreads
 
 /// A speech backend that records what it is asked to speak and never finishes on its own: the
 /// test plays the engine's part through the dispatcher's backend events.
 public final class SilentBackend: SpeechBackend {
-    private let state = Mutex<[Utterance]>([])
+    private let state = LockedValue<[Utterance]>([])
     /// Says what this backend is, where the daemon would name its audio output.
     public let outputDescription = "silent"
     /// Two voices, American English and German.

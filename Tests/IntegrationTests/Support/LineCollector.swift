@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import BlockingThreads
 import Foundation
+import POSIXThreads
 import Testing
 
 /// What a child writes to a pipe, read on a thread of its own to the end and kept, line by line.
+// Unchecked: `text` and `ended` are touched only with `condition` held.
 final class LineCollector: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var text = ""
     private var ended = false
 
@@ -14,10 +16,10 @@ final class LineCollector: @unchecked Sendable {
         Thread.detachNewThread { [self] in
             while true {
                 let data = handle.availableData
-                condition.lock()
-                if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
-                condition.broadcast()
-                condition.unlock()
+                condition.withLock {
+                    if data.isEmpty { ended = true } else { text += String(decoding: data, as: UTF8.self) }
+                    condition.broadcast()
+                }
                 if data.isEmpty { return }
             }
         }
@@ -26,50 +28,49 @@ final class LineCollector: @unchecked Sendable {
     /// Everything, once the writer closed the pipe.
     func waitForEnd() -> String {
         expectBlockingAllowed("Waiting for a child's output to end")
-        condition.lock()
-        defer { condition.unlock() }
-        while !ended { condition.wait() }
-        return text
+        return condition.withLock {
+            condition.wait(until: { ended })
+            return text
+        }
     }
 
     /// What came so far.
     func currentText() -> String {
-        condition.lock()
-        defer { condition.unlock() }
-        return text
+        condition.withLock { text }
     }
 
     /// The complete lines so far (a line still being written is left out).
     func completeLines() -> [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        condition.withLock {
+            text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
     }
 
     /// Waits until there are more than `count` complete lines; false at `deadline` or the end.
     func waitForMoreLines(than count: Int, until deadline: Date) -> Bool {
         expectBlockingAllowed("Waiting for a child's next output line")
-        condition.lock()
-        defer { condition.unlock() }
-        while text.count(where: { $0 == "\n" }) <= count {
-            if ended || !condition.wait(until: deadline) { return false }
+        let until = monotonicTime(after: .seconds(deadline.timeIntervalSinceNow))
+        return condition.withLock {
+            while text.count(where: { $0 == "\n" }) <= count {
+                if ended || !condition.wait(until: until) { return false }
+            }
+            return true
         }
-        return true
     }
 
     /// Waits until a complete line for which `predicate` holds has come (a line may end in "\n"
     /// or a terminal's "\r\n"); nil after `timeout` seconds or at the end of the output.
     func waitForLine(timeout: Double, _ predicate: (String) -> Bool) -> String? {
         expectBlockingAllowed("Waiting for a child's output line")
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            // "\r\n" (a terminal's line end) is one Character in Swift, so it is split on too.
-            let complete = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-                .dropLast(text.last == "\n" || text.last == "\r\n" ? 0 : 1)
-            if let line = complete.first(where: { predicate(String($0)) }) { return String(line) }
-            if ended || !condition.wait(until: deadline) { return nil }
+        let deadline = monotonicTime(after: .seconds(timeout))
+        return condition.withLock {
+            while true {
+                // "\r\n" (a terminal's line end) is one Character in Swift, so it is split on too.
+                let complete = text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+                    .dropLast(text.last == "\n" || text.last == "\r\n" ? 0 : 1)
+                if let line = complete.first(where: { predicate(String($0)) }) { return String(line) }
+                if ended || !condition.wait(until: deadline) { return nil }
+            }
         }
     }
 }

@@ -2,6 +2,7 @@
 import BlockingThreads
 import Foundation
 import Glibc
+import POSIXThreads
 import TestSupport
 import Testing
 
@@ -9,12 +10,13 @@ import Testing
 /// a browser) and the daemon's SSIP socket: every connection made to ``path`` is relayed to the
 /// daemon byte for byte, both ways, and the server's lines (replies and 7xx events, exactly as
 /// the client read them) and the client's lines are kept for the test.
+// Unchecked: the bytes, descriptors and counts below are touched only with `condition` held.
 final class SSIPWireTap: @unchecked Sendable {
     /// Where clients connect (their `SPEECHD_ADDRESS` is `unix_socket:` this path).
     let path: String
     private let upstream: String
     private let listener: Int32
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     /// Per connection (in the order they were accepted), what each side wrote.
     private var clientBytes: [[UInt8]] = []
     private var serverBytes: [[UInt8]] = []
@@ -46,15 +48,15 @@ final class SSIPWireTap: @unchecked Sendable {
     /// Stops listening and ends every relayed connection (the relay's threads hold the tap, so
     /// its owner calls this when done).
     func stop() {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !closed else { return }
-        closed = true
-        // The accept thread closes the listener when its accept fails.
-        shutdown(listener, Int32(SHUT_RDWR))
-        // Under the lock: a relay closes its sockets under it too, so no number here is reused.
-        for fd in descriptors { shutdown(fd, Int32(SHUT_RDWR)) }
-        unlink(path)
+        condition.withLock {
+            guard !closed else { return }
+            closed = true
+            // The accept thread closes the listener when its accept fails.
+            shutdown(listener, Int32(SHUT_RDWR))
+            // Under the lock: a relay closes its sockets under it too, so no number here is reused.
+            for fd in descriptors { shutdown(fd, Int32(SHUT_RDWR)) }
+            unlink(path)
+        }
     }
 
     private func acceptLoop() {
@@ -72,21 +74,22 @@ final class SSIPWireTap: @unchecked Sendable {
                     Glibc.connect(server, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
                 }
             }
-            condition.lock()
-            if closed || connected != 0 {
-                condition.unlock()
+            // The new connection's index, or nil when the tap is closed or the daemon refused.
+            let (index, isClosed): (Int?, Bool) = condition.withLock {
+                if closed || connected != 0 { return (nil, closed) }
+                clientBytes.append([])
+                serverBytes.append([])
+                endedDirections.append(0)
+                descriptors += [client, server]
+                condition.broadcast()
+                return (clientBytes.count - 1, false)
+            }
+            guard let index else {
                 close(client)
                 close(server)
-                if closed { return }
+                if isClosed { return }
                 continue
             }
-            let index = clientBytes.count
-            clientBytes.append([])
-            serverBytes.append([])
-            endedDirections.append(0)
-            descriptors += [client, server]
-            condition.broadcast()
-            condition.unlock()
             Thread.detachNewThread { [self] in pump(from: client, to: server, connection: index, fromServer: false) }
             Thread.detachNewThread { [self] in pump(from: server, to: client, connection: index, fromServer: true) }
         }
@@ -99,14 +102,14 @@ final class SSIPWireTap: @unchecked Sendable {
             let count = read(source, &chunk, chunk.count)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
-            condition.lock()
-            if fromServer {
-                serverBytes[connection] += chunk[..<count]
-            } else {
-                clientBytes[connection] += chunk[..<count]
+            condition.withLock {
+                if fromServer {
+                    serverBytes[connection] += chunk[..<count]
+                } else {
+                    clientBytes[connection] += chunk[..<count]
+                }
+                condition.broadcast()
             }
-            condition.broadcast()
-            condition.unlock()
             var offset = 0
             while offset < count {
                 let written = chunk[offset..<count].withUnsafeBytes {
@@ -118,35 +121,29 @@ final class SSIPWireTap: @unchecked Sendable {
             }
         }
         shutdown(destination, Int32(SHUT_WR))
-        condition.lock()
-        endedDirections[connection] += 1
-        if endedDirections[connection] == 2 {
-            descriptors.removeAll { $0 == source || $0 == destination }
-            close(source)
-            close(destination)
+        condition.withLock {
+            endedDirections[connection] += 1
+            if endedDirections[connection] == 2 {
+                descriptors.removeAll { $0 == source || $0 == destination }
+                close(source)
+                close(destination)
+            }
         }
-        condition.unlock()
     }
 
     /// The CR LF lines the server sent on connection `connection`, in order.
     func serverLines(_ connection: Int) -> [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        return connection < serverBytes.count ? Self.lines(serverBytes[connection]) : []
+        condition.withLock { connection < serverBytes.count ? Self.lines(serverBytes[connection]) : [] }
     }
 
     /// The CR LF lines the client sent on connection `connection`, in order.
     func clientLines(_ connection: Int) -> [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        return connection < clientBytes.count ? Self.lines(clientBytes[connection]) : []
+        condition.withLock { connection < clientBytes.count ? Self.lines(clientBytes[connection]) : [] }
     }
 
     /// How many connections were relayed so far.
     var connectionCount: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return clientBytes.count
+        condition.withLock { clientBytes.count }
     }
 
     /// Waits until `predicate` holds for the server's and the client's lines on some connection;
@@ -154,15 +151,15 @@ final class SSIPWireTap: @unchecked Sendable {
     func waitForConnection(timeout: Double = 30, _ predicate: (_ server: [String], _ client: [String]) -> Bool) -> Int?
     {
         expectBlockingAllowed("Waiting for SSIP traffic through the tap")
-        let deadline = Date().addingTimeInterval(timeout)
-        condition.lock()
-        defer { condition.unlock() }
-        while true {
-            for index in clientBytes.indices
-            where predicate(Self.lines(serverBytes[index]), Self.lines(clientBytes[index])) {
-                return index
+        let deadline = monotonicTime(after: .seconds(timeout))
+        return condition.withLock {
+            while true {
+                for index in clientBytes.indices
+                where predicate(Self.lines(serverBytes[index]), Self.lines(clientBytes[index])) {
+                    return index
+                }
+                if !condition.wait(until: deadline) { return nil }
             }
-            if !condition.wait(until: deadline) { return nil }
         }
     }
 

@@ -1,8 +1,10 @@
-import BlockingThreads
 // SPDX-License-Identifier: GPL-3.0-or-later
+import BlockingThreads
 import EngineWire
 import Foundation
 import Glibc
+import POSIXThreads
+import TestSupport
 import Testing
 
 @Suite("The daemon's pipes to its espeak-ng helper")
@@ -57,13 +59,13 @@ struct HelperWireTests {
     /// Runs `body` on a thread of its own (not a pool's, which the writer may hold) and waits
     /// for its result: the reading end of a pipe a chapter is written into.
     final class ReaderThread<Result>: @unchecked Sendable {
-        private let done = DispatchSemaphore(value: 0)
+        private let done = Latch()
         private var result: Result?
 
         init(_ body: @escaping @Sendable () -> Result) {
             Thread { [self] in
                 result = body()
-                done.signal()
+                done.open()
             }.start()
         }
 
