@@ -313,102 +313,108 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     private func runLoader() {
         condition.withLock {
             while true {
-                if shuttingDown, !loaderBusy {
-                    let helper = process
-                    process = nil
-                    loadedVoice = nil
-                    helperPID = 0
-                    let idleSpares = spares.drain()
-                    condition.withoutLock {
-                        _ = helper?.stop()
-                        for spare in idleSpares { spare.stop() }
-                    }
-                    loaderEnded = true
-                    condition.broadcast()
-                    return
-                }
+                if shuttingDown, !loaderBusy { return endLoader() }
                 if helperHoldsReplacedVoice, !inUse, !loaderBusy {
                     helperHoldsReplacedVoice = false
                     if let helper = process, helperPID != 0 {
-                        loaderBusy = true
-                        loadedVoice = nil
-                        let logger = self.logger
-                        condition.withoutLock {
-                            let ending = helper.stop()
-                            logger.info(
-                                "piper helper stopped: the files of its voice were replaced",
-                                metadata: ["how": "\(ending)"])
-                        }
-                        loaderBusy = false
-                        helperPID = 0
+                        stopHelper(helper, saying: "piper helper stopped: the files of its voice were replaced")
                     }
-                    continue
-                }
-                if let voice = sparesWanted.first {
-                    let threads = self.threads
-                    let logger = self.logger
-                    let result = condition.withoutLock {
-                        load(voice, helper: nil, threads: threads, spare: true, logger: logger)
-                    }
-                    sparesWanted.removeFirst()
-                    if let spare = result.helper, result.failure == nil {
-                        spares.add(spare, voice: voice)
-                    } else {
-                        _ = result.helper?.stop()
-                        failures[voice] = result.failure ?? "the piper helper could not start"
-                    }
-                    wakeWaiters()
-                    continue
-                }
-                if !inUse, !loaderBusy, let voice = wanted.first {
-                    wanted.removeFirst()
-                    loaderBusy = true
-                    loading = voice
-                    let helper = process
-                    let logger = self.logger
-                    let threads = self.threads
-                    let result = condition.withoutLock {
-                        load(voice, helper: helper, threads: threads, spare: false, logger: logger)
-                    }
-                    loaderBusy = false
-                    loading = nil
-                    process = result.helper
-                    helperPID = result.pid
-                    loadedVoice = result.failure == nil && !loadingReplaced ? voice : nil
-                    if loadingReplaced, result.failure == nil {
-                        helperHoldsReplacedVoice = true
-                        want(voice)
-                    }
-                    loadingReplaced = false
-                    if let failure = result.failure { failures[voice] = failure }
-                    lastUse = .now
-                    wakeWaiters()
-                    continue
-                }
-                if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helperPID != 0 {
+                } else if let voice = sparesWanted.first {
+                    loadSpare(voice)
+                } else if !inUse, !loaderBusy, let voice = wanted.first {
+                    loadWanted(voice)
+                } else if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helperPID != 0 {
                     let idle = ContinuousClock.now - lastUse
                     if idle >= idleUnload {
-                        loaderBusy = true
-                        loadedVoice = nil
-                        let logger = self.logger
-                        let hook = beforeIdleStop
-                        condition.withoutLock {
-                            hook?()
-                            let ending = helper.stop()
-                            logger.info(
-                                "piper helper stopped after its idle time; its voices are unloaded",
-                                metadata: ["how": "\(ending)"])
-                        }
-                        loaderBusy = false
-                        helperPID = 0
-                        continue
+                        stopHelper(
+                            helper, saying: "piper helper stopped after its idle time; its voices are unloaded",
+                            first: beforeIdleStop)
+                    } else {
+                        _ = condition.wait(until: monotonicTime(after: idleUnload - idle))
                     }
-                    _ = condition.wait(until: monotonicTime(after: idleUnload - idle))
-                    continue
+                } else {
+                    condition.wait()
                 }
-                condition.wait()
             }
         }
+    }
+
+    /// Shutdown: stops the helper and the idle spares, and tells `shutDown` the loader has ended.
+    /// Called with the lock held.
+    private func endLoader() {
+        let helper = process
+        process = nil
+        loadedVoice = nil
+        helperPID = 0
+        let idleSpares = spares.drain()
+        condition.withoutLock {
+            _ = helper?.stop()
+            for spare in idleSpares { spare.stop() }
+        }
+        loaderEnded = true
+        condition.broadcast()
+    }
+
+    /// Stops the engine's own helper, unloading its voice, and logs `message` with how it ended;
+    /// `first` runs just before, without the lock (``onIdleStop(_:)``). Busy loading nothing
+    /// meanwhile, which `lease` waits for. Called with the lock held.
+    private func stopHelper(_ helper: EngineHelperProcess, saying message: String, first: (@Sendable () -> Void)? = nil)
+    {
+        loaderBusy = true
+        loadedVoice = nil
+        let logger = self.logger
+        condition.withoutLock {
+            first?()
+            let ending = helper.stop()
+            logger.info("\(message)", metadata: ["how": "\(ending)"])
+        }
+        loaderBusy = false
+        helperPID = 0
+    }
+
+    /// Loads a spare helper with `voice` for a post that came while a stream had the helper.
+    /// Called with the lock held.
+    private func loadSpare(_ voice: String) {
+        let threads = self.threads
+        let logger = self.logger
+        let result = condition.withoutLock {
+            load(voice, helper: nil, threads: threads, spare: true, logger: logger)
+        }
+        sparesWanted.removeFirst()
+        if let spare = result.helper, result.failure == nil {
+            spares.add(spare, voice: voice)
+        } else {
+            _ = result.helper?.stop()
+            failures[voice] = result.failure ?? "the piper helper could not start"
+        }
+        wakeWaiters()
+    }
+
+    /// Loads `voice`, the first wanted, into the engine's own helper (started if none runs).
+    /// Called with the lock held.
+    private func loadWanted(_ voice: String) {
+        wanted.removeFirst()
+        loaderBusy = true
+        loading = voice
+        let helper = process
+        let logger = self.logger
+        let threads = self.threads
+        let result = condition.withoutLock {
+            load(voice, helper: helper, threads: threads, spare: false, logger: logger)
+        }
+        loaderBusy = false
+        loading = nil
+        process = result.helper
+        helperPID = result.pid
+        loadedVoice = result.failure == nil && !loadingReplaced ? voice : nil
+        if loadingReplaced, result.failure == nil {
+            helperHoldsReplacedVoice = true
+            want(voice)
+        }
+        loadingReplaced = false
+        if let failure = result.failure { failures[voice] = failure }
+        lastUse = .now
+        wakeWaiters()
     }
 
     /// A load ended: wakes the speech thread and the streams waiting in `lease` to look again.
