@@ -25,83 +25,24 @@ extension EngineBackend {
     /// one language, spoken by that language's voice.
     func parts(of utterance: Utterance) -> [UtterancePart] {
         let postLanguage = language(ofVoice: utterance.voice)
-        let wholeEngine = engine(speaking: utterance.voice)
-        let whole = [
-            UtterancePart(
-                utterance: utterance, engine: wholeEngine,
-                run: SpeechRun(
-                    language: postLanguage, voice: voiceName(of: utterance.voice), engine: wholeEngine.name,
-                    range: Self.withoutSpaces(0..<utterance.text.unicodeScalars.count, utterance.text.unicodeScalars)
-                        ?? 0..<utterance.text.unicodeScalars.count),
-                offset: 0)
-        ]
+        let whole = [wholePart(of: utterance, language: postLanguage)]
         let settings = languageSwitching.withLock { $0 }
         guard settings.splitter.switching != .off, !utterance.spell, !utterance.text.isEmpty else { return whole }
-        // Each run with its place in the post's text as the monitor shows it (`shown`: without the
-        // spaces around it; nil for a run of spaces alone).
-        let runs: [(language: String, text: String, range: Range<Int>, shown: Range<Int>?, offset: Int)] =
-            utterance.ssml
-            ? settings.splitter.runs(ofSSML: utterance.text, language: postLanguage).map {
-                let source = $0.ssml.unicodeScalars.dropFirst($0.sourceOffset).prefix($0.range.count)
-                return (
-                    $0.language, $0.ssml, $0.range, Self.withoutSpaces($0.range, source),
-                    $0.range.lowerBound - $0.sourceOffset
-                )
-            }
-            : settings.splitter.runs(of: utterance.text, language: postLanguage).map {
-                (
-                    $0.language, $0.text, $0.range, Self.withoutSpaces($0.range, $0.text.unicodeScalars),
-                    $0.range.lowerBound
-                )
-            }
+        let runs = Self.runs(of: utterance, language: postLanguage, splitter: settings.splitter)
         // A text all in the post's language (most posts) is the post spoken whole.
         if runs.allSatisfy({ $0.language == postLanguage }) { return whole }
-        // What a run's language gives, worked out once per post for each language and voice: a
-        // long text has thousands of runs in two or three languages, and indexing and searching
-        // the voices is most of the cost. The voices are indexed only when a run needs another
-        // language's voice.
-        var runVoices: RunVoices?
-        var voiceForLanguage: [String: (voice: String, fallback: Bool)] = [:]
-        var routedVoice: [String: String] = [:]
-        var engineOfVoice: [String: (engine: any SpeechEngine, name: String)] = [:]
+        var choices = RunChoices(
+            backend: self, utterance: utterance, language: postLanguage, preferences: settings.voicePreferences)
         var parts: [UtterancePart] = []
         for run in runs {
             var part = utterance
             part.text = run.text
             part.earcon = utterance.earcon && parts.isEmpty
-            let chosen: (voice: String, fallback: Bool)
-            if let known = voiceForLanguage[run.language] {
-                chosen = known
-            } else if run.language == postLanguage {
-                chosen = (utterance.voice, false)
-                voiceForLanguage[run.language] = chosen
-            } else {
-                let voices = runVoices ?? RunVoices(voices: self.voices, preferences: settings.voicePreferences)
-                runVoices = voices
-                if let voice = voices.voice(forLanguage: run.language) {
-                    chosen = (voice.identifier, false)
-                } else {
-                    chosen = (utterance.voice, true)
-                    audioPath.logger.notice(
-                        "no voice speaks \(run.language): that part of the post is spoken with the post's voice \(utterance.voice)",
-                        metadata: ["seq": "\(utterance.seq)"]
-                    )
-                }
-                voiceForLanguage[run.language] = chosen
-            }
-            let fallback = chosen.fallback
+            let chosen = choices.voice(forLanguage: run.language)
             part.voice = chosen.voice
             // SSML is routed by its text (a `say-as`); plain text by its voice alone.
-            if utterance.ssml {
-                part = routed(part)
-            } else if let voice = routedVoice[part.voice] {
-                part.voice = voice
-            } else {
-                let voice = routed(part).voice
-                routedVoice[part.voice] = voice
-                part.voice = voice
-            }
-            if !utterance.ssml, !fallback, let last = parts.last, !last.run.fallback,
+            part = utterance.ssml ? routed(part) : choices.routedByVoice(part)
+            if !utterance.ssml, !chosen.fallback, let last = parts.last, !last.run.fallback,
                 last.utterance.voice == part.voice
             {
                 parts[parts.count - 1].utterance.text += part.text
@@ -110,14 +51,13 @@ extension EngineBackend {
                 }
                 continue
             }
-            let engine = engineOfVoice[part.voice] ?? (engine(speaking: part.voice), voiceName(of: part.voice))
-            engineOfVoice[part.voice] = engine
+            let engine = choices.engine(speaking: part.voice)
             parts.append(
                 UtterancePart(
                     utterance: part, engine: engine.engine,
                     run: SpeechRun(
                         language: run.language, voice: engine.name, engine: engine.engine.name,
-                        range: run.shown ?? run.range, fallback: fallback),
+                        range: run.shown ?? run.range, fallback: chosen.fallback),
                     offset: run.offset))
         }
         // One run in the post's own voice is the post spoken whole.
@@ -127,9 +67,40 @@ extension EngineBackend {
         return whole
     }
 
+    /// `utterance` as one part: its whole text in its own voice and engine, shown without the
+    /// spaces around it.
+    private func wholePart(of utterance: Utterance, language: String) -> UtterancePart {
+        let engine = engine(speaking: utterance.voice)
+        let scalars = utterance.text.unicodeScalars
+        return UtterancePart(
+            utterance: utterance, engine: engine,
+            run: SpeechRun(
+                language: language, voice: voiceName(of: utterance.voice), engine: engine.name,
+                range: Self.withoutSpaces(0..<scalars.count, scalars) ?? 0..<scalars.count),
+            offset: 0)
+    }
+
+    /// The language runs of `utterance` (SSML or plain text), each with its place in the post's
+    /// text as the monitor shows it.
+    private static func runs(of utterance: Utterance, language: String, splitter: LanguageRunSplitter) -> [PostRun] {
+        if utterance.ssml {
+            return splitter.runs(ofSSML: utterance.text, language: language).map {
+                let source = $0.ssml.unicodeScalars.dropFirst($0.sourceOffset).prefix($0.range.count)
+                return PostRun(
+                    language: $0.language, text: $0.ssml, range: $0.range, shown: withoutSpaces($0.range, source),
+                    offset: $0.range.lowerBound - $0.sourceOffset)
+            }
+        }
+        return splitter.runs(of: utterance.text, language: language).map {
+            PostRun(
+                language: $0.language, text: $0.text, range: $0.range,
+                shown: withoutSpaces($0.range, $0.text.unicodeScalars), offset: $0.range.lowerBound)
+        }
+    }
+
     /// `range` of a post's text without the white space at its ends (`text`: the post's text in
     /// `range`), as the monitor shows a run; nil when it is all white space.
-    private static func withoutSpaces(_ range: Range<Int>, _ text: some BidirectionalCollection<Unicode.Scalar>)
+    fileprivate static func withoutSpaces(_ range: Range<Int>, _ text: some BidirectionalCollection<Unicode.Scalar>)
         -> Range<Int>?
     {
         let leading = text.prefix { $0.properties.isWhitespace }.count
@@ -140,7 +111,7 @@ extension EngineBackend {
 
     /// The name of the voice `identifier` (`zle/ru` is `ru`), its `+variant` suffix kept; the
     /// identifier itself when no voice has it.
-    private func voiceName(of identifier: String) -> String {
+    fileprivate func voiceName(of identifier: String) -> String {
         let pieces = identifier.split(separator: "+", maxSplits: 1)
         let base = String(pieces.first ?? Substring(identifier))
         guard let voice = voices.first(where: { $0.identifier == base || $0.name == base }) else { return identifier }
@@ -151,5 +122,85 @@ extension EngineBackend {
     private func language(ofVoice identifier: String) -> String {
         let base = String(identifier.split(separator: "+", maxSplits: 1).first ?? Substring(identifier))
         return voices.first { $0.identifier == base || $0.name == base }?.languages.first ?? base
+    }
+}
+
+/// A run of a post's text in one language, with its place in the post's text.
+private struct PostRun {
+    let language: String
+    /// The run's text (its own well-formed SSML for an SSML post).
+    let text: String
+    let range: Range<Int>
+    /// `range` without the spaces around it, as the monitor shows the run; nil for spaces alone.
+    let shown: Range<Int>?
+    /// Where the run's text starts in the post's text, in Unicode scalars.
+    let offset: Int
+}
+
+/// What a post's runs are spoken with, worked out once per post for each language and voice: a
+/// long text has thousands of runs in two or three languages, and indexing and searching the
+/// voices is most of the cost. The voices are indexed only when a run needs another language's
+/// voice.
+private struct RunChoices {
+    let backend: EngineBackend
+    let utterance: Utterance
+    /// The post's own language, spoken by the post's voice.
+    let language: String
+    let preferences: VoicePreferences
+    private var runVoices: RunVoices?
+    private var voiceForLanguage: [String: (voice: String, fallback: Bool)] = [:]
+    private var routedVoice: [String: String] = [:]
+    private var engineOfVoice: [String: (engine: any SpeechEngine, name: String)] = [:]
+
+    init(backend: EngineBackend, utterance: Utterance, language: String, preferences: VoicePreferences) {
+        self.backend = backend
+        self.utterance = utterance
+        self.language = language
+        self.preferences = preferences
+    }
+
+    /// The voice for a run in `runLanguage`: the post's for its own language; else the voice
+    /// `voice_for_language` or the voices give it; else the post's, as a stand-in (`fallback`).
+    mutating func voice(forLanguage runLanguage: String) -> (voice: String, fallback: Bool) {
+        if let known = voiceForLanguage[runLanguage] { return known }
+        let chosen: (voice: String, fallback: Bool)
+        if runLanguage == language {
+            chosen = (utterance.voice, false)
+        } else {
+            let voices = runVoices ?? RunVoices(voices: backend.voices, preferences: preferences)
+            runVoices = voices
+            if let voice = voices.voice(forLanguage: runLanguage) {
+                chosen = (voice.identifier, false)
+            } else {
+                chosen = (utterance.voice, true)
+                backend.audioPath.logger.notice(
+                    "no voice speaks \(runLanguage): that part of the post is spoken with the post's voice \(utterance.voice)",
+                    metadata: ["seq": "\(utterance.seq)"]
+                )
+            }
+        }
+        voiceForLanguage[runLanguage] = chosen
+        return chosen
+    }
+
+    /// `part` (plain text) with the voice its voice is routed to.
+    mutating func routedByVoice(_ part: Utterance) -> Utterance {
+        var part = part
+        if let voice = routedVoice[part.voice] {
+            part.voice = voice
+        } else {
+            let voice = backend.routed(part).voice
+            routedVoice[part.voice] = voice
+            part.voice = voice
+        }
+        return part
+    }
+
+    /// The engine that speaks `voice`, and the voice's name.
+    mutating func engine(speaking voice: String) -> (engine: any SpeechEngine, name: String) {
+        if let known = engineOfVoice[voice] { return known }
+        let engine = (backend.engine(speaking: voice), backend.voiceName(of: voice))
+        engineOfVoice[voice] = engine
+        return engine
     }
 }
