@@ -52,14 +52,7 @@ extension Dispatcher {
             if sound == nil {
                 keepDropped(text: plan.text, ssml: post.options.ssml, voice: voice, client: client, reason: .queueFull)
             }
-            if let reservedSeq, let id {
-                endUnqueued(
-                    id: id, seq: reservedSeq, client: client,
-                    because: "the connection has \(configuration.maxPendingPerClient) messages waiting")
-                drop(id: nil, client: client, reason: .queueFull) // `speech` subscribers hear of it
-            } else {
-                drop(id: id, client: client, reason: .queueFull)
-            }
+            dropForFullQueue(id: id, client: client, reservedSeq: reservedSeq)
             return .dropped(.queueFull)
         }
 
@@ -72,8 +65,7 @@ extension Dispatcher {
             rate: options.rate ?? own.rate, pitch: options.pitch ?? own.pitch,
             volume: options.volume ?? own.volume, punctuation: options.punctuation ?? own.punctuation,
             spell: options.spell, earcon: sound != nil || (post.kind == .screenChanged && configuration.earcons),
-            earconSound: sound ?? .screenChange
-        )
+            earconSound: sound ?? .screenChange)
         let record = PostRecord(
             seq: seq, id: id, client: client, clientName: clients[client]?.displayName ?? "client:\(client)",
             options: options, utterance: utterance,
@@ -91,11 +83,7 @@ extension Dispatcher {
         }
         if let id, reservedSeq == nil { send(.queued(id: id, seq: seq, warning: voice.warning), to: client) }
 
-        if post.kind == .screenChanged {
-            interruptSpeaking(reason: .interrupted)
-            let discarded = pending.removeAll { $0.postClass != .high }
-            for old in discarded { finish(old, .failure(reason: .interrupted, spokenChars: 0)) }
-        }
+        if post.kind == .screenChanged { clearForNewScreen() }
         if shuttingDown {
             finish(record, .failure(reason: .shutdown, spokenChars: 0))
         } else if own.muted {
@@ -106,6 +94,27 @@ extension Dispatcher {
             admit(record)
         }
         return .queued(seq: seq)
+    }
+
+    /// Drops a post because `client` has `max_pending_per_client` posts waiting: a message whose
+    /// `queued` its front end wrote (`reservedSeq`) ends at once with its terminal line, and the
+    /// `speech` subscribers hear of the drop; any other post is answered `dropped`.
+    private func dropForFullQueue(id: RequestID?, client: ClientID, reservedSeq: UInt64?) {
+        if let reservedSeq, let id {
+            endUnqueued(
+                id: id, seq: reservedSeq, client: client,
+                because: "the connection has \(configuration.maxPendingPerClient) messages waiting")
+            drop(id: nil, client: client, reason: .queueFull)
+        } else {
+            drop(id: id, client: client, reason: .queueFull)
+        }
+    }
+
+    /// A new screen: what speaks, and every waiting post but the high ones, end `interrupted`.
+    private func clearForNewScreen() {
+        interruptSpeaking(reason: .interrupted)
+        let discarded = pending.removeAll { $0.postClass != .high }
+        for old in discarded { finish(old, .failure(reason: .interrupted, spokenChars: 0)) }
     }
 
     /// Ends a message whose `queued` answer its front-end already wrote but which the dispatcher

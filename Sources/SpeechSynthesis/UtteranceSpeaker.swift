@@ -63,15 +63,7 @@ final class UtteranceSpeaker {
         let cache = engine.renderedAudio
         let cacheKey = cache.map { _ in RenderedAudioCache.Key(synthesis) }
         if let cache, let cacheKey, let cached = cache.audio(for: cacheKey) {
-            audioPath.logger.debug(
-                "speaking from the speech cache", metadata: ["seq": "\(seq)", "samples": "\(cached.samples.count)"])
-            let marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : []
-            guard let run = beginRun(job, part: first, sampleRate: cached.sampleRate, spelled: spelled, marks: marks)
-            else { return }
-            cached.replay(into: run)
-            var ahead: RunAhead?
-            speakLaterRuns(of: job, in: run, sampleRate: cached.sampleRate, ahead: &ahead, held: nil)
-            return
+            return speakFromCache(cached, job: job, spelled: spelled)
         }
         let forgetCount = cache?.forgetCount ?? 0
         let helper: EngineHelperProcess
@@ -86,16 +78,9 @@ final class UtteranceSpeaker {
         }
         switch begin(synthesis, part: first, seq: seq, logger: audioPath.logger, whileHelperReads: whileHelperReads) {
         case .failed(let message, let failed):
-            audioPath.eventHandler(.finished(seq: seq, outcome: .failed(message: message, spokenChars: 0)))
-            if let failed { engine.giveBack(failed, voice: spoken.voice, logger: audioPath.logger) }
-            return
+            return endUnstarted(job, .failed(message: message, spokenChars: 0), helper: failed, skipping: false)
         case .aborted(let held):
-            audioPath.eventHandler(.finished(seq: seq, outcome: .aborted(spokenChars: 0)))
-            if let held {
-                skipUtterance(held, engine: engine)
-                engine.giveBack(held, voice: spoken.voice, logger: audioPath.logger)
-            }
-            return
+            return endUnstarted(job, .aborted(spokenChars: 0), helper: held, skipping: true)
         case .speaking(let speaking):
             helper = speaking
         }
@@ -123,6 +108,33 @@ final class UtteranceSpeaker {
         let held = run.stop == nil ? nil : (engine, helper, spoken.voice)
         if held == nil { engine.giveBack(helper, voice: spoken.voice, logger: audioPath.logger) }
         speakLaterRuns(of: job, in: run, sampleRate: sampleRate, ahead: &ahead, held: held)
+    }
+
+    /// Speaks `job` with its first run's rendering from the speech cache, then its later runs.
+    private func speakFromCache(_ cached: RenderedAudio, job: QueuedUtterance, spelled: TextPositionMap?) {
+        let first = job.parts[0]
+        let spoken = first.utterance
+        job.audioPath.logger.debug(
+            "speaking from the speech cache",
+            metadata: ["seq": "\(job.utterance.seq)", "samples": "\(cached.samples.count)"])
+        let marks = spoken.ssml ? SSMLMarks.marks(in: spoken.text) : []
+        guard let run = beginRun(job, part: first, sampleRate: cached.sampleRate, spelled: spelled, marks: marks)
+        else { return }
+        cached.replay(into: run)
+        var ahead: RunAhead?
+        speakLaterRuns(of: job, in: run, sampleRate: cached.sampleRate, ahead: &ahead, held: nil)
+    }
+
+    /// Ends `job` with `outcome` before its first audio, and gives its first run's engine back
+    /// `helper` (when it got one), told first to skip the utterance when `skipping`.
+    private func endUnstarted(
+        _ job: QueuedUtterance, _ outcome: SpeechOutcome, helper: EngineHelperProcess?, skipping: Bool
+    ) {
+        let first = job.parts[0]
+        job.audioPath.eventHandler(.finished(seq: job.utterance.seq, outcome: outcome))
+        guard let helper else { return }
+        if skipping { skipUtterance(helper, engine: first.engine) }
+        first.engine.giveBack(helper, voice: first.utterance.voice, logger: job.audioPath.logger)
     }
 
     /// Keeps the rendering `recorder` made of `part` of `job` in `cache` (when it is complete).
