@@ -82,103 +82,140 @@ extension Dispatcher {
         }
     }
 
+    /// Carries out one request of `client`: each kind is one function (a control's `ok` comes
+    /// before the lines it causes: `finished`, `paused`, `resumed`).
     func handle(_ line: RequestLine, from client: ClientID) {
         let id = line.id
         switch line.request {
-        case .speech(let post) where !post.options.isMainThread:
-            // ``ClientInput/init(decoded:)`` makes these `postOffMain`; one made some other way
-            // is still a post made off the main thread.
+        case .speech(let post) where !post.options.isMainThread: dropOffMain(post, id: id, from: client)
+        case .speech(let post): _ = accept(post, id: id, from: client)
+        case .hello(let name, let lint): hello(id, name: name, lint: lint, from: client)
+        case .status: reply(id, to: client, statusReport.jsonObject)
+        case .stop: stopAll(id, from: client)
+        case .pause(let untilResume): pauseAll(id, untilResume: untilResume, from: client)
+        case .resume: resumeAll(id, from: client)
+        case .cancel(let target): cancelPost(id, target: target, from: client)
+        case .set(let change): set(change, id: id, from: client)
+        case .subscribe(let topics): subscribe(id, to: topics, from: client)
+        case .navigate(let request): navigate(request, id: id, from: client)
+        case .update(let change): update(change, id: id, from: client)
+        case .cancelOwn(let target): cancelOwn(id, target: target, from: client)
+        case .short(let speech, let options): short(speech, options: options, id: id, from: client)
+        case .history(let limit): answerHistory(id, limit: limit, to: client)
+        case .voices(let language): voices(id, language: language, from: client)
+        }
+    }
+
+    /// A post made off the main thread: dropped, and said so. ``ClientInput/init(decoded:)``
+    /// makes these `postOffMain`; one made some other way is still a post made off the main thread.
+    private func dropOffMain(_ post: SpeechPost, id: RequestID?, from client: ClientID) {
+        drop(id: id, client: client, reason: .offMain)
+        keepDropped(offMain: post, client: client)
+    }
+
+    /// `hello`: the client's name and lint wish kept, the daemon's version and features answered.
+    private func hello(_ id: RequestID?, name: String?, lint: Bool, from client: ClientID) {
+        if let name, !name.isBlank { clients[client]?.name = name }
+        clients[client]?.wantsLint = lint
+        reply(
+            id, to: client,
+            [
+                "daemon": "announced", "version": .string(configuration.version),
+                "protocol": .integer(Int64(protocolVersion)),
+                "features": .array(Self.features.map { .string($0) }),
+            ])
+    }
+
+    /// `stop`: every post of every client ends `cancelled`.
+    private func stopAll(_ id: RequestID?, from client: ClientID) {
+        reply(id, to: client)
+        cancelAll(reason: .cancelled)
+    }
+
+    /// `pause`: the speech channel held, by this client or until `resume`.
+    private func pauseAll(_ id: RequestID?, untilResume: Bool, from client: ClientID) {
+        reply(id, to: client)
+        holds.holdChannel(by: untilResume ? nil : client)
+    }
+
+    /// `resume`: every hold released.
+    private func resumeAll(_ id: RequestID?, from client: ClientID) {
+        reply(id, to: client)
+        holds.resumeAll()
+    }
+
+    /// `cancel`: the client's post `target`, or `not_found` when it is neither pending nor speaking.
+    private func cancelPost(_ id: RequestID?, target: RequestID, from client: ClientID) {
+        guard isPendingOrSpeaking(target, of: client) else {
+            return send(
+                .error(
+                    id: id, code: .notFound,
+                    message: "no post with id \(target) of this connection is pending or speaking"), to: client)
+        }
+        reply(id, to: client)
+        cancel(target, of: client)
+    }
+
+    /// `set`: a default changed for every client, or the error that says why not.
+    private func set(_ change: SettingsChange, id: RequestID?, from client: ClientID) {
+        switch apply(change) {
+        case .success: reply(id, to: client)
+        case .failure(let error): send(.error(id: id, code: error.code, message: error.message), to: client)
+        }
+    }
+
+    /// `subscribe`: the client hears `topics` from now on.
+    private func subscribe(_ id: RequestID?, to topics: [Topic], from client: ClientID) {
+        if clients[client] != nil {
+            for topic in topics { subscribers[topic, default: []].insert(client) }
+        }
+        reply(id, to: client)
+    }
+
+    /// `cancel_own`: the posts of every connection with this client's name (`target`: one id), or
+    /// `not_found` when there are none.
+    private func cancelOwn(_ id: RequestID?, target: RequestID?, from client: ClientID) {
+        let name = clients[client]?.displayName ?? "client:\(client)"
+        let count = postsCount(ofClientNamed: name, target: target)
+        guard count > 0 else {
+            let which = target.map { "with id \($0) " } ?? ""
+            return send(
+                .error(
+                    id: id, code: .notFound,
+                    message:
+                        "no post \(which)of a client named \"\(clients[client]?.displayName ?? "")\" is pending or speaking"
+                ), to: client)
+        }
+        reply(id, to: client, ["cancelled": .integer(Int64(count))])
+        cancelPosts(ofClientNamed: name, target: target)
+    }
+
+    /// A short form (`say`, `spell`, `sound`…): posted as an announcement, a sound as an earcon.
+    private func short(_ speech: ShortSpeech, options: SpeechOptions, id: RequestID?, from client: ClientID) {
+        var options = options
+        let spoken = speech.spokenText
+        options.ssml = spoken.ssml
+        options.spell = spoken.spell
+        var sound: EarconSound?
+        if case .sound(let name) = speech { sound = name == "boundary" ? .boundary : .screenChange }
+        guard options.isMainThread else {
             drop(id: id, client: client, reason: .offMain)
-            keepDropped(offMain: post, client: client)
-        case .speech(let post):
-            _ = accept(post, id: id, from: client)
-        case .hello(let name, let lint):
-            if let name, !name.isBlank { clients[client]?.name = name }
-            clients[client]?.wantsLint = lint
-            reply(
-                id, to: client,
-                [
-                    "daemon": "announced", "version": .string(configuration.version),
-                    "protocol": .integer(Int64(protocolVersion)),
-                    "features": .array(Self.features.map { .string($0) }),
-                ])
-        case .status:
-            reply(id, to: client, statusReport.jsonObject)
-        // A control's `ok` comes before the lines it causes (`finished`, `paused`, `resumed`).
-        case .stop:
-            reply(id, to: client)
-            cancelAll(reason: .cancelled)
-        case .pause(let untilResume):
-            reply(id, to: client)
-            holds.holdChannel(by: untilResume ? nil : client)
-        case .resume:
-            reply(id, to: client)
-            holds.resumeAll()
-        case .cancel(let target):
-            if isPendingOrSpeaking(target, of: client) {
-                reply(id, to: client)
-                cancel(target, of: client)
-            } else {
-                send(
-                    .error(
-                        id: id, code: .notFound,
-                        message: "no post with id \(target) of this connection is pending or speaking"), to: client)
-            }
-        case .set(let change):
-            switch apply(change) {
-            case .success: reply(id, to: client)
-            case .failure(let error): send(.error(id: id, code: error.code, message: error.message), to: client)
-            }
-        case .subscribe(let topics):
-            if clients[client] != nil {
-                for topic in topics { subscribers[topic, default: []].insert(client) }
-            }
-            reply(id, to: client)
-        case .navigate(let request):
-            navigate(request, id: id, from: client)
-        case .update(let change):
-            update(change, id: id, from: client)
-        case .cancelOwn(let target):
-            let name = clients[client]?.displayName ?? "client:\(client)"
-            let count = postsCount(ofClientNamed: name, target: target)
-            if count > 0 {
-                reply(id, to: client, ["cancelled": .integer(Int64(count))])
-                cancelPosts(ofClientNamed: name, target: target)
-            } else {
-                let which = target.map { "with id \($0) " } ?? ""
-                send(
-                    .error(
-                        id: id, code: .notFound,
-                        message:
-                            "no post \(which)of a client named \"\(clients[client]?.displayName ?? "")\" is pending or speaking"
-                    ), to: client)
-            }
-        case .short(let speech, let options):
-            var options = options
-            let spoken = speech.spokenText
-            options.ssml = spoken.ssml
-            options.spell = spoken.spell
-            var sound: EarconSound?
-            if case .sound(let name) = speech { sound = name == "boundary" ? .boundary : .screenChange }
-            guard options.isMainThread else {
-                drop(id: id, client: client, reason: .offMain)
-                if sound == nil { keepDropped(offMain: .announce(spoken.text, options: options), client: client) }
-                return
-            }
-            _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: sound)
-        case .history(let limit):
-            answerHistory(id, limit: limit, to: client)
-        case .voices(let language):
-            // Answered once the backend's voices are current, so a voice installed just before
-            // is listed, without a scan on this queue; the connection stays open for it.
-            guard let backend else { return answerVoices(id, language: language, to: client) }
-            clients[client]?.answersOwed += 1
-            backend.whenVoicesCurrent { [weak self] in
-                self?.enqueue { dispatcher in
-                    dispatcher.clients[client]?.answersOwed -= 1
-                    dispatcher.answerVoices(id, language: language, to: client)
-                    dispatcher.closeIfAnswered(client)
-                }
+            if sound == nil { keepDropped(offMain: .announce(spoken.text, options: options), client: client) }
+            return
+        }
+        _ = accept(.announce(spoken.text, options: options), id: id, from: client, sound: sound)
+    }
+
+    /// `voices`: answered once the backend's voices are current, so a voice installed just
+    /// before is listed, without a scan on this queue; the connection stays open for it.
+    private func voices(_ id: RequestID?, language: String?, from client: ClientID) {
+        guard let backend else { return answerVoices(id, language: language, to: client) }
+        clients[client]?.answersOwed += 1
+        backend.whenVoicesCurrent { [weak self] in
+            self?.enqueue { dispatcher in
+                dispatcher.clients[client]?.answersOwed -= 1
+                dispatcher.answerVoices(id, language: language, to: client)
+                dispatcher.closeIfAnswered(client)
             }
         }
     }
