@@ -81,101 +81,128 @@ extension SSIPCommand {
         }
     }
 
+    /// `SET scope item value`: each item is one line, its checks in ``SSIPSetRules`` and its
+    /// value read by ``SSIPWords``.
     static func parseSet(_ words: SSIPWords, insideBlock: Bool) throws(SSIPParseError) -> SSIPCommand {
         let scope = try words.scope(1)
-        let item = try words.requiredKeyword(2)
-        func outsideBlock() throws(SSIPParseError) {
-            if insideBlock { throw .reply(.notAllowedInsideBlock) }
-        }
-        func selfOnly(_ refusal: SSIPReply = .parameterInvalid) throws(SSIPParseError) {
-            if scope != .self { throw .reply(refusal) }
-        }
+        let rules = SSIPSetRules(scope: scope, insideBlock: insideBlock)
         let setting: SSIPSetting
-        switch item {
-        case "client_name":
-            try outsideBlock()
-            try selfOnly()
-            setting = .clientName(SSIPWords.unquoted(try words.rest(from: 3)))
-        case "notification":
-            try selfOnly()
-            let type = try words.requiredKeyword(3)
-            let notification: SSIPNotification?
-            if type == "all" {
-                notification = nil
-            } else if let known = SSIPNotification(rawValue: type) {
-                notification = known
-            } else {
-                throw .reply(.parameterInvalid)
-            }
-            guard let on = SSIPWords.onOff(try words.requiredKeyword(4)) else { throw .reply(.parameterInvalid) }
-            setting = .notification(notification, on)
-        case "priority":
-            try outsideBlock()
-            try selfOnly(.couldNotSetPriority)
-            guard let priority = SSIPPriority(rawValue: try words.requiredKeyword(3)) else {
-                throw .reply(.unknownPriority)
-            }
-            setting = .priority(priority)
-        case "rate":
-            setting = .rate(
-                try words.number(
-                    3, tooLow: SSIPReply(410, "ERR RATE TOO LOW"), tooHigh: SSIPReply(409, "ERR RATE TOO HIGH")))
-        case "pitch":
-            setting = .pitch(
-                try words.number(
-                    3, tooLow: SSIPReply(412, "ERR PITCH TOO LOW"), tooHigh: SSIPReply(411, "ERR PITCH TOO HIGH")))
+        switch try words.requiredKeyword(2) {
+        case "client_name": setting = try rules.clientName(words)
+        case "notification": setting = try rules.notification(words)
+        case "priority": setting = try rules.priority(words)
+        case "rate": setting = .rate(try words.number(3, tooLow: .rateTooLow, tooHigh: .rateTooHigh))
+        case "pitch": setting = .pitch(try words.number(3, tooLow: .pitchTooLow, tooHigh: .pitchTooHigh))
         case "pitch_range":
-            setting = .pitchRange(
-                try words.number(
-                    3, tooLow: SSIPReply(416, "ERR PITCH RANGE TOO LOW"),
-                    tooHigh: SSIPReply(415, "ERR PITCH RANGE TOO HIGH")))
-        case "volume":
-            // speech-dispatcher's text says "PITCH" here; clients read only the code.
-            setting = .volume(
-                try words.number(
-                    3, tooLow: SSIPReply(414, "ERR VOLUME TOO LOW"), tooHigh: SSIPReply(413, "ERR VOLUME TOO HIGH")))
-        case "language":
-            setting = .language(try words.required(3))
-        case "voice_type":
-            guard let type = SSIPVoiceType(rawValue: try words.required(3).uppercased()) else {
-                throw .reply(.parameterInvalid)
-            }
-            setting = .voiceType(type)
-        case "synthesis_voice":
-            setting = .synthesisVoice(try words.rest(from: 3))
-        case "output_module":
-            try outsideBlock()
-            setting = .outputModule(try words.required(3))
-        case "punctuation":
-            guard let mode = SSIPPunctuation(rawValue: try words.requiredKeyword(3)) else {
-                throw .reply(.parameterInvalid)
-            }
-            setting = .punctuation(mode)
-        case "cap_let_recogn":
-            guard let mode = SSIPCapitalLetters(rawValue: try words.requiredKeyword(3)) else {
-                throw .reply(.parameterInvalid)
-            }
-            setting = .capitalLetters(mode)
-        case "spelling":
-            try outsideBlock()
-            guard let on = SSIPWords.onOff(try words.requiredKeyword(3)) else { throw .reply(.notOnOrOff) }
-            setting = .spelling(on)
-        case "ssml_mode":
-            guard let on = SSIPWords.onOff(try words.requiredKeyword(3)) else { throw .reply(.notOnOrOff) }
-            setting = .ssmlMode(on)
+            setting = .pitchRange(try words.number(3, tooLow: .pitchRangeTooLow, tooHigh: .pitchRangeTooHigh))
+        case "volume": setting = .volume(try words.number(3, tooLow: .volumeTooLow, tooHigh: .volumeTooHigh))
+        case "language": setting = .language(try words.required(3))
+        case "voice_type": setting = .voiceType(try words.choice(3, uppercased: true))
+        case "synthesis_voice": setting = .synthesisVoice(try words.rest(from: 3))
+        case "output_module": setting = try rules.outputModule(words)
+        case "punctuation": setting = .punctuation(try words.choice(3))
+        case "cap_let_recogn": setting = .capitalLetters(try words.choice(3))
+        case "spelling": setting = try rules.spelling(words)
+        case "ssml_mode": setting = .ssmlMode(try words.onOff(3))
         case "pause_context":
             setting = .pauseContext(
                 try words.number(3, in: Int.min...Int.max, tooLow: .notANumber, tooHigh: .notANumber))
-        case "debug":
-            guard let on = SSIPWords.onOff(try words.requiredKeyword(3)) else { throw .reply(.notOnOrOff) }
-            setting = .debug(on)
-        case "debug_destination":
-            setting = .debugDestination(try words.rest(from: 3))
-        default:
-            throw .reply(.invalidCommand)
+        case "debug": setting = .debug(try words.onOff(3))
+        case "debug_destination": setting = .debugDestination(try words.rest(from: 3))
+        default: throw .reply(.invalidCommand)
         }
         return .set(scope, setting)
     }
+}
+
+/// What SET allows where: some items only for the connection itself (`self`), some not inside a
+/// `BLOCK` (332), as speech-dispatcher decides.
+struct SSIPSetRules {
+    let scope: SSIPScope
+    let insideBlock: Bool
+
+    func outsideBlock() throws(SSIPParseError) {
+        if insideBlock { throw .reply(.notAllowedInsideBlock) }
+    }
+
+    func selfOnly(_ refusal: SSIPReply = .parameterInvalid) throws(SSIPParseError) {
+        if scope != .self { throw .reply(refusal) }
+    }
+
+    /// `CLIENT_NAME "user:app:component"`: the connection's own, outside a block.
+    func clientName(_ words: SSIPWords) throws(SSIPParseError) -> SSIPSetting {
+        try outsideBlock()
+        try selfOnly()
+        return .clientName(SSIPWords.unquoted(try words.rest(from: 3)))
+    }
+
+    /// `NOTIFICATION type|all on|off`: the connection's own.
+    func notification(_ words: SSIPWords) throws(SSIPParseError) -> SSIPSetting {
+        try selfOnly()
+        let type = try words.requiredKeyword(3)
+        let notification: SSIPNotification?
+        if type == "all" {
+            notification = nil
+        } else if let known = SSIPNotification(rawValue: type) {
+            notification = known
+        } else {
+            throw .reply(.parameterInvalid)
+        }
+        guard let on = SSIPWords.onOff(try words.requiredKeyword(4)) else { throw .reply(.parameterInvalid) }
+        return .notification(notification, on)
+    }
+
+    /// `PRIORITY name`: the connection's own, outside a block.
+    func priority(_ words: SSIPWords) throws(SSIPParseError) -> SSIPSetting {
+        try outsideBlock()
+        try selfOnly(.couldNotSetPriority)
+        guard let priority = SSIPPriority(rawValue: try words.requiredKeyword(3)) else {
+            throw .reply(.unknownPriority)
+        }
+        return .priority(priority)
+    }
+
+    /// `OUTPUT_MODULE name`, outside a block.
+    func outputModule(_ words: SSIPWords) throws(SSIPParseError) -> SSIPSetting {
+        try outsideBlock()
+        return .outputModule(try words.required(3))
+    }
+
+    /// `SPELLING on|off`, outside a block.
+    func spelling(_ words: SSIPWords) throws(SSIPParseError) -> SSIPSetting {
+        try outsideBlock()
+        return .spelling(try words.onOff(3))
+    }
+}
+
+extension SSIPWords {
+    /// Word `index` as one of `Choice`'s raw values (lowercased, or `uppercased`); 514 otherwise.
+    func choice<Choice: RawRepresentable<String>>(_ index: Int, uppercased: Bool = false) throws(SSIPParseError)
+        -> Choice
+    {
+        let word = uppercased ? try required(index).uppercased() : try requiredKeyword(index)
+        guard let choice = Choice(rawValue: word) else { throw .reply(.parameterInvalid) }
+        return choice
+    }
+
+    /// Word `index` as `on` or `off`; 513 otherwise.
+    func onOff(_ index: Int) throws(SSIPParseError) -> Bool {
+        guard let on = SSIPWords.onOff(try requiredKeyword(index)) else { throw .reply(.notOnOrOff) }
+        return on
+    }
+}
+
+/// SET's out-of-range replies, with speech-dispatcher's codes (shared/ssip.md §3).
+extension SSIPReply {
+    static let rateTooLow = SSIPReply(410, "ERR RATE TOO LOW")
+    static let rateTooHigh = SSIPReply(409, "ERR RATE TOO HIGH")
+    static let pitchTooLow = SSIPReply(412, "ERR PITCH TOO LOW")
+    static let pitchTooHigh = SSIPReply(411, "ERR PITCH TOO HIGH")
+    static let pitchRangeTooLow = SSIPReply(416, "ERR PITCH RANGE TOO LOW")
+    static let pitchRangeTooHigh = SSIPReply(415, "ERR PITCH RANGE TOO HIGH")
+    /// speech-dispatcher's own text for these two says "PITCH"; clients read only the code.
+    static let volumeTooLow = SSIPReply(414, "ERR VOLUME TOO LOW")
+    static let volumeTooHigh = SSIPReply(413, "ERR VOLUME TOO HIGH")
 }
 
 /// A refusal found while parsing: the reply to send.
