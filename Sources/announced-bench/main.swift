@@ -62,7 +62,8 @@ func machine() -> String {
         "\(ProcessInfo.processInfo.activeProcessorCount) cores, \(cpu); bench built \(configuration); daemon \(executable)"
 }
 
-/// Measures and prints one figure named as `--only` names it.
+/// Measures and prints one figure named as `--only` names it: a figure of one row is printed
+/// here, one of several rows by its own function.
 func measureOne(_ name: Substring, _ figures: Figures) async throws {
     BenchProgress.shared.begin(String(name))
     let figure: Figure
@@ -75,93 +76,107 @@ func measureOne(_ name: Substring, _ figures: Figures) async throws {
     case "start": figure = try figures.startup()
     case "navigate": figure = try figures.navigateNext()
     case "announcectl": figure = try figures.announcectlNext()
-    case "dbus":
-        figure = try await (figures.smoke ? DesktopBusFigure(calls: 100, runs: 3) : DesktopBusFigure()).measure()
-    case "toolkit":
-        var toolkit = ToolkitAnnouncementFigure(executable: executable)
-        if figures.smoke { toolkit.rounds = figures.samples }
-        figure = try await toolkit.measure()
-    case "pause":
-        let (paused, resumed) = try figures.pauseAndResume()
-        for figure in [paused, resumed] {
-            print(
-                pad(figure.name, 62)
-                    + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
-        }
-        return
-    case "heard":
-        let heard = try figures.heardPause()
-        for figure in [heard.paused, heard.resumed, heard.cancelled] {
-            print(
-                pad(figure.name, 62)
-                    + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))")
-        }
-        print("    (\(heard.inSilence) requests fell between words and measured nothing)")
-        return
-    case "memory":
-        let memory = try figures.memory()
-        print(memory.described(posts: millionPosts))
-        return
-    case "pair":
-        for audio in ["null", "pulse"] {
-            print(try figures.pairMemory(audio: audio, posts: memoryPosts).described)
-        }
-        return
-    case "longtext":
-        print(try figures.longTexts().described)
-        return
-    case "wakeups":
-        print(try figures.idleFigure(rounds: max(3, figures.samples / 40)))
-        return
-    case "throughput":
-        let (one, hundred) = try figures.throughputs()
-        print(
-            "4. throughput, posts/s accepted and answered: 1 connection \(format(one, 0)); 100 connections \(format(hundred, 0))"
-        )
-        return
-    case "piper":
-        let piper = PiperHelperFigure(
-            helper: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(
-                "announced-piper"
-            ).path,
-            libraryDirectory: piperFiles.libraryDirectory, voice: piperFiles.voice, runs: samples
-        )
-        for (figure, load) in try piper.measure() {
-            print(
-                pad(figure.name, 62)
-                    + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  (voice loaded in \(format(load, 2)) s)"
-            )
-        }
-        return
-    case "switch":
-        print(try figures.engineSwitch(files: piperFiles).described)
-        return
-    case "spiel":
-        if let missing = Figures.spielMissing {
-            print("spiel: the Spiel figure is left out: \(missing)")
-            return
-        }
-        print(try figures.spiel(files: piperFiles).described)
-        return
-    case "piper-heard":
-        if piperFiles.cli == nil {
-            print(
-                "(the piper CLI is not at \(piperCLI): its rows are left out; scripts/fetch-piper-cli.sh installs it)"
-            )
-        }
-        let threads = option("--piper-threads").flatMap { Int($0) }
-        print("(the daemon's piper_threads: \(threads.map(String.init) ?? "its default"))")
-        print(try figures.piperHeard(files: piperFiles, threads: threads).described)
-        return
+    case "dbus": figure = try await desktopBusFigure(figures)
+    case "toolkit": figure = try await toolkitFigure(figures)
+    case "pause": return try printPauseAndResume(figures)
+    case "heard": return try printHeard(figures)
+    case "memory": return print(try figures.memory().described(posts: millionPosts))
+    case "pair": return try printPairs(figures)
+    case "longtext": return print(try figures.longTexts().described)
+    case "wakeups": return print(try figures.idleFigure(rounds: max(3, figures.samples / 40)))
+    case "throughput": return try printThroughput(figures)
+    case "piper": return try printPiperHelper()
+    case "switch": return print(try figures.engineSwitch(files: piperFiles).described)
+    case "spiel": return try printSpiel(figures)
+    case "piper-heard": return try printPiperHeard(figures)
     default:
         print(
             "unknown figure \(name): use idle, busy10, busy100, paced100, interrupt, start, navigate, announcectl, dbus, pause, heard, memory, pair, longtext, wakeups, throughput, piper, piper-heard, switch or spiel"
         )
         exit(2)
     }
+    printRows([figure], note: figure.note)
+}
+
+/// Each figure's row: its name, p50, p99, max and `note`.
+func printRows(_ rows: [Figure], note: String = "") {
+    for figure in rows {
+        print(
+            pad(figure.name, 62)
+                + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))"
+                + (note.isEmpty ? "" : "  \(note)"))
+    }
+}
+
+/// Figure 15: the desktop bus's calls (fewer in a smoke run).
+func desktopBusFigure(_ figures: Figures) async throws -> Figure {
+    try await (figures.smoke ? DesktopBusFigure(calls: 100, runs: 3) : DesktopBusFigure()).measure()
+}
+
+/// The toolkit announcements' figure (as many rounds as samples in a smoke run).
+func toolkitFigure(_ figures: Figures) async throws -> Figure {
+    var toolkit = ToolkitAnnouncementFigure(executable: executable)
+    if figures.smoke { toolkit.rounds = figures.samples }
+    return try await toolkit.measure()
+}
+
+/// Pause and resume: write → `paused`, write → `resumed`.
+func printPauseAndResume(_ figures: Figures) throws {
+    let (paused, resumed) = try figures.pauseAndResume()
+    printRows([paused, resumed])
+}
+
+/// Pause, resume and cancel as heard, and how many requests fell between words.
+func printHeard(_ figures: Figures) throws {
+    let heard = try figures.heardPause()
+    printRows([heard.paused, heard.resumed, heard.cancelled])
+    print("    (\(heard.inSilence) requests fell between words and measured nothing)")
+}
+
+/// The memory of a daemon beside speech-dispatcher, with the null and the PulseAudio output.
+func printPairs(_ figures: Figures) throws {
+    for audio in ["null", "pulse"] {
+        print(try figures.pairMemory(audio: audio, posts: memoryPosts).described)
+    }
+}
+
+/// Figure 4: posts accepted and answered per second, over one connection and a hundred.
+func printThroughput(_ figures: Figures) throws {
+    let (one, hundred) = try figures.throughputs()
     print(
-        pad(figure.name, 62)
-            + "p50 \(format(figure.p50))  p99 \(format(figure.p99))  max \(format(figure.max))  \(figure.note)")
+        "4. throughput, posts/s accepted and answered: 1 connection \(format(one, 0)); 100 connections \(format(hundred, 0))"
+    )
+}
+
+/// The Piper helper on its own: each row with the time its voice took to load.
+func printPiperHelper() throws {
+    let piper = PiperHelperFigure(
+        helper: URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(
+            "announced-piper"
+        ).path,
+        libraryDirectory: piperFiles.libraryDirectory, voice: piperFiles.voice, runs: samples
+    )
+    for (figure, load) in try piper.measure() {
+        printRows([figure], note: "(voice loaded in \(format(load, 2)) s)")
+    }
+}
+
+/// The Spiel figure, or why it is left out.
+func printSpiel(_ figures: Figures) throws {
+    if let missing = Figures.spielMissing {
+        return print("spiel: the Spiel figure is left out: \(missing)")
+    }
+    print(try figures.spiel(files: piperFiles).described)
+}
+
+/// Piper as heard, through the daemon and (when installed) the piper CLI.
+func printPiperHeard(_ figures: Figures) throws {
+    if piperFiles.cli == nil {
+        print("(the piper CLI is not at \(piperCLI): its rows are left out; scripts/fetch-piper-cli.sh installs it)")
+    }
+    let threads = option("--piper-threads").flatMap { Int($0) }
+    print("(the daemon's piper_threads: \(threads.map(String.init) ?? "its default"))")
+    print(try figures.piperHeard(files: piperFiles, threads: threads).described)
 }
 
 /// The figures only `--only` measures; `--smoke` measures them after the others.
