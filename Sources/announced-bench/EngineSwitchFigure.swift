@@ -45,6 +45,49 @@ private struct RunEdges {
     var first3: Int
 }
 
+/// Whether two stretches of samples are the same within a few steps a sample (noiseless Piper).
+private func sameSamples(_ first: ArraySlice<Int16>, _ second: ArraySlice<Int16>) -> Bool {
+    first.count == second.count && !zip(first, second).contains { abs(Int($0) - Int($1)) > 8 }
+}
+
+/// The mixed text's rendering, checked to begin and end with its Piper runs' own renderings, and
+/// its runs' edges in it.
+private struct SwitchRendering {
+    let rendered: [Int16]
+    /// The first Piper run's first audible sample.
+    let firstAudible: Int
+    let own: RunEdges
+    /// The first run's last 20 ms and the third run's first 20 ms, to find them in a recording.
+    let firstEnd: ArraySlice<Int16>
+    let thirdStart: ArraySlice<Int16>
+
+    init(rendered: [Int16], firstRun: [Int16], lastRun: [Int16]) throws {
+        guard rendered.count > firstRun.count + lastRun.count,
+            sameSamples(rendered[..<firstRun.count], firstRun[...]),
+            sameSamples(rendered[(rendered.count - lastRun.count)...], lastRun[...])
+        else {
+            throw BenchError("the mixed text's rendering does not begin and end with its Piper runs' own renderings")
+        }
+        let audible = { (sample: Int16) in abs(Int(sample)) > MonitorRecorder.audibleThreshold }
+        guard let firstAudible1 = firstRun.firstIndex(where: audible),
+            let last1 = firstRun.lastIndex(where: audible),
+            let first3Offset = lastRun.firstIndex(where: audible),
+            let first2 = rendered[firstRun.count...].firstIndex(where: audible)
+        else { throw BenchError("a run of the rendering is silent") }
+        let first3 = rendered.count - lastRun.count + first3Offset
+        guard let last2 = rendered[..<(rendered.count - lastRun.count)].lastIndex(where: audible) else {
+            throw BenchError("the Russian run of the rendering is silent")
+        }
+        let window = MonitorRecorder.rate / 50
+        self.rendered = rendered
+        firstAudible = firstAudible1
+        own = RunEdges(last1: last1, first2: first2, last2: last2, first3: first3)
+        firstEnd = rendered[(last1 + 1 - window)...last1]
+        thirdStart = rendered[first3..<(first3 + window)]
+    }
+
+}
+
 extension Figures {
     /// The mixed text's runs: Piper, espeak-ng's Russian, Piper.
     static let switchRuns = ["The file ", "Привет ", "was saved"]
@@ -71,60 +114,14 @@ extension Figures {
         let directory = "/tmp/announced-bench-switch-\(getpid())"
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let setup = try files.daemonSetup(directory, settings: #""speech_cache": 0"#)
-        let config = setup.config
         let environment = setup.environment.merging(["ANNOUNCED_PIPER_NOISE": "0"]) { $1 }
         let text = Self.switchRuns.joined()
-
-        // The rendering: the mixed text, then its Piper runs alone.
-        let wav = directory + "/wav"
-        let rendered: [Int16]
-        let firstRun: [Int16]
-        let lastRun: [Int16]
-        do {
-            let daemon = try BenchDaemon(
-                executable: executable, audio: "wav:\(wav)", extra: ["--config", config], environment: environment)
-            defer { daemon.stop() }
-            let client = try daemon.connect()
-            var id = 0
-            func render(_ fields: String) throws -> [Int16] {
-                let before = Set((try? FileManager.default.contentsOfDirectory(atPath: wav)) ?? [])
-                id += 1
-                client.send(#"{"op":"announce","id":\#(id),\#(fields)}"#)
-                guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
-                    throw BenchError("lost the connection")
-                }
-                let new = Set(try FileManager.default.contentsOfDirectory(atPath: wav)).subtracting(before)
-                guard new.count == 1, let file = new.first,
-                    let pcm = WAVSamples.read(path: wav + "/" + file)
-                else { throw BenchError("the wav output did not record one file for the post") }
-                return pcm
-            }
-            _ = try render(#""text":"Ready.""#)
-            rendered = try render(#""text":"\#(text)""#)
-            firstRun = try render(#""text":"\#(Self.switchRuns[0])""#)
-            lastRun = try render(#""text":"\#(Self.switchRuns[2])""#)
-        }
-        guard rendered.count > firstRun.count + lastRun.count,
-            Self.same(rendered[..<firstRun.count], firstRun[...]),
-            Self.same(rendered[(rendered.count - lastRun.count)...], lastRun[...])
-        else {
-            throw BenchError("the mixed text's rendering does not begin and end with its Piper runs' own renderings")
-        }
-        let audible = { (sample: Int16) in abs(Int(sample)) > MonitorRecorder.audibleThreshold }
-        guard let firstAudible1 = firstRun.firstIndex(where: audible),
-            let last1 = firstRun.lastIndex(where: audible),
-            let first3Offset = lastRun.firstIndex(where: audible),
-            let first2 = rendered[firstRun.count...].firstIndex(where: audible)
-        else { throw BenchError("a run of the rendering is silent") }
-        let first3 = rendered.count - lastRun.count + first3Offset
-        guard let last2 = rendered[..<(rendered.count - lastRun.count)].lastIndex(where: audible) else {
-            throw BenchError("the Russian run of the rendering is silent")
-        }
-        let own = RunEdges(last1: last1, first2: first2, last2: last2, first3: first3)
-        let window = MonitorRecorder.rate / 50
-        let thirdStart = rendered[first3..<(first3 + window)]
+        let rendering = try renderSwitch(text, config: setup.config, environment: environment, wav: directory + "/wav")
         var figures = EngineSwitchFigures()
-        figures.ownPauses = (milliseconds(own.first2 - own.last1), milliseconds(own.first3 - own.last2))
+        figures.ownPauses = (
+            milliseconds(rendering.own.first2 - rendering.own.last1),
+            milliseconds(rendering.own.first3 - rendering.own.last2)
+        )
 
         let pulse = try HeadlessPulseAudio()
         defer { pulse.kill() }
@@ -132,7 +129,7 @@ extension Figures {
         var heardEnvironment = pulse.clientEnvironment
         for (key, value) in environment { heardEnvironment[key] = value }
         let daemon = try BenchDaemon(
-            executable: executable, audio: "pulse", extra: ["--config", config], environment: heardEnvironment)
+            executable: executable, audio: "pulse", extra: ["--config", setup.config], environment: heardEnvironment)
         defer { daemon.stop() }
         // The null sink renders 2 s blocks until the recorder (a low-latency client) has settled it.
         usleep(3_000_000)
@@ -140,29 +137,10 @@ extension Figures {
         var id = 0
         // Warm: the Piper voice loaded, and the mixed text spoken once.
         try client.speakWhole(id: &id, #""text":"Ready.""#)
-        try client.speakWhole(id: &id, #""text":"\#(text)""#)
+        try client.speakWhole(id: &id, #""text":"\(text)""#)
         usleep(300_000)
         for _ in 0..<rounds {
-            let start = recorder.sampleCount
-            try client.speakWhole(id: &id, #""text":"\#(text)""#)
-            guard let heard = recorder.waitForSilence(after: start, timeout: 30) else {
-                throw BenchError("the mixed text was not heard at the sink")
-            }
-            let recording = recorder.samples(from: heard.firstAudible, to: heard.lastAudible + 1)
-            guard
-                let edges = Self.edges(
-                    in: recording, firstEnd: rendered[(own.last1 + 1 - window)...own.last1],
-                    thirdStart: thirdStart)
-            else {
-                figures.unlocated += 1
-                continue
-            }
-            figures.insideFirstRun.add(
-                nanoseconds: Self.nanoseconds(max(0, edges.last1 - (own.last1 - firstAudible1))))
-            figures.toEspeak.add(
-                nanoseconds: Self.nanoseconds(max(0, (edges.first2 - edges.last1) - (own.first2 - own.last1))))
-            figures.toPiper.add(
-                nanoseconds: Self.nanoseconds(max(0, (edges.first3 - edges.last2) - (own.first3 - own.last2))))
+            try heardSwitches(text, rendering: rendering, recorder: recorder, client: client, id: &id, into: &figures)
             usleep(300_000)
         }
         for (voice, name) in [("", "Piper"), (#""voice":"en-us","#, "espeak-ng")] {
@@ -184,9 +162,60 @@ extension Figures {
         return figures
     }
 
-    /// Whether two stretches of samples are the same within a few steps a sample (noiseless Piper).
-    private static func same(_ first: ArraySlice<Int16>, _ second: ArraySlice<Int16>) -> Bool {
-        first.count == second.count && !zip(first, second).contains { abs(Int($0) - Int($1)) > 8 }
+    /// The mixed text as the daemon renders it to WAV files (`wav`), beside its first and last
+    /// Piper runs rendered alone, and where its runs begin and end.
+    private func renderSwitch(_ text: String, config: String, environment: [String: String], wav: String) throws
+        -> SwitchRendering
+    {
+        let daemon = try BenchDaemon(
+            executable: executable, audio: "wav:\(wav)", extra: ["--config", config], environment: environment)
+        defer { daemon.stop() }
+        let client = try daemon.connect()
+        var id = 0
+        func render(_ fields: String) throws -> [Int16] {
+            let before = Set((try? FileManager.default.contentsOfDirectory(atPath: wav)) ?? [])
+            id += 1
+            client.send(#"{"op":"announce","id":\#(id),\#(fields)}"#)
+            guard client.waitFor(#""event":"finished""#, #""id":\#(id),"#) != nil else {
+                throw BenchError("lost the connection")
+            }
+            let new = Set(try FileManager.default.contentsOfDirectory(atPath: wav)).subtracting(before)
+            guard new.count == 1, let file = new.first,
+                let pcm = WAVSamples.read(path: wav + "/" + file)
+            else { throw BenchError("the wav output did not record one file for the post") }
+            return pcm
+        }
+        _ = try render(#""text":"Ready.""#)
+        let rendered = try render(#""text":"\#(text)""#)
+        let firstRun = try render(#""text":"\#(Self.switchRuns[0])""#)
+        let lastRun = try render(#""text":"\#(Self.switchRuns[2])""#)
+        return try SwitchRendering(rendered: rendered, firstRun: firstRun, lastRun: lastRun)
+    }
+
+    /// One round: the mixed text heard at the sink, its runs' edges found in the recording, and
+    /// the silence at each switch (and inside the first run) beyond the rendering's own.
+    private func heardSwitches(
+        _ text: String, rendering: SwitchRendering, recorder: MonitorRecorder, client: BenchClient, id: inout Int,
+        into figures: inout EngineSwitchFigures
+    ) throws {
+        let own = rendering.own
+        let start = recorder.sampleCount
+        try client.speakWhole(id: &id, #""text":"\(text)""#)
+        guard let heard = recorder.waitForSilence(after: start, timeout: 30) else {
+            throw BenchError("the mixed text was not heard at the sink")
+        }
+        let recording = recorder.samples(from: heard.firstAudible, to: heard.lastAudible + 1)
+        guard let edges = Self.edges(in: recording, firstEnd: rendering.firstEnd, thirdStart: rendering.thirdStart)
+        else {
+            figures.unlocated += 1
+            return
+        }
+        figures.insideFirstRun.add(
+            nanoseconds: Self.nanoseconds(max(0, edges.last1 - (own.last1 - rendering.firstAudible))))
+        figures.toEspeak.add(
+            nanoseconds: Self.nanoseconds(max(0, (edges.first2 - edges.last1) - (own.first2 - own.last1))))
+        figures.toPiper.add(
+            nanoseconds: Self.nanoseconds(max(0, (edges.first3 - edges.last2) - (own.first3 - own.last2))))
     }
 
     /// The runs' edges in `recording` (from the post's first audible sample): the first run's
@@ -212,7 +241,7 @@ extension Figures {
         var candidate = start
         while candidate + stretch.count <= recording.count {
             if abs(Int(recording[candidate]) - Int(lead)) <= 8,
-                same(recording[candidate..<(candidate + stretch.count)], stretch)
+                sameSamples(recording[candidate..<(candidate + stretch.count)], stretch)
             {
                 return candidate
             }
