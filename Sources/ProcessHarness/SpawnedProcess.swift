@@ -64,8 +64,17 @@ public final class SpawnedProcess: @unchecked Sendable {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
+        // Every signal at its default and none blocked: a child started from a thread that blocks
+        // SIGTERM (libdispatch's workers do) would otherwise never end on `signal(SIGTERM)`.
+        var attributes = posix_spawnattr_t()
+        let attributesStatus = CAnnounceLinux_spawnattr_init_new_process(&attributes, 0)
+        guard attributesStatus == 0 else {
+            pipeEnds.filter { $0 >= 0 }.forEach { close($0) }
+            throw SpawnError("posix_spawnattr: \(String(cString: strerror(attributesStatus)))")
+        }
+        defer { posix_spawnattr_destroy(&attributes) }
         var child: pid_t = 0
-        let result = posix_spawn(&child, executable, &actions, nil, argv, envp)
+        let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
         if pipeEnds[1] >= 0 { close(pipeEnds[1]) }
         guard result == 0 else {
             if pipeEnds[0] >= 0 { close(pipeEnds[0]) }

@@ -27,7 +27,10 @@ final class PrivateSessionBus {
         }
     }
 
+    /// Stops what D-Bus activated on the bus (at-spi-bus-launcher, when the daemon asked it for
+    /// the accessibility bus), then the bus, each by pid.
     func stop() {
+        for pid in BenchDesktop.processes(naming: directory) { kill(pid, SIGKILL) }
         process.signal(SIGTERM)
         _ = process.waitForExit()
         try? FileManager.default.removeItem(atPath: directory)

@@ -125,20 +125,24 @@ final class BenchDesktop {
             process.signal(SIGKILL)
             process.waitForExit()
         }
+        for pid in Self.processes(naming: directory) { kill(pid, SIGKILL) }
+        started.first?.signal(SIGKILL)
+        started.first?.waitForExit()
+        started = []
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The processes other than this one whose environment names `directory`: what D-Bus
+    /// activated on a bus whose socket is in it (they are not its children).
+    static func processes(naming directory: String) -> [pid_t] {
         let marker = Data(directory.utf8)
-        let activated = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap {
-            entry -> pid_t? in
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
             guard let pid = pid_t(entry), pid != getpid(),
                 let environ = FileManager.default.contents(atPath: "/proc/\(entry)/environ"),
                 environ.range(of: marker) != nil
             else { return nil }
             return pid
         }
-        for pid in activated { kill(pid, SIGKILL) }
-        started.first?.signal(SIGKILL)
-        started.first?.waitForExit()
-        started = []
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// The first line of the program's output for which `predicate` holds.

@@ -29,6 +29,38 @@ struct SpawnedProcessTests {
         withExtendedLifetime(pipe) {}
     }
 
+    // The Spiel figure's private bus, started from a libdispatch worker, inherited its blocked
+    // SIGTERM: `stop()` sent SIGTERM and waited for it forever.
+    @Test("a child started from a thread that blocks SIGTERM and ignores SIGPIPE has every signal at its default")
+    func signalsAtDefault() throws {
+        var blocked = sigset_t()
+        sigemptyset(&blocked)
+        sigaddset(&blocked, SIGTERM)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        let ignored = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, ignored) }
+        let child = try SpawnedProcess(
+            executable: "/bin/sleep", arguments: ["30"], environment: [:], output: .discarded)
+        defer {
+            child.signal(SIGKILL)
+            _ = child.waitForExit()
+        }
+        let status = try String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8)
+        let masks = Dictionary(
+            uniqueKeysWithValues: status.split(separator: "\n").compactMap { line -> (String, String)? in
+                let parts = line.split(separator: ":", maxSplits: 1)
+                guard parts.count == 2, ["SigBlk", "SigIgn"].contains(parts[0]) else { return nil }
+                return (String(parts[0]), parts[1].trimmingCharacters(in: .whitespaces))
+            })
+        let blockedInChild = masks["SigBlk"].flatMap { UInt64($0, radix: 16) }
+        let ignoredInChild = masks["SigIgn"].flatMap { UInt64($0, radix: 16) }
+        #expect(blockedInChild == 0, "blocked in the child: \(masks["SigBlk"] ?? "?")")
+        // Signals 1 to 31 (glibc keeps 32 and 33 for itself, and no process can reset them).
+        #expect(ignoredInChild.map { $0 & 0x7fff_ffff } == 0, "ignored in the child: \(masks["SigIgn"] ?? "?")")
+    }
+
     @Test("a client's standard input reaches its end when the test closes it, though a child was started while it ran")
     func clientInputEnds() throws {
         let client = try AnnouncectlProcess([], executable: URL(fileURLWithPath: "/bin/cat"))
