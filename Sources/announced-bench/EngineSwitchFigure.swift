@@ -137,7 +137,7 @@ extension Figures {
         var id = 0
         // Warm: the Piper voice loaded, and the mixed text spoken once.
         try client.speakWhole(id: &id, #""text":"Ready.""#)
-        try client.speakWhole(id: &id, #""text":"\(text)""#)
+        try client.speakWhole(id: &id, #""text":"\#(text)""#)
         usleep(300_000)
         for _ in 0..<rounds {
             try heardSwitches(text, rendering: rendering, recorder: recorder, client: client, id: &id, into: &figures)
@@ -200,7 +200,7 @@ extension Figures {
     ) throws {
         let own = rendering.own
         let start = recorder.sampleCount
-        try client.speakWhole(id: &id, #""text":"\(text)""#)
+        try client.speakWhole(id: &id, #""text":"\#(text)""#)
         guard let heard = recorder.waitForSilence(after: start, timeout: 30) else {
             throw BenchError("the mixed text was not heard at the sink")
         }
