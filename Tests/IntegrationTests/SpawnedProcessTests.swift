@@ -19,6 +19,9 @@ struct SpawnedProcessTests {
             child.signal(SIGKILL)
             _ = child.waitForExit()
         }
+        // The child's dynamic loader holds the libraries it maps open for a moment after exec:
+        // its descriptors are the program's once sleep sleeps.
+        try #require(Self.waitUntilSleeping(child.pid), "sleep did not reach its sleep")
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd").sorted()
         let targets = descriptors.map {
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/fd/\($0)")) ?? "?"
@@ -59,6 +62,21 @@ struct SpawnedProcessTests {
         #expect(blockedInChild == 0, "blocked in the child: \(masks["SigBlk"] ?? "?")")
         // Signals 1 to 31 (glibc keeps 32 and 33 for itself, and no process can reset them).
         #expect(ignoredInChild.map { $0 & 0x7fff_ffff } == 0, "ignored in the child: \(masks["SigIgn"] ?? "?")")
+    }
+
+    /// Polls `/proc/PID/wchan` (no event tells when a child's program has started) until the
+    /// process waits in a nanosleep; false after 10 s.
+    static func waitUntilSleeping(_ pid: pid_t) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if let wchan = try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8),
+                wchan.contains("nanosleep")
+            {
+                return true
+            }
+            usleep(1_000)
+        }
+        return false
     }
 
     @Test("a client's standard input reaches its end when the test closes it, though a child was started while it ran")
