@@ -285,8 +285,10 @@ let package = Package(
             dependencies: [
                 "AnnounceDaemon", "AnnounceCore", "AnnounceServer", "SpeechSynthesis", "DaemonConfiguration",
                 "CAnnounceLinux", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system"),
-                // NIOSingletons: main sizes NIO's blocking pool before anything uses it.
+                // NIOSingletons: main sizes NIO's blocking pool before anything uses it, and makes
+                // NIO's event loops Swift concurrency's global executor (NIOPosix).
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

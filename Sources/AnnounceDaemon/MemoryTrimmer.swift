@@ -73,7 +73,9 @@ public final class MemoryTrimmer: Service {
             if seen == trimmedAfter { continue }
             while true {
                 do {
-                    try await cancelWhenGracefulShutdown { try await Task.sleep(for: MemoryTrimmer.quietPeriod) }
+                    try await cancelWhenGracefulShutdown {
+                        try await EventLoopSleep.sleep(for: MemoryTrimmer.quietPeriod)
+                    }
                 } catch {
                     return
                 }

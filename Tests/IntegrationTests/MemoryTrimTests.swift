@@ -21,6 +21,26 @@ struct MemoryTrimTests {
         #expect(pool == ["SGLTN-TP-#0"], "the blocking pool's threads: \(pool)")
     }
 
+    /// The daemon's tasks run on NIO's event loops and sleep on their timers (`EventLoopSleep`), so
+    /// no worker of libdispatch's global queues ever starts: the first one would start libdispatch's
+    /// pool monitor, which wakes the daemon once a second for the rest of its life (figure 16 in
+    /// Benchmarks/README.md). Those workers are named after their queue, `com.apple.root.<qos>-qos`
+    /// (the kernel keeps the last 15 bytes); the overcommit queues' threads (`…-qos.overcommit`: the
+    /// main queue, the bus's queue) are not watched by the monitor.
+    @Test("an idle daemon has started no worker of libdispatch's global queues, so nothing wakes it each second")
+    func noGlobalQueueWorker() throws {
+        let daemon = try DaemonProcess()
+        let client = try daemon.connect()
+        #expect(daemon.waitForStderr(containing: "heap trimmed", timeout: 30), "no trim a quiet second after start")
+        client.send(announce(1, "Saved"))
+        try #require(client.waitForTerminal(id: 1)?["success"] == .bool(true))
+        // The trimmer's quiet second, slept on an event loop's timer, has passed.
+        #expect(daemon.waitForStderr(containing: "heap trimmed", count: 2, timeout: 30), "no trim after the post")
+        let names = Self.threadNames(of: daemon.process.processIdentifier)
+        #expect(!names.isEmpty)
+        #expect(names.filter { $0.hasSuffix("-qos") } == [], "the daemon's threads: \(names)")
+    }
+
     /// The names (`/proc/PID/task/TID/comm`) of the threads of process `pid`.
     static func threadNames(of pid: Int32) -> [String] {
         let tasks = "/proc/\(pid)/task"
