@@ -74,6 +74,9 @@ let package = Package(
         // needs _GNU_SOURCE): malloc_trim, mallopt, pthread_setname_np, F_SETPIPE_SZ, struct ucred,
         // posix_spawn_file_actions_addclosefrom_np and addchdir_np, POSIX_SPAWN_SETSID, pidfd_open.
         .target(name: "CAnnounceLinux"),
+        // Swift concurrency's global-executor hook, named for the linker (the static runtime of the
+        // release build hides it from dlsym): AnnounceDaemon's EventLoopExecutor sets it.
+        .target(name: "CConcurrencyHook"),
         // The engines' wire: the framed messages between the daemon and every engine helper process.
         .target(
             name: "EngineWire", dependencies: [.product(name: "SystemPackage", package: "swift-system")],
@@ -270,9 +273,10 @@ let package = Package(
             name: "AnnounceDaemon",
             dependencies: [
                 "AnnounceCore", "AnnounceServer", "AnnounceSSIP", "SpeechSynthesis", "DaemonConfiguration",
-                "CAnnounceLinux", "DesktopBus", "SpeechProvider", "AnnouncePOSIX", "POSIXThreads",
+                "CAnnounceLinux", "CConcurrencyHook", "DesktopBus", "SpeechProvider", "AnnouncePOSIX", "POSIXThreads",
                 .product(name: "SystemPackage", package: "swift-system"),
-                // NIOThreadPool: the blocking work of its services (malloc_trim, the /proc scan for Orca).
+                // NIOThreadPool: the blocking work of its services (malloc_trim, the /proc scan for Orca);
+                // the singleton event loops, which run its tasks (EventLoopExecutor, EventLoopSleep).
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -285,10 +289,8 @@ let package = Package(
             dependencies: [
                 "AnnounceDaemon", "AnnounceCore", "AnnounceServer", "SpeechSynthesis", "DaemonConfiguration",
                 "CAnnounceLinux", "AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system"),
-                // NIOSingletons: main sizes NIO's blocking pool before anything uses it, and makes
-                // NIO's event loops Swift concurrency's global executor (NIOPosix).
+                // NIOSingletons: main sizes NIO's blocking pool before anything uses it.
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

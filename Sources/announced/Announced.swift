@@ -9,7 +9,6 @@ import DaemonConfiguration
 import Glibc
 import Logging
 import NIOCore
-import NIOPosix
 import ServiceLifecycle
 import SpeechSynthesis
 
@@ -180,8 +179,8 @@ struct Announced: AsyncParsableCommand {
         NIOSingletons.blockingPoolThreadCountSuggestion = 1
         // The daemon's Swift tasks run on NIO's event loops, not on libdispatch's global queues,
         // whose first worker starts a timer that wakes the process once a second for good
-        // (ARCHITECTURE.md, "Idle means asleep"). Installed before any task runs, as NIO asks.
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        // (ARCHITECTURE.md, "Idle means asleep"). Installed before any task is created.
+        EventLoopExecutor.install()
         // Loading espeak-ng in its helper is the longest step of a start (Benchmarks/README.md),
         // so the speech thread, which starts it, begins before anything else; a run that fails or
         // only prints help or the version exits, and the helper ends with it (its pipe closes).
