@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-License-Identifier: Apache-2.0
 import SystemPackage
 
 /// The name the kernel keeps for a process (`/proc/PID/comm`: its executable's name, or what it

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-License-Identifier: Apache-2.0
 import SystemPackage
 
 /// Writes `message` and a newline to standard error in one `writeAll`; a failure to write (a
