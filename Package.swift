@@ -338,6 +338,15 @@ let package = Package(
             name: "AnnouncePOSIXTests",
             dependencies: ["AnnouncePOSIX", "POSIXThreads", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSwift),
+        // A helper on the shared runtime with an engine of the tests' own (announced-helper-probe),
+        // and the runtime's tests through it: frames, voices, prepare, abort, exit statuses.
+        .executableTarget(
+            name: "announced-helper-probe", dependencies: ["HelperRuntime", "EngineWire"],
+            path: "Tests/HelperRuntimeProbe", swiftSettings: strictSwift),
+        .testTarget(
+            name: "HelperRuntimeTests",
+            dependencies: ["announced-helper-probe", "EngineWire", "TestSupport", "BlockingThreads"],
+            swiftSettings: strictSwift),
         // The one lock and the threads of their own (ConditionLock, LockedValue, DedicatedThread).
         .testTarget(name: "POSIXThreadsTests", dependencies: ["POSIXThreads"], swiftSettings: strictSwift),
         // The engine wire's frames through real pipes.
@@ -439,7 +448,7 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: [
-                "ProcessHarness", "AnnounceCore", "AnnounceServer", "CAnnounceLinux", "POSIXThreads",
+                "ProcessHarness", "AnnounceCore", "AnnounceServer", "CAnnounceLinux", "POSIXThreads", "EngineWire",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

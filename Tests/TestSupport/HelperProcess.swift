@@ -1,80 +1,31 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CAnnounceLinux
-import EngineWire
+public import EngineWire
 import Foundation
 import Glibc
-import TestSupport
 
-/// Where the tests find the engine and the test voice that scripts/fetch-piper-engine.sh fetched.
-enum PiperTestFiles {
-    /// The repository, from this file's path.
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
-
-    /// The engine: `ANNOUNCED_PIPER_ENGINE_DIR`, else the script's default `.build/piper-engine`.
-    static let engineDirectory =
-        ProcessInfo.processInfo.environment["ANNOUNCED_PIPER_ENGINE_DIR"] ?? repository + "/.build/piper-engine"
-
-    /// The directory of the engine's libraries.
-    static var libraryDirectory: String { engineDirectory + "/lib" }
-
-    /// The directory of the test voice: the script's cache.
-    static let voiceDirectory: String = {
-        let environment = ProcessInfo.processInfo.environment
-        let cache =
-            environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory() + "/.cache"
-        return cache + "/announced/voices"
-    }()
-
-    /// The test voice's `.onnx`.
-    static var voice: String { voiceDirectory + "/en_US-joe-medium.onnx" }
-
-    /// Whether the script has run: the engine's library and the voice with its JSON are there.
-    static var isFetched: Bool {
-        FileManager.default.fileExists(atPath: libraryDirectory + "/libsherpa-onnx-c-api.so")
-            && FileManager.default.fileExists(atPath: voice) && FileManager.default.fileExists(atPath: voice + ".json")
-    }
-
-    /// Why the tests that need them are skipped.
-    static let missing = "the Piper engine or test voice is not fetched: run scripts/fetch-piper-engine.sh"
-
-    /// The helper, built beside the test runner.
-    static var helper: String { builtExecutable("announced-piper") }
-
-    /// The executable `name` (a helper), built beside the test runner.
-    static func builtExecutable(_ name: String) -> String {
-        let runner =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: runner).deletingLastPathComponent().path + "/" + name
-    }
-}
-
-/// A running `announced-piper` (or another engine's helper) and its two pipes, as the daemon
-/// drives it; its standard error is kept in a file the test can read.
-final class PiperHelper {
-    let pid: pid_t
+/// A running engine helper (`announced-espeak`, `announced-piper`, or a test's own on
+/// `HelperRuntime`) and its two pipes, as the daemon drives it; its standard error is kept in a
+/// file the test can read.
+public final class HelperProcess {
+    /// The helper's process id.
+    public let pid: Int32
     private let requests: FrameChannel
     private let messages: FrameChannel
     /// Where the helper's standard error goes.
-    let errorLog: String
+    public let errorLog: String
     private var exitStatus: Int32?
 
-    /// Starts the helper (`executable`, by default `announced-piper`) with the fetched engine and
-    /// the test voice's directory readable; `environment` adds or replaces variables
-    /// (`ANNOUNCED_PIPER_UNSANDBOXED=1`, ...).
-    init(executable: String = PiperTestFiles.helper, environment extra: [String: String] = [:]) throws {
-        var environment = ProcessInfo.processInfo.environment
-        environment["ANNOUNCED_PIPER_LIBRARY_DIR"] = PiperTestFiles.libraryDirectory
-        environment["ANNOUNCED_PIPER_VOICE_DIRS"] = PiperTestFiles.voiceDirectory
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        environment.removeValue(forKey: "ANNOUNCED_PIPER_UNSANDBOXED")
-        for (key, value) in extra { environment[key] = value }
-        errorLog = NSTemporaryDirectory() + "announced-piper-\(UUID().uuidString).log"
+    /// Starts `executable` with `environment` (the whole of it), as the daemon starts a helper:
+    /// the two pipes, standard error to a file, no other descriptor, default signal dispositions.
+    public init(spawning executable: String, environment: [String: String]) throws {
+        errorLog = NSTemporaryDirectory() + "announced-helper-\(UUID().uuidString).log"
         var toHelper: [Int32] = [-1, -1]
         var fromHelper: [Int32] = [-1, -1]
-        guard pipe(&toHelper) == 0, pipe(&fromHelper) == 0 else { throw PiperHelperError("pipe: \(errno)") }
         // No end leaks into another test's child; dup2 clears the flag on the helper's copies.
-        for fd in toHelper + fromHelper { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        guard CAnnounceLinux_pipe_cloexec(&toHelper) == 0, CAnnounceLinux_pipe_cloexec(&fromHelper) == 0 else {
+            throw HelperProcessError("pipe2: \(String(cString: strerror(errno)))")
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -92,7 +43,7 @@ final class PiperHelper {
         // A new process's signal mask and dispositions, as the daemon starts it (EngineHelperProcess).
         var attributes = posix_spawnattr_t()
         let attributesStatus = CAnnounceLinux_spawnattr_init_new_process(&attributes, 0)
-        guard attributesStatus == 0 else { throw PiperHelperError("posix_spawnattr: \(attributesStatus)") }
+        guard attributesStatus == 0 else { throw HelperProcessError("posix_spawnattr: \(attributesStatus)") }
         defer { posix_spawnattr_destroy(&attributes) }
         var child: pid_t = 0
         let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
@@ -101,7 +52,7 @@ final class PiperHelper {
         guard result == 0 else {
             close(toHelper[1])
             close(fromHelper[0])
-            throw PiperHelperError("cannot start \(executable): \(String(cString: strerror(result)))")
+            throw HelperProcessError("cannot start \(executable): \(String(cString: strerror(result)))")
         }
         pid = child
         requests = FrameChannel(fd: toHelper[1])
@@ -120,21 +71,21 @@ final class PiperHelper {
 
     /// Sends a request; false when the helper is gone.
     @discardableResult
-    func send(_ request: EngineRequest) -> Bool { send(bytes: request.frame) }
+    public func send(_ request: EngineRequest) -> Bool { send(bytes: request.frame) }
 
     /// Sends `bytes` as they are (a frame this build does not know, for the tests of the frame loop).
     @discardableResult
-    func send(bytes: [UInt8]) -> Bool { requestsOpen && requests.write(bytes) }
+    public func send(bytes: [UInt8]) -> Bool { requestsOpen && requests.write(bytes) }
 
     /// The next message, waiting at most `timeout` seconds; nil at the end of the stream or on timeout.
-    func next(timeout: Double = 30) -> EngineMessage? {
+    public func next(timeout: Double = 30) -> EngineMessage? {
         guard let frame = messages.readFrame(timeout: Int32(timeout * 1000)) else { return nil }
         return try? EngineMessage(tag: frame.tag, payload: frame.payload)
     }
 
-    /// A synthesis request for the test voice (or `voice`).
-    static func request(
-        _ text: String, voice: String = PiperTestFiles.voice, ssml: Bool = false, rate: Int32 = 175, volume: Int32 = 100
+    /// A synthesis request for `voice`.
+    public static func synthesize(
+        _ text: String, voice: String, ssml: Bool = false, rate: Int32 = 175, volume: Int32 = 100
     ) -> EngineRequest {
         .synthesize(
             SynthesisRequest(
@@ -143,8 +94,15 @@ final class PiperHelper {
         )
     }
 
+    /// The executable `name` (a helper), built beside the test runner.
+    public static func builtExecutable(_ name: String) -> String {
+        let runner =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: runner).deletingLastPathComponent().path + "/" + name
+    }
+
     /// Everything up to and including `done` (or the end of the stream).
-    func utterance(timeout: Double = 60) -> [EngineMessage] {
+    public func utterance(timeout: Double = 60) -> [EngineMessage] {
         var result: [EngineMessage] = []
         while let message = next(timeout: timeout) {
             result.append(message)
@@ -155,7 +113,7 @@ final class PiperHelper {
 
     /// Closes the helper's input and waits for it to exit (killing it after 10 s); its exit
     /// status, or 128 + the signal that ended it.
-    func stop() -> Int32 {
+    public func stop() -> Int32 {
         if requestsOpen {
             requestsOpen = false
             close(requests.fd)
@@ -168,7 +126,7 @@ final class PiperHelper {
     }
 
     /// Waits for the helper to end by itself (a crash); as ``stop()``, without closing its input.
-    func waitForExit() -> Int32 {
+    public func waitForExit() -> Int32 {
         if let exitStatus { return exitStatus }
         var raw: Int32 = 0
         while waitpid(pid, &raw, 0) < 0, errno == EINTR {}
@@ -183,18 +141,19 @@ final class PiperHelper {
     }
 
     /// What the helper wrote to standard error.
-    var errors: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
+    public var errors: String { (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "" }
 }
 
 /// The helper could not be started.
-struct PiperHelperError: Error, CustomStringConvertible {
-    let description: String
+public struct HelperProcessError: Error, CustomStringConvertible {
+    /// What failed.
+    public let description: String
     init(_ description: String) { self.description = description }
 }
 
 extension [EngineMessage] {
     /// All the samples, in order.
-    var samples: [Int16] {
+    public var samples: [Int16] {
         flatMap { message -> [Int16] in
             if case .samples(let samples) = message { return samples }
             return []
@@ -202,7 +161,7 @@ extension [EngineMessage] {
     }
 
     /// The marks with the sample each was reported at, and how many samples had come before it.
-    var marks: [(name: String, sample: UInt32, samplesBefore: Int)] {
+    public var marks: [(name: String, sample: UInt32, samplesBefore: Int)] {
         var before = 0
         var result: [(name: String, sample: UInt32, samplesBefore: Int)] = []
         for message in self {
@@ -216,7 +175,7 @@ extension [EngineMessage] {
     }
 
     /// The words' text positions and lengths.
-    var words: [(sample: UInt32, textPosition: Int32, length: Int32)] {
+    public var words: [(sample: UInt32, textPosition: Int32, length: Int32)] {
         compactMap { message in
             if case .word(let sample, let position, let length) = message { return (sample, position, length) }
             return nil
