@@ -41,9 +41,8 @@ final class BenchDaemon {
     func stop() {
         process.signal(SIGTERM)
         process.waitForExit()
-        rmdir(directory + "/config")
-        unlink(directory + "/notify")
-        rmdir(directory)
+        // Everything the run left: the socket's lock file, a figure's configuration, the notify socket.
+        try? FileManager.default.removeItem(atPath: directory)
     }
 
     var residentMiB: Double { announced_bench.residentMiB(pid: process.pid) }
