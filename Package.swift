@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "SSIPProtocol", dependencies: ["AnnounceProtocol"], swiftSettings: strictSwift),
         // The project's one lock (ConditionLock, and LockedValue over it), threads of their own
         // outside Swift's pool, and the monotonic clock their timed waits count on. On pthreads.
-        .target(name: "POSIXThreads", dependencies: ["CAnnounceLinux"], swiftSettings: strictSwift),
+        .target(name: "POSIXThreads", dependencies: ["CAnnounceLinux", "AnnouncePOSIX"], swiftSettings: strictSwift),
         // The dispatcher: scheduling, elements, localization. Pure logic over a speech backend.
         .target(
             name: "AnnounceCore",
@@ -79,7 +79,8 @@ let package = Package(
         .target(name: "CConcurrencyHook"),
         // The engines' wire: the framed messages between the daemon and every engine helper process.
         .target(
-            name: "EngineWire", dependencies: [.product(name: "SystemPackage", package: "swift-system")],
+            name: "EngineWire",
+            dependencies: ["AnnouncePOSIX", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: strictSwift),
         // The small POSIX layer over swift-system's FileDescriptor that the daemon, its modules and
         // announcectl share: a file read to its end, standard error, the environment. No Foundation.
@@ -441,7 +442,9 @@ let package = Package(
         // Child processes started and reaped by pid, a private PulseAudio server with its monitor
         // recording, and a readiness socket for the daemon's READY=1: what the tests and
         // announced-bench both start from outside.
-        .target(name: "ProcessHarness", dependencies: ["CAnnounceLinux", "POSIXThreads"], swiftSettings: strictSwift),
+        .target(
+            name: "ProcessHarness", dependencies: ["CAnnounceLinux", "POSIXThreads", "AnnouncePOSIX"],
+            swiftSettings: strictSwift),
         // What only the tests need (a private PipeWire session, sanitizer reports, pause seams,
         // manual dispatcher turns, a silent backend, the server on embedded channels); it
         // re-exports ProcessHarness, so `import TestSupport` brings both.

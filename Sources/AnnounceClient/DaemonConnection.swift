@@ -157,10 +157,7 @@ final class DaemonConnection: Sendable {
                 pollfd(fd: socket.rawValue, events: Int16(POLLIN) | (sending ? Int16(POLLOUT) : 0), revents: 0),
                 pollfd(fd: wake.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             ]
-            if poll(&descriptors, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                return
-            }
+            if retryingOnInterrupt({ poll(&descriptors, 2, -1) }) < 0 { return }
             if descriptors[1].revents != 0 { drainWake() }
             if shared.withLock({ $0.closing }) { return }
             if descriptors[0].revents & Int16(POLLOUT) != 0 { shared.withLock { Self.sendQueued(&$0) } }

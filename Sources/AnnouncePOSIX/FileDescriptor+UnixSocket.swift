@@ -39,14 +39,13 @@ extension FileDescriptor {
     ///
     /// - Throws: the `Errno` of the failed `send` (`EPIPE` once the peer closed).
     public func sendAvailable(_ bytes: UnsafeRawBufferPointer) throws(Errno) -> Int {
-        while true {
-            let sent = send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
-            if sent >= 0 { return sent }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return 0
-            default: throw Errno(rawValue: errno)
-            }
+        let sent = retryingOnInterrupt {
+            send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_DONTWAIT) | Int32(MSG_NOSIGNAL))
+        }
+        if sent >= 0 { return sent }
+        switch errno {
+        case EAGAIN, EWOULDBLOCK: return 0
+        default: throw Errno(rawValue: errno)
         }
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import Glibc
 import SystemPackage
 
@@ -61,8 +62,7 @@ public final class FrameChannel {
             }
             if let timeout {
                 var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                var ready = poll(&waiting, 1, timeout)
-                while ready < 0, errno == EINTR { ready = poll(&waiting, 1, timeout) }
+                let ready = retryingOnInterrupt { poll(&waiting, 1, timeout) }
                 if ready == 0 {
                     timedOut = true
                     return nil

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import AnnouncePOSIX
 import CAnnounceLinux
 import Glibc
 
@@ -40,7 +41,9 @@ public func sleepThread(for duration: Duration) {
     let parts = duration.components
     var request = timespec(tv_sec: Int(parts.seconds), tv_nsec: Int(parts.attoseconds / 1_000_000_000))
     var remaining = timespec()
-    while nanosleep(&request, &remaining) != 0, errno == EINTR {
-        request = remaining
+    _ = retryingOnInterrupt {
+        let result = nanosleep(&request, &remaining)
+        request = remaining // what is left, for the next try when a signal cut it short
+        return result
     }
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 public import Foundation
 import Glibc
 
@@ -12,7 +13,7 @@ extension Process {
     /// Foundation's own reaping is left undisturbed.
     public func waitForExit() {
         var info = siginfo_t()
-        while waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOWAIT) < 0, errno == EINTR {}
+        _ = retryingOnInterrupt { waitid(P_PID, id_t(processIdentifier), &info, WEXITED | WNOWAIT) }
         // Foundation reaps the child and sets its status on its own thread right after.
         while isRunning { sched_yield() }
     }

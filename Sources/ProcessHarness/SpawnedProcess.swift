@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import CAnnounceLinux
 public import Foundation
 import Glibc
@@ -130,7 +131,7 @@ public final class SpawnedProcess: @unchecked Sendable {
     public func waitForExit() -> Int32 {
         if let status { return status }
         var raw: Int32 = 0
-        while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+        _ = retryingOnInterrupt { waitpid(pid, &raw, 0) }
         let result = Self.exitStatus(raw)
         status = result
         return result

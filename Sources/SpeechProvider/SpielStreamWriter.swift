@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
+import SystemPackage
 
 /// Writes Spiel's `audio/x-spiel` stream to a client's pipe, as libspeechprovider's
 /// `SpeechProviderStreamWriter` does (`speech-provider-stream-writer.c`, the packed structures of
@@ -55,12 +56,16 @@ struct SpielStreamWriter {
     private func write(_ bytes: [UInt8]) -> Bool {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if written > 0 {
+            do {
+                let written = try bytes[offset...].withUnsafeBytes { try FileDescriptor(rawValue: fd).write($0) }
+                guard written > 0 else { return false }
                 offset += written
                 continue
+            } catch Errno.resourceTemporarilyUnavailable {
+                // The client's pipe is full: wait below for room, or for the stream's stop.
+            } catch {
+                return false
             }
-            guard written < 0, errno == EAGAIN || errno == EINTR else { return false }
             var fds = [pollfd(fd: fd, events: Int16(POLLOUT), revents: 0), pollfd(fd: stop, events: 0, revents: 0)]
             _ = poll(&fds, 2, -1)
             if fds[1].revents != 0 || fds[0].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 { return false }

@@ -48,7 +48,7 @@ struct ChildProcess {
         guard status == 0 else { throw StartFailure(description: String(cString: strerror(status))) }
         let standardError = (try? pipe.readEnd.readToEnd(limit: .max)) ?? []
         var waitStatus: Int32 = 0
-        while waitpid(pid, &waitStatus, 0) < 0, errno == EINTR {}
+        _ = retryingOnInterrupt { waitpid(pid, &waitStatus, 0) }
         // WIFEXITED: the low seven bits are 0, and the exit status is the next byte; otherwise they
         // are the signal's number.
         let signal = waitStatus & 0x7F

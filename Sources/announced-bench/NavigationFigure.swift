@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import Foundation
 import Glibc
 
@@ -60,7 +61,7 @@ extension Figures {
                 throw BenchError("cannot start \(tool.path)")
             }
             var status: Int32 = 0
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
             figure.add(nanoseconds: now() - start)
             guard status == 0 else { throw BenchError("announcectl next exited with wait status \(status)") }
         }

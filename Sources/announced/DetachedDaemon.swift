@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import CAnnounceLinux
 import Glibc
 
@@ -105,8 +106,7 @@ final class DetachedDaemon {
                 pollfd(fd: readiness.descriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: processDescriptor, events: Int16(POLLIN), revents: 0),
             ]
-            let result = poll(&descriptors, 2, Self.milliseconds(until: deadline))
-            if result < 0, errno == EINTR { continue }
+            let result = retryingOnInterrupt { poll(&descriptors, 2, Self.milliseconds(until: deadline)) }
             if result <= 0 { return .timedOut }
             if descriptors[1].revents != 0 { return .exited(reap()) }
             if descriptors[0].revents != 0, readiness.receivedReady() { return .ready }
@@ -119,8 +119,7 @@ final class DetachedDaemon {
         while true {
             if accepts() { return .ready }
             var descriptor = pollfd(fd: processDescriptor, events: Int16(POLLIN), revents: 0)
-            let result = poll(&descriptor, 1, min(10, Self.milliseconds(until: deadline)))
-            if result < 0, errno == EINTR { continue }
+            let result = retryingOnInterrupt { poll(&descriptor, 1, min(10, Self.milliseconds(until: deadline))) }
             if result > 0 { return .exited(reap()) }
             if ContinuousClock.now >= deadline { return .timedOut }
         }
@@ -129,7 +128,7 @@ final class DetachedDaemon {
     /// The ended daemon's wait status.
     private func reap() -> Int32 {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
         return status
     }
 

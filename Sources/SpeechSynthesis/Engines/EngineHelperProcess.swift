@@ -204,7 +204,7 @@ final class EngineHelperProcess {
         }
         if result == 0 {
             kill(pid, SIGKILL)
-            repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+            result = retryingOnInterrupt { waitpid(pid, &status, 0) }
         }
         pid = 0
         let call = refusedCall

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import AnnouncePOSIX
 import EngineWire
 import Glibc
 import Logging
@@ -123,8 +124,7 @@ final class HelperSession {
             // A message already read into the helper's buffer does not wake poll: look for the
             // hang-up without waiting, then read it.
             let buffered = helper.hasMessageWaiting
-            let ready = poll(&fds, nfds_t(fds.count), buffered ? 0 : helper.silenceLimit)
-            if ready < 0, errno == EINTR { continue }
+            let ready = retryingOnInterrupt { poll(&fds, nfds_t(fds.count), buffered ? 0 : helper.silenceLimit) }
             if fds.dropFirst().contains(where: { $0.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 }) {
                 return .cancelled
             }

@@ -2,6 +2,7 @@
 import AnnouncePOSIX
 import Glibc
 import POSIXThreads
+import SystemPackage
 
 /// An inotify watch on the voice directories, for the voice catalog's thread: ``waitForChange()``
 /// blocks until something in them changed and the change has settled, until someone asks for the
@@ -153,13 +154,9 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
             pollfd(fd: wakeSignal.descriptor.rawValue, events: Int16(POLLIN), revents: 0),
             pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
         ]
-        while true {
-            let ready = Glibc.poll(&fds, 2, timeout)
-            if ready < 0, errno == EINTR { continue }
-            if ready <= 0 { return ready == 0 ? .quiet : .failed }
-            if fds[0].revents != 0 { return .wake }
-            return .events
-        }
+        let ready = retryingOnInterrupt { Glibc.poll(&fds, 2, timeout) }
+        if ready <= 0 { return ready == 0 ? .quiet : .failed }
+        return fds[0].revents != 0 ? .wake : .events
     }
 
     /// Reads every queued event; true when there was one. Every event the watches ask for may
@@ -168,8 +165,9 @@ final class VoiceDirectoryWatch: @unchecked Sendable {
         var any = false
         var buffer = [UInt8](repeating: 0, count: 16 << 10)
         while true {
-            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
+            // Non-blocking: EAGAIN once every queued event has been read.
+            let count =
+                (try? buffer.withUnsafeMutableBytes { try FileDescriptor(rawValue: inotify).read(into: $0) }) ?? 0
             guard count > 0 else { return any }
             any = true
         }
