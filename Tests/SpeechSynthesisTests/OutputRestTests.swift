@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SpeechSynthesis

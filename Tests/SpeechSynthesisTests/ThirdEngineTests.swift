@@ -3,6 +3,7 @@ import AnnounceCore
 import AnnounceProtocol
 import Foundation
 import POSIXThreads
+import TestSupport
 import Testing
 
 @testable import SpeechSynthesis
