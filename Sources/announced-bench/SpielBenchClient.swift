@@ -37,11 +37,12 @@ final class PrivateSessionBus {
     }
 }
 
-/// Benchmarks/spiel-client.py, running: one Gio connection to the session bus, one command a line
-/// on its standard input, one JSON answer a line on its standard output.
+/// The integration tests' Spiel client (Tests/IntegrationTests/Fixtures/spiel-client.py) running
+/// its `serve` command: one Gio connection to the session bus, one command a line on its standard
+/// input, one JSON answer a line on its standard output.
 final class SpielBenchClient {
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../Benchmarks/spiel-client.py").standardized.path
+        .appendingPathComponent("../../Tests/IntegrationTests/Fixtures/spiel-client.py").standardized.path
 
     /// Whether the client can run: dbus-daemon and python3-gi are installed.
     static var missing: String? {
@@ -68,7 +69,7 @@ final class SpielBenchClient {
 
     init(busAddress: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.script]
+        process.arguments = [Self.script, "serve"]
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
         process.environment = environment

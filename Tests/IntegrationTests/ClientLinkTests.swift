@@ -23,14 +23,6 @@ private func connections(toProcess pid: Int32) -> [Int32] {
     }
 }
 
-/// Waits until `condition` holds, looking every 10 ms: a closed descriptor sends no event this
-/// process could await. Fails after `seconds`.
-private func waitUntil(_ what: String, seconds: Double = 10, _ condition: @escaping @Sendable () -> Bool) async throws {
-    try await withTimeout(what, seconds: seconds) {
-        while !condition() { try await Task.sleep(for: .milliseconds(10)) }
-    }
-}
-
 /// Each connection of an announcer has its own thread, which closes the socket as the last thing
 /// it does before it ends; so a socket that closes shows that its thread left too.
 @Suite("AnnounceClient's connection: its thread and socket end with it")
@@ -47,7 +39,10 @@ struct ClientLinkTests {
         // A status stream keeps an announcer connected; releasing the announcer still ends it.
         announcer = nil
         let pid = daemon.process.processIdentifier
-        try await waitUntil("the released announcer's socket to close") { connections(toProcess: pid).isEmpty }
+        // A descriptor the announcer's own thread closes sends this process no event: polled.
+        try await pollUntil("the released announcer's socket to close", timeout: 10) {
+            connections(toProcess: pid).isEmpty
+        }
         try await withTimeout("the status stream to end") { for await _ in statuses {} }
     }
 
@@ -84,7 +79,10 @@ struct ClientLinkTests {
 
         let pid = first.process.processIdentifier
         _ = await onBlockingThread { first.stop(signal: SIGKILL) }
-        try await waitUntil("both sockets to the dead daemon to close") { connections(toProcess: pid).isEmpty }
+        // A descriptor the announcer's own thread closes sends this process no event: polled.
+        try await pollUntil("both sockets to the dead daemon to close", timeout: 10) {
+            connections(toProcess: pid).isEmpty
+        }
 
         // The listening announcer reconnects on its own; the plain one connects again on its next post.
         let second = try await DaemonProcess.start(socketPath: first.socketPath)

@@ -80,15 +80,13 @@ struct EngineSwitchTests {
     /// Waits until the process `pid` is blocked writing to its standard output (`write` or
     /// `writev` on descriptor 1, as /proc/PID/syscall tells): a helper whose pipe to the daemon
     /// is full, the daemon not reading it yet.
+    /// No event tells when a process blocks in a system call: /proc is polled.
     private func waitUntilBlockedWriting(_ pid: Int32, timeout: Double = 30) -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        pollUntil(every: 0.001, timeout: timeout) {
             let call = ((try? String(contentsOfFile: "/proc/\(pid)/syscall", encoding: .utf8)) ?? "")
                 .split(separator: " ")
-            if call.count > 1, call[0] == "1" || call[0] == "20", call[1] == "0x1" { return true }
-            usleep(1_000)
+            return call.count > 1 && (call[0] == "1" || call[0] == "20") && call[1] == "0x1"
         }
-        return false
     }
 
     @Test(

@@ -54,7 +54,7 @@ struct PauseTests {
         let sizeAtPause = fileSize(wav)
         // Nothing happening has no event to wait for: let 400 ms pass (unpaused, ~17,000 bytes
         // of audio) and see that the recording did not grow and the post did not finish.
-        usleep(400_000)
+        quietSpell(seconds: 0.4)
         _ = try statusRoundTrip(client, id: 42)
         #expect(fileSize(wav) == sizeAtPause, "no audio is written while paused")
         #expect(!client.lines(id: 30).contains { $0.event == "finished" })
@@ -124,7 +124,7 @@ struct LongPauseTests {
         _ = try #require(client.waitFor("paused", id: 1))
         // The speech thread gives up on a helper that sends nothing for the silence limit; the
         // pause must outlast it, and nothing observable marks that moment: this wait is the test.
-        usleep(1_500_000)
+        quietSpell(seconds: 1.5)
         client.send(#"{"op":"resume","id":3}"#)
         _ = try #require(client.waitFor("resumed", id: 1))
         let finished = try #require(client.waitForTerminal(id: 1))

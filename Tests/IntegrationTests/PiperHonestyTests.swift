@@ -154,7 +154,7 @@ struct PiperHonestyTests {
         _ = try #require(client.waitFor("ok", id: 4))
         let sizeAtPause = fileSize(wav)
         // Nothing happening has no event to wait for: 400 ms unpaused would be ~17,000 bytes.
-        usleep(400_000)
+        quietSpell(seconds: 0.4)
         #expect(fileSize(wav) == sizeAtPause, "no audio is written while paused")
         client.send(#"{"op":"resume","id":5}"#)
         _ = try #require(client.waitFor("resumed", id: 2))

@@ -67,16 +67,9 @@ struct SpawnedProcessTests {
     /// Polls `/proc/PID/wchan` (no event tells when a child's program has started) until the
     /// process waits in a nanosleep; false after 10 s.
     static func waitUntilSleeping(_ pid: pid_t) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if let wchan = try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8),
-                wchan.contains("nanosleep")
-            {
-                return true
-            }
-            usleep(1_000)
+        pollUntil(every: 0.001, timeout: 10) {
+            ((try? String(contentsOfFile: "/proc/\(pid)/wchan", encoding: .utf8)) ?? "").contains("nanosleep")
         }
-        return false
     }
 
     @Test("a client's standard input reaches its end when the test closes it, though a child was started while it ran")

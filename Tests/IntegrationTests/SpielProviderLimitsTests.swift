@@ -21,11 +21,8 @@ struct SpielProviderLimitsTests {
         try session.startSessionBus()
         let busAddress = try #require(session.busAddress)
         let watcher = try session.start("watch-name", "/usr/bin/python3", [SpielClient.script, "watch-name"])
-        var watching = false
-        for _ in 0..<300 where !watching {
-            watching = session.log("watch-name").contains("watching")
-            if !watching { usleep(100_000) }
-        }
+        // The watcher prints "watching" once subscribed: its log changing is the event.
+        let watching = waitForFile(session.logPath("watch-name"), toContain: "watching", timeout: 30)
         try #require(watching, "the watcher did not subscribe: \(session.log("watch-name"))")
 
         let off = try DaemonProcess(environment: [

@@ -235,11 +235,8 @@ struct SpielProviderTests {
             environment: ["ANNOUNCED_PIPER_LIBRARY_DIR": FetchedPiper.libraryDirectory, "ANNOUNCED_PIPER_NOISE": "0"])
         let watchLog = session.logPath("watch-voices")
         let watcher = try session.start("watch-voices", "/usr/bin/python3", [SpielClient.script, "watch-voices", "30"])
-        var watching = false
-        for _ in 0..<300 where !watching {
-            watching = session.log("watch-voices").contains("watching")
-            if !watching { usleep(100_000) }
-        }
+        // The watcher prints "watching" once subscribed: its log changing is the event.
+        let watching = waitForFile(session.logPath("watch-voices"), toContain: "watching", timeout: 30)
         try #require(watching, "the watcher did not subscribe: \(session.log("watch-voices"))")
         try FetchedPiper.install(in: daemon.voicesDirectory)
         #expect(watcher.waitForExit() == 0)

@@ -8,28 +8,37 @@ import TestSupport
 
 @testable import SpeechSynthesis
 
-/// Collects a backend's events in order. A guard task ends the stream after `timeout`, so a
-/// missing event fails the test instead of hanging it; nothing here waits on time otherwise.
+/// Collects a backend's events in order. Each event is awaited within `timeout`
+/// (``withTimeout(_:seconds:_:)``), so a missing event fails the test instead of hanging it;
+/// nothing here waits on time otherwise.
 struct EventRecorder {
     let handler: @Sendable (SpeechBackendEvent) -> Void
-    private var iterator: AsyncStream<SpeechBackendEvent>.Iterator
+    private let stream: AsyncStream<SpeechBackendEvent>
+    private let timeout: Double
+    /// Whether an event did not come in time: later waits return at once, with nothing.
+    private var timedOut = false
     private(set) var all: [SpeechBackendEvent] = []
 
     init(timeout: Duration = .seconds(90)) {
         let (stream, continuation) = AsyncStream.makeStream(of: SpeechBackendEvent.self)
         handler = { continuation.yield($0) }
-        iterator = stream.makeAsyncIterator()
-        Task {
-            try? await Task.sleep(for: timeout)
-            continuation.finish()
-        }
+        self.stream = stream
+        self.timeout = Double(timeout.components.seconds)
     }
 
-    /// Events up to and including the first one matching `predicate` (all events so far if the
-    /// guard timeout ended the stream first).
+    /// Events up to and including the first one matching `predicate` (all events so far if one
+    /// did not come within the timeout).
     mutating func events(through predicate: (SpeechBackendEvent) -> Bool) async -> [SpeechBackendEvent] {
         var collected: [SpeechBackendEvent] = []
-        while let event = await iterator.next() {
+        while !timedOut {
+            let next: SpeechBackendEvent?
+            do {
+                next = try await stream.next(within: timeout, "the backend's next event")
+            } catch {
+                timedOut = true
+                break
+            }
+            guard let event = next else { break }
             collected.append(event)
             all.append(event)
             if predicate(event) { break }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import AnnounceCore
 import Foundation
+import TestSupport
 import Testing
 
 @testable import SpeechSynthesis
@@ -13,13 +14,14 @@ final class RestRecordingOutput: NullDeviceOutput, @unchecked Sendable {
     let calls: AsyncStream<Call>
     private let continuation: AsyncStream<Call>.Continuation
 
-    init(timeout: Duration = .seconds(60)) {
+    init() {
         (calls, continuation) = AsyncStream.makeStream(of: Call.self)
-        // A guard that ends the stream, so a call that never comes fails the test instead of hanging it.
-        Task { [continuation] in
-            try? await Task.sleep(for: timeout)
-            continuation.finish()
-        }
+    }
+
+    /// The next call, within 60 s (``withTimeout(_:seconds:_:)``): a call that never comes fails
+    /// the test instead of hanging it.
+    func nextCall() async throws -> Call? {
+        try await calls.next(within: 60, "the output's next call")
     }
 
     var description: String { "rest-recording null" }
@@ -46,14 +48,13 @@ struct OutputRestTests {
         let thread = SpeechThread.start(engines: [EspeakEngine()], outputRestDelay: .milliseconds(300))
         let backend = try EngineBackend(
             thread: thread, output: output, logger: TestAudio.logger, eventHandler: recorder.handler)
-        var calls = output.calls.makeAsyncIterator()
 
         // Two posts back to back: the second is queued before the first ends, so nothing rests between.
         backend.speak(Utterance(seq: 1, text: "One, two, three, four, five.", voice: "en-us"))
         backend.speak(Utterance(seq: 2, text: "Saved.", voice: "en-us", rate: 450))
         #expect(await recorder.events(untilFinished: 2).outcome(of: 2) == .completed)
         var seen: [RestRecordingOutput.Call] = []
-        while let call = await calls.next() {
+        while let call = try await output.nextCall() {
             seen.append(call)
             if call == .rest { break }
         }
@@ -61,9 +62,9 @@ struct OutputRestTests {
 
         backend.speak(Utterance(seq: 3, text: "Again.", voice: "en-us", rate: 450))
         #expect(await recorder.events(untilFinished: 3).outcome(of: 3) == .completed)
-        #expect(await calls.next() == .wake)
-        #expect(await calls.next() == .begin)
-        #expect(await calls.next() == .rest)
+        #expect(try await output.nextCall() == .wake)
+        #expect(try await output.nextCall() == .begin)
+        #expect(try await output.nextCall() == .rest)
         await withCheckedContinuation { done in thread.stop { done.resume() } }
     }
 }

@@ -110,8 +110,9 @@ struct PiperBackendTests {
         var recorder = EventRecorder()
         let backend = try PiperFixture.backend(thread, recorder: recorder)
         backend.speak(Utterance(seq: 1, text: "Natural voice.", voice: PiperFixture.voicePath))
+        // The engine reports its loads to the speech thread, not to tests: its state is polled.
         try #require(
-            waitFor(seconds: 30) {
+            pollUntil(timeout: 30) {
                 thread.piper.loadState.loading == PiperFixture.voicePath && thread.piper.loadState.pid > 0
             })
         // Held mid-load (a load that takes as long as it likes), so the check cannot race it.
@@ -141,12 +142,12 @@ struct PiperBackendTests {
         backend.prepare(voice: "en-us")
         #expect(thread.piper.loadState.pid == 0, "espeak-ng's voices need no preparing")
         backend.prepare(voice: PiperFixture.voicePath)
-        let loaded = waitFor(seconds: 60) { thread.piper.loadState.voice == PiperFixture.voicePath }
+        let loaded = pollUntil(timeout: 60) { thread.piper.loadState.voice == PiperFixture.voicePath }
         try #require(loaded, "the voice did not load")
         let pid = thread.piper.loadState.pid
         #expect(pid > 0 && kill(pid, 0) == 0)
         // Idle for a second: stopped and reaped.
-        #expect(waitFor(seconds: 30) { thread.piper.loadState.pid == 0 })
+        #expect(pollUntil(timeout: 30) { thread.piper.loadState.pid == 0 })
         #expect(kill(pid, 0) == -1 && errno == ESRCH, "the helper process is gone")
         #expect(thread.piper.loadState.voice == nil)
     }
@@ -167,7 +168,7 @@ struct PiperBackendTests {
         }
         engine.prepare(voice: PiperFixture.voicePath, logger: TestAudio.logger)
         try #require(
-            waitFor(seconds: 60) { engine.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
+            pollUntil(timeout: 60) { engine.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
         // Idle for a second: the loader is about to stop the helper, and holds there.
         try #require(unloading.wait(timeout: .seconds(30)), "the idle helper was not stopped")
         let answer = LockedAnswer()
@@ -176,12 +177,12 @@ struct PiperBackendTests {
         }
         leasing.start()
         // The request has chosen: it returned with a helper of its own, or it waits for the loader.
-        let chose = waitFor(seconds: 60) {
+        let chose = pollUntil(timeout: 60) {
             answer.get() != nil || engine.wantedVoices.contains(PiperFixture.voicePath)
         }
         resume.open()
         try #require(chose, "the request neither returned nor asked the loader for its voice")
-        try #require(waitFor(seconds: 60) { answer.get() != nil }, "the request got no helper")
+        try #require(pollUntil(timeout: 60) { answer.get() != nil }, "the request got no helper")
         let pid = engine.loadState.pid
         #expect(pid > 0)
         #expect(answer.get() == .ready(pid: pid), "the engine's own helper, loaded once, not a spare")
@@ -198,7 +199,7 @@ struct PiperBackendTests {
         thread.configureEngines(EngineSettings(synthesisThreads: 1_000))
         backend.prepare(voice: PiperFixture.voicePath)
         try #require(
-            waitFor(seconds: 60) { thread.piper.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
+            pollUntil(timeout: 60) { thread.piper.loadState.voice == PiperFixture.voicePath }, "the voice did not load")
         let pid = thread.piper.loadState.pid
         let environment = try String(
             decoding: Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/environ")), as: UTF8.self
@@ -236,17 +237,6 @@ struct PiperBackendTests {
         let third = await recorder.events(untilFinished: 3)
         #expect(third.last == .finished(seq: 3, outcome: .completed))
         #expect(thread.piper.loadState.pid != pid && thread.piper.loadState.pid > 0, "a new helper")
-    }
-
-    /// Polls `condition` every 10 ms for up to `seconds` (the engine reports its loads to the
-    /// speech thread, not to tests); true once it holds.
-    private func waitFor(seconds: Double, _ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(10_000)
-        }
-        return condition()
     }
 
     // `SpeechThread.stop`, as the daemon's speech service calls it on graceful shutdown.

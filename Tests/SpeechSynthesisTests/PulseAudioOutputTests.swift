@@ -109,7 +109,7 @@ struct PulseAudioOutputTests {
         output.discard()
         let frozen = output.playedFrames
         // That nothing more plays is an absence, which no event reports: watch for 50 ms.
-        Thread.sleep(forTimeInterval: 0.05)
+        quietSpell(seconds: 0.05)
         #expect(output.playedFrames == frozen)
         #expect(frozen > Self.rate / 3 && frozen <= Self.rate / 2, "played \(frozen) of \(Self.rate / 2)")
         try output.end()
@@ -163,7 +163,7 @@ struct PulseAudioOutputTests {
         output.pause()
         let held = output.playedFrames
         // "Nothing plays while paused" is an absence, which no event reports: hold for a while.
-        Thread.sleep(forTimeInterval: 0.4)
+        quietSpell(seconds: 0.4)
         #expect(output.playedFrames == held, "played frames moved from \(held) to \(output.playedFrames) while paused")
         #expect(held < half, "everything written had played before the pause")
         output.resume()

@@ -3,6 +3,7 @@ import AnnounceCore
 import AnnounceProtocol
 import Foundation
 import POSIXThreads
+import TestSupport
 import Testing
 
 @testable import SpeechSynthesis
@@ -107,18 +108,14 @@ struct ThirdEngineTests {
         #expect(output.written(1) == FakeToneEngine.tone)
     }
 
-    /// A client's lines as JSON text, ended by a guard task after 90 s so a missing line fails
-    /// the test instead of hanging it.
+    /// A client's lines as JSON text (awaited within a timeout, so a missing line fails the test
+    /// instead of hanging it).
     final class LineSink: EventSink, @unchecked Sendable {
         let lines: AsyncStream<String>
         private let continuation: AsyncStream<String>.Continuation
 
         init() {
             (lines, continuation) = AsyncStream.makeStream(of: String.self)
-            Task { [continuation] in
-                try? await Task.sleep(for: .seconds(90))
-                continuation.finish()
-            }
         }
 
         func deliver(_ lines: [ClientLine]) {
@@ -141,10 +138,14 @@ struct ThirdEngineTests {
         dispatcher.open(ClientRegistration(id: 1, pid: nil, sink: sink))
         let line = #"{"op":"announce","id":1,"text":"Beep.","voice":"fake-tone"}"#
         dispatcher.submit([ClientInput(decoded: RequestLine.decode(line: Array(line.utf8)))], from: 1)
-        var lines: [String] = []
-        for await line in sink.lines {
-            lines.append(line)
-            if line.contains(#""event":"finished""#) || line.contains(#""event":"error""#) { break }
+        let stream = sink.lines
+        let lines = try await withTimeout("the post's finished line", seconds: 90) {
+            var lines: [String] = []
+            for await line in stream {
+                lines.append(line)
+                if line.contains(#""event":"finished""#) || line.contains(#""event":"error""#) { break }
+            }
+            return lines
         }
         #expect(lines.contains { $0.contains(#""event":"started""#) }, "\(lines)")
         #expect(lines.last?.contains(#""success":true"#) == true, "\(lines)")

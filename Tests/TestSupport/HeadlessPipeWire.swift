@@ -153,15 +153,14 @@ public final class HeadlessPipeWire {
     /// Asks `condition` until it holds (the session's parts give no readiness signal), failing
     /// with the logs after 15 s or when a part has exited.
     private func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            if try condition() { return }
+        let held = try pollUntil(every: 0.05, timeout: 15) {
+            if try condition() { return true }
             if let dead = processes.first(where: { !$0.process.isRunning }) {
                 throw SpawnError("the test session's \(dead.name) exited before \(what)\n\(logs())")
             }
-            Thread.sleep(forTimeInterval: 0.05)
+            return false
         }
-        throw SpawnError("waited 15 s in vain until \(what)\n\(logs())")
+        guard held else { throw SpawnError("waited 15 s in vain until \(what)\n\(logs())") }
     }
 
     /// The session's logs, for a failure message.

@@ -17,6 +17,20 @@
 #   spiel-client.py hold-open VOICE TEXT        (reads the header and the first audio chunk, prints
 #                                               that it holds the stream, leaves it unread until
 #                                               SIGTERM, then closes its end)
+#   spiel-client.py serve                       (the Spiel figure's client, announced-bench --only
+#                                               spiel: one bus connection, commands below)
+#
+# `serve` takes one command a line on standard input, fields separated by tabs, and answers each
+# with one JSON line on standard output:
+#
+#   speak VOICE TEXT   one Synthesize call, its stream read to its end:
+#                      {"first_audio_ns": call → the first audio byte after the header,
+#                       "end_ns": call → the stream's end, "header": "0.01", "samples": N}
+#   hold VOICE TEXT    one Synthesize call, read up to its first audio byte, then left open and
+#                      unread (the provider blocks on the full pipe): {"holding": streams held}
+#   release            closes every held stream: {"released": N}
+#
+# A failed call answers {"error": D-Bus error name, "message": ...}. Times are CLOCK_MONOTONIC.
 #
 # The bus is DBUS_SESSION_BUS_ADDRESS.
 import json
@@ -25,6 +39,7 @@ import signal
 import struct
 import sys
 import threading
+import time
 
 import gi
 
@@ -40,15 +55,21 @@ bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
 
 def synthesize(voice, text, pitch=1.0, rate=1.0, ssml=False, connection=None):
     """Calls Synthesize with the write end of a new pipe; returns the read end."""
+    return timed_synthesize(voice, text, pitch, rate, ssml, connection)[0]
+
+
+def timed_synthesize(voice, text, pitch=1.0, rate=1.0, ssml=False, connection=None, timeout_ms=30000):
+    """Calls Synthesize with the write end of a new pipe; returns the read end and the call's time."""
     read_end, write_end = os.pipe()
     fds = Gio.UnixFDList.new()
     index = fds.append(write_end)
     os.close(write_end)
+    called = time.monotonic_ns()
     (connection or bus).call_with_unix_fd_list_sync(
         NAME, PATH, INTERFACE, "Synthesize",
         GLib.Variant("(hssddbs)", (index, text, voice, pitch, rate, ssml, "")),
-        None, Gio.DBusCallFlags.NONE, 30000, fds, None)
-    return read_end
+        None, Gio.DBusCallFlags.NONE, timeout_ms, fds, None)
+    return read_end, called
 
 
 def read_exactly(fd, count):
@@ -94,9 +115,92 @@ def voices():
     return [list(v) for v in reply.unpack()[0]]
 
 
+# The streams `serve`'s hold left open.
+serve_held = []
+
+
+def first_audio(fd):
+    """Reads the header and any events up to the first audio byte; returns the header, the time
+    that byte arrived and the audio chunk's bytes left to read."""
+    header = read_exactly(fd, 4).decode("ascii")
+    while True:
+        kind = read_exactly(fd, 1)
+        if kind == b"\x01":
+            (length,) = struct.unpack("=I", read_exactly(fd, 4))
+            if length == 0:
+                continue
+            read_exactly(fd, 1)
+            return header, time.monotonic_ns(), length - 1
+        if kind == b"\x02":
+            _type, _start, _end, name_length = struct.unpack("=BIII", read_exactly(fd, 13))
+            read_exactly(fd, name_length)
+        else:
+            raise ValueError("unknown chunk type %r" % kind)
+
+
+def serve_speak(voice, text):
+    fd, called = timed_synthesize(voice, text, timeout_ms=60000)
+    try:
+        header, first, left = first_audio(fd)
+        audio = 1 + len(read_exactly(fd, left))
+        while True:
+            kind = os.read(fd, 1)
+            if not kind:
+                break
+            if kind == b"\x01":
+                (length,) = struct.unpack("=I", read_exactly(fd, 4))
+                audio += len(read_exactly(fd, length))
+            elif kind == b"\x02":
+                _type, _start, _end, name_length = struct.unpack("=BIII", read_exactly(fd, 13))
+                read_exactly(fd, name_length)
+            else:
+                raise ValueError("unknown chunk type %r" % kind)
+        end = time.monotonic_ns()
+    finally:
+        os.close(fd)
+    return {"first_audio_ns": first - called, "end_ns": end - called, "header": header, "samples": audio // 2}
+
+
+def serve_hold(voice, text):
+    fd, _called = timed_synthesize(voice, text, timeout_ms=60000)
+    first_audio(fd)
+    serve_held.append(fd)
+    return {"holding": len(serve_held)}
+
+
+def serve_release():
+    count = len(serve_held)
+    for fd in serve_held:
+        os.close(fd)
+    serve_held.clear()
+    return {"released": count}
+
+
+def serve():
+    """The `serve` command: one command a line on standard input, one JSON answer a line."""
+    for line in sys.stdin:
+        fields = line.rstrip("\n").split("\t")
+        try:
+            if fields[0] == "speak":
+                answer = serve_speak(fields[1], fields[2])
+            elif fields[0] == "hold":
+                answer = serve_hold(fields[1], fields[2])
+            elif fields[0] == "release":
+                answer = serve_release()
+            else:
+                answer = {"error": "unknown-command", "message": fields[0]}
+        except GLib.Error as error:
+            answer = {"error": Gio.DBusError.get_remote_error(error) or "GLib.Error", "message": error.message}
+        except (EOFError, ValueError, OSError) as error:
+            answer = {"error": type(error).__name__, "message": str(error)}
+        print(json.dumps(answer), flush=True)
+
+
 def main():
     command = sys.argv[1]
-    if command == "voices":
+    if command == "serve":
+        serve()
+    elif command == "voices":
         print(json.dumps({"voices": voices()}))
     elif command == "watch-voices":
         loop = GLib.MainLoop()
