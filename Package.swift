@@ -373,6 +373,9 @@ let package = Package(
             dependencies: [
                 "SpeechSynthesis", "EngineWire", "AnnounceCore", "CAnnounceLinux", "EngineSandbox", "TestSupport",
                 "BlockingThreads", "POSIXThreads",
+                // A third engine's doors (ThirdEngineDoorsTests): SSIP's front end, the toolkit announcements'.
+                "AnnounceSSIP", "AnnounceServer", "AnnounceDaemon", "DesktopBus", "AnnounceProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strictSwift
         ),

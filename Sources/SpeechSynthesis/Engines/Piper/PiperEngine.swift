@@ -37,7 +37,8 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     let speaksLettersAndSymbols = false
 
     /// Guards everything below and wakes the loader. The helper process itself is not guarded:
-    /// only its holder (the loader while `loaderBusy`, the speech thread while `inUse`) touches it.
+    /// only its holder (the loader while ``loader`` is not `.idle`, the speech thread or a stream
+    /// while `inUse`) touches it.
     private let condition = ConditionLock()
     /// The speech thread waiting for a load, woken when it ends.
     private weak var waitingThread: SpeechThread?
@@ -52,12 +53,8 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     private var wanted: [String] = []
     /// Why a voice's load failed, until the speech thread that waits for it reads it.
     private var failures: [String: String] = [:]
-    /// The loader has the helper (it starts, loads or stops it).
-    private var loaderBusy = false
-    /// The voice the loader is loading.
-    private var loading: String?
-    /// The voice being loaded had its files replaced meanwhile: it may hold the old ones.
-    private var loadingReplaced = false
+    /// What the loader is doing with the engine's own helper.
+    private var loader = PiperLoaderState.idle
     /// Run by the loader just before it stops an idle helper, for tests (``onIdleStop(_:)``).
     private var beforeIdleStop: (@Sendable () -> Void)?
     /// The running helper holds a model whose files were replaced: the loader stops it (the
@@ -139,7 +136,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// The helper's process id (0 when none runs), the voice it has loaded and the one it is
     /// loading, for tests.
     var loadState: (pid: Int32, voice: String?, loading: String?) {
-        condition.withLock { (helperPID, loadedVoice, loading) }
+        condition.withLock { (helperPID, loadedVoice, loader.voice) }
     }
 
     /// The voices asked of the loader and not yet being loaded, for tests.
@@ -175,7 +172,9 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
                 helperHoldsReplacedVoice = true
                 condition.broadcast()
             }
-            if let loading, identifiers.contains(loading) { loadingReplaced = true }
+            if case .loading(let voice, _) = loader, identifiers.contains(voice) {
+                loader = .loading(voice, filesReplaced: true)
+            }
             return spares.forget(voices: identifiers)
         }
         for spare in stale { spare.stop() }
@@ -193,7 +192,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// Asks the loader for `voice` unless it is loaded or on its way. Call with the lock held.
     private func want(_ voice: String) {
         if shuttingDown || loadedVoice == voice { return }
-        guard !wanted.contains(voice), loading != voice else { return }
+        guard !wanted.contains(voice), loader.voice != voice else { return }
         failures[voice] = nil
         wanted.append(voice)
         if !loaderStarted {
@@ -214,7 +213,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             condition.withLock { () -> Bool in
                 if let failure = failures.removeValue(forKey: voice) {
                     answer = .failed(failure)
-                } else if !loaderBusy, !inUse, let process, loadedVoice == voice {
+                } else if loader == .idle, !inUse, let process, loadedVoice == voice {
                     inUse = true
                     answer = .ready(process)
                 } else if let spare = spares.take(voice: voice) {
@@ -238,7 +237,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     func readyHelper(for voice: String, logger: Logger) -> EngineHelperProcess? {
         condition.withLock {
             self.logger = logger
-            if !inUse, !loaderBusy, let process, loadedVoice == voice, process.isRunning {
+            if !inUse, loader == .idle, let process, loadedVoice == voice, process.isRunning {
                 inUse = true
                 return process
             }
@@ -254,16 +253,16 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             while true {
                 if shuttingDown { return .failed("announced is stopping") }
                 if let failure = failures.removeValue(forKey: voice) { return .failed(failure) }
-                if !inUse, !loaderBusy, let process, loadedVoice == voice, process.isRunning {
+                if !inUse, loader == .idle, let process, loadedVoice == voice, process.isRunning {
                     inUse = true
                     return .ready(process)
                 }
                 if let spare = spares.take(voice: voice) { return .ready(spare) }
-                if inUse || (loaderBusy && loading != nil && loading != voice) {
+                if inUse || (loader.voice != nil && loader.voice != voice) {
                     // The helper is out with another request, or loads another voice: a spare of
-                    // this request's own, loaded here, on the stream's thread. (Busy loading
-                    // nothing is the helper being stopped, idle or with replaced files: over in
-                    // moments, so the request waits for it and for the one load it asks for.)
+                    // this request's own, loaded here, on the stream's thread. (`.unloading` is
+                    // the helper being stopped, idle or with replaced files: over in moments, so
+                    // the request waits for it and for the one load it asks for.)
                     let threads = self.threads
                     let result = condition.withoutLock {
                         load(voice, helper: nil, threads: threads, spare: true, logger: logger)
@@ -313,17 +312,17 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     private func runLoader() {
         condition.withLock {
             while true {
-                if shuttingDown, !loaderBusy { return endLoader() }
-                if helperHoldsReplacedVoice, !inUse, !loaderBusy {
+                if shuttingDown, loader == .idle { return endLoader() }
+                if helperHoldsReplacedVoice, !inUse, loader == .idle {
                     helperHoldsReplacedVoice = false
                     if let helper = process, helperPID != 0 {
                         stopHelper(helper, saying: "piper helper stopped: the files of its voice were replaced")
                     }
                 } else if let voice = sparesWanted.first {
                     loadSpare(voice)
-                } else if !inUse, !loaderBusy, let voice = wanted.first {
+                } else if !inUse, loader == .idle, let voice = wanted.first {
                     loadWanted(voice)
-                } else if !inUse, !loaderBusy, wanted.isEmpty, let helper = process, helperPID != 0 {
+                } else if !inUse, loader == .idle, wanted.isEmpty, let helper = process, helperPID != 0 {
                     let idle = ContinuousClock.now - lastUse
                     if idle >= idleUnload {
                         stopHelper(
@@ -356,11 +355,11 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     }
 
     /// Stops the engine's own helper, unloading its voice, and logs `message` with how it ended;
-    /// `first` runs just before, without the lock (``onIdleStop(_:)``). Busy loading nothing
-    /// meanwhile, which `lease` waits for. Called with the lock held.
+    /// `first` runs just before, without the lock (``onIdleStop(_:)``). The loader is
+    /// `.unloading` meanwhile, which `lease` waits for. Called with the lock held.
     private func stopHelper(_ helper: EngineHelperProcess, saying message: String, first: (@Sendable () -> Void)? = nil)
     {
-        loaderBusy = true
+        loader = .unloading
         loadedVoice = nil
         let logger = self.logger
         condition.withoutLock {
@@ -368,7 +367,7 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
             let ending = helper.stop()
             logger.info("\(message)", metadata: ["how": "\(ending)"])
         }
-        loaderBusy = false
+        loader = .idle
         helperPID = 0
     }
 
@@ -394,24 +393,22 @@ final class PiperEngine: SpeechEngine, @unchecked Sendable {
     /// Called with the lock held.
     private func loadWanted(_ voice: String) {
         wanted.removeFirst()
-        loaderBusy = true
-        loading = voice
+        loader = .loading(voice, filesReplaced: false)
         let helper = process
         let logger = self.logger
         let threads = self.threads
         let result = condition.withoutLock {
             load(voice, helper: helper, threads: threads, spare: false, logger: logger)
         }
-        loaderBusy = false
-        loading = nil
+        let filesReplaced = loader == .loading(voice, filesReplaced: true)
+        loader = .idle
         process = result.helper
         helperPID = result.pid
-        loadedVoice = result.failure == nil && !loadingReplaced ? voice : nil
-        if loadingReplaced, result.failure == nil {
+        loadedVoice = result.failure == nil && !filesReplaced ? voice : nil
+        if filesReplaced, result.failure == nil {
             helperHoldsReplacedVoice = true
             want(voice)
         }
-        loadingReplaced = false
         if let failure = result.failure { failures[voice] = failure }
         lastUse = .now
         wakeWaiters()
