@@ -9,15 +9,24 @@ import Testing
 /// work (one thread, `SGLTN-TP-#0`), not on a thread of Swift's cooperative pool.
 @Suite("Daemon: the heap given back after a quiet second", .daemonTimeLimit, .onBlockingThreads)
 struct MemoryTrimTests {
-    @Test("the heap is trimmed after start and again after a post, on the one thread of the blocking pool")
-    func trimmedAfterStartAndAfterAPost() throws {
+    /// A daemon whose heap was trimmed a quiet second after its start, and again a quiet second
+    /// after one post (slept on an event loop's timer, `EventLoopSleep`); the names of its threads
+    /// then.
+    static func threadsAfterTwoTrims() throws -> [String] {
         let daemon = try DaemonProcess()
         let client = try daemon.connect()
         #expect(daemon.waitForStderr(containing: "heap trimmed", timeout: 30), "no trim a quiet second after start")
         client.send(announce(1, "Saved"))
         try #require(client.waitForTerminal(id: 1)?["success"] == .bool(true))
         #expect(daemon.waitForStderr(containing: "heap trimmed", count: 2, timeout: 30), "no trim after the post")
-        let pool = Self.threadNames(of: daemon.process.processIdentifier).filter { $0.hasPrefix("SGLTN-TP-") }
+        let names = threadNames(of: daemon.process.processIdentifier)
+        try #require(!names.isEmpty)
+        return names
+    }
+
+    @Test("the heap is trimmed after start and again after a post, on the one thread of the blocking pool")
+    func trimmedAfterStartAndAfterAPost() throws {
+        let pool = try Self.threadsAfterTwoTrims().filter { $0.hasPrefix("SGLTN-TP-") }
         #expect(pool == ["SGLTN-TP-#0"], "the blocking pool's threads: \(pool)")
     }
 
@@ -29,15 +38,7 @@ struct MemoryTrimTests {
     /// main queue, the bus's queue) are not watched by the monitor.
     @Test("an idle daemon has started no worker of libdispatch's global queues, so nothing wakes it each second")
     func noGlobalQueueWorker() throws {
-        let daemon = try DaemonProcess()
-        let client = try daemon.connect()
-        #expect(daemon.waitForStderr(containing: "heap trimmed", timeout: 30), "no trim a quiet second after start")
-        client.send(announce(1, "Saved"))
-        try #require(client.waitForTerminal(id: 1)?["success"] == .bool(true))
-        // The trimmer's quiet second, slept on an event loop's timer, has passed.
-        #expect(daemon.waitForStderr(containing: "heap trimmed", count: 2, timeout: 30), "no trim after the post")
-        let names = Self.threadNames(of: daemon.process.processIdentifier)
-        #expect(!names.isEmpty)
+        let names = try Self.threadsAfterTwoTrims()
         #expect(names.filter { $0.hasSuffix("-qos") } == [], "the daemon's threads: \(names)")
     }
 
