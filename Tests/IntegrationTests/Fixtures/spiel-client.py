@@ -82,26 +82,35 @@ def read_exactly(fd, count):
     return data
 
 
+def read_chunk(fd):
+    """The stream's next chunk: ("audio", bytes) or ("event", (type, start, end, name)); None at
+    its end."""
+    kind = os.read(fd, 1)
+    if not kind:
+        return None
+    if kind == b"\x01":
+        (length,) = struct.unpack("=I", read_exactly(fd, 4))
+        return "audio", read_exactly(fd, length)
+    if kind == b"\x02":
+        event_type, start, end, name_length = struct.unpack("=BIII", read_exactly(fd, 13))
+        return "event", (event_type, start, end, read_exactly(fd, name_length).decode("utf-8"))
+    raise ValueError("unknown chunk type %r" % kind)
+
+
 def read_stream(fd, samples_path):
     """Reads an audio/x-spiel stream to its end: its header, events and audio."""
     header = read_exactly(fd, 4).decode("ascii")
     audio = b""
     events = []
     chunks = 0
-    while True:
-        kind = os.read(fd, 1)
-        if not kind:
-            break
-        if kind == b"\x01":
-            (length,) = struct.unpack("=I", read_exactly(fd, 4))
-            audio += read_exactly(fd, length)
+    while (chunk := read_chunk(fd)) is not None:
+        kind, payload = chunk
+        if kind == "audio":
+            audio += payload
             chunks += 1
-        elif kind == b"\x02":
-            event_type, start, end, name_length = struct.unpack("=BIII", read_exactly(fd, 13))
-            name = read_exactly(fd, name_length).decode("utf-8")
-            events.append({"type": event_type, "start": start, "end": end, "name": name, "at": len(audio) // 2})
         else:
-            raise ValueError("unknown chunk type %r" % kind)
+            event_type, start, end, name = payload
+            events.append({"type": event_type, "start": start, "end": end, "name": name, "at": len(audio) // 2})
     os.close(fd)
     with open(samples_path, "wb") as out:
         out.write(audio)
@@ -143,18 +152,9 @@ def serve_speak(voice, text):
     try:
         header, first, left = first_audio(fd)
         audio = 1 + len(read_exactly(fd, left))
-        while True:
-            kind = os.read(fd, 1)
-            if not kind:
-                break
-            if kind == b"\x01":
-                (length,) = struct.unpack("=I", read_exactly(fd, 4))
-                audio += len(read_exactly(fd, length))
-            elif kind == b"\x02":
-                _type, _start, _end, name_length = struct.unpack("=BIII", read_exactly(fd, 13))
-                read_exactly(fd, name_length)
-            else:
-                raise ValueError("unknown chunk type %r" % kind)
+        while (chunk := read_chunk(fd)) is not None:
+            if chunk[0] == "audio":
+                audio += len(chunk[1])
         end = time.monotonic_ns()
     finally:
         os.close(fd)
