@@ -2,6 +2,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import PackageDescription
 
+/// An engine helper's link: the executable takes pcaudio's soname, so that libespeak-ng's
+/// libpcaudio.so.0 is the helper itself and its calls reach CEspeakNoAudioDevice (no_audio_device.c).
+/// Linked by lld (as every release build is): gold, the toolchain's default, leaves an executable
+/// without a soname.
+let engineHelperLinks: [LinkerSetting] = [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-soname=libpcaudio.so.0"])]
+
 let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -57,19 +63,13 @@ let package = Package(
             pkgConfig: "espeak-ng",
             providers: [.apt(["libespeak-ng-dev"])]
         ),
-        // libpulse's asynchronous API (a threaded main loop and a playback stream). No pkgConfig
-        // here: libpulse.pc adds -D_REENTRANT, which SwiftPM refuses with a warning on every
-        // build. The headers are in /usr/include and the module map names the library, so
-        // pkg-config has nothing else to contribute.
-        .systemLibrary(
-            name: "CPulseAudio",
-            providers: [.apt(["libpulse-dev"])]
-        ),
-        .systemLibrary(
-            name: "CALSA",
-            pkgConfig: "alsa",
-            providers: [.apt(["libasound2-dev"])]
-        ),
+        // libpulse's asynchronous API and libasound's PCM API, each opened with dlopen when an
+        // output first asks for it (a daemon with --audio null or wav maps neither library, nor the
+        // 25 that libpulse links): the calls the daemon makes, defined by their own names and
+        // forwarded (shim.c). They need the libraries' headers to build (libpulse-dev,
+        // libasound2-dev), and the libraries to play.
+        .target(name: "CPulseAudio"),
+        .target(name: "CALSA"),
         // glibc calls, constants and structs Swift's Glibc module leaves out (malloc.h, and what
         // needs _GNU_SOURCE): malloc_trim, mallopt, pthread_setname_np, F_SETPIPE_SZ, struct ucred,
         // posix_spawn_file_actions_addclosefrom_np and addchdir_np, POSIX_SPAWN_SETSID, pidfd_open.
@@ -121,13 +121,16 @@ let package = Package(
         ),
         // announced-espeak: espeak-ng in a process of its own, so a text that crashes espeak-ng
         // costs one post, not the daemon; sandboxed, so a text that takes it over reaches nothing.
-        // pcaudio's audio device, replaced in announced-espeak by none, so espeak-ng's
-        // initialization leaves the sound server alone (no_audio_device.c).
+        // pcaudio, the audio library libespeak-ng links, replaced in both engine helpers by none:
+        // the helper answers to its soname (engineHelperLinks), so libpcaudio, libpulse and what
+        // they link are never loaded, and espeak-ng's initialization leaves the sound server alone
+        // (no_audio_device.c).
         .target(name: "CEspeakNoAudioDevice"),
         .executableTarget(
             name: "announced-espeak",
             dependencies: ["CEspeakNG", "CEspeakNoAudioDevice", "EngineWire", "HelperRuntime"],
-            swiftSettings: strictSwift
+            swiftSettings: strictSwift,
+            linkerSettings: engineHelperLinks
         ),
         // The part of sherpa-onnx's C API announced-piper uses, declared here and loaded at run time
         // (dlopen), so the package builds without the engine (scripts/fetch-piper-engine.sh gets it).
@@ -147,8 +150,9 @@ let package = Package(
             name: "announced-piper",
             // PiperRendering reads the voice's `.onnx.json` with PiperVoices (as the daemon does),
             // which links only AnnounceProtocol and glibc, so the helper gains no library.
-            dependencies: ["PiperRendering", "CEspeakNG", "EngineWire", "HelperRuntime"],
-            swiftSettings: strictSwift
+            dependencies: ["PiperRendering", "CEspeakNG", "CEspeakNoAudioDevice", "EngineWire", "HelperRuntime"],
+            swiftSettings: strictSwift,
+            linkerSettings: engineHelperLinks
         ),
         // Speech on one dedicated thread: the helper's audio, played through the audio outputs.
         .target(

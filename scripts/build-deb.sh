@@ -72,13 +72,22 @@ shlib_depends() {
     echo "$found"
 }
 depends=$(shlib_depends "${binaries[@]}")
-# The daemon opens libcld2.so.0 with dlopen for `language_switching: detect` (LanguageRuns'
-# CLD2Shim), so dpkg-shlibdeps cannot see it: its package and version come from the library
-# package's own shlibs file, as dpkg-shlibdeps would have read them for a linked library.
-cld2_shlibs=$(dpkg-query --control-path libcld2-0 shlibs)
-cld2=$(awk '$1 == "libcld2" && $2 == "0" { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' "$cld2_shlibs")
-[ -n "$cld2" ] || { echo "build-deb: $cld2_shlibs names no libcld2.so.0" >&2; exit 1; }
-grep -q "\blibcld2-0\b" <<< "$depends" || depends="$depends, $cld2"
+# The daemon opens three libraries with dlopen when a setting first needs them, so dpkg-shlibdeps
+# cannot see them: libcld2.so.0 for `language_switching: detect` (LanguageRuns' CLD2Shim),
+# libpulse.so.0 and libasound.so.2 for the pulse and alsa outputs and ducking (CPulseAudio, CALSA).
+# Each one's package and version come from its package's own shlibs file, as dpkg-shlibdeps would
+# have read them for a linked library.
+dlopened_depend() { # PACKAGE LIBRARY SOVERSION
+    local shlibs found
+    shlibs=$(dpkg-query --control-path "$1" shlibs)
+    found=$(awk -v library="$2" -v soversion="$3" \
+        '$1 == library && $2 == soversion { $1 = ""; $2 = ""; sub(/^ +/, ""); print; exit }' "$shlibs")
+    [ -n "$found" ] || { echo "build-deb: $shlibs names no $2.so.$3" >&2; exit 1; }
+    grep -q "\b$1\b" <<< "$depends" || depends="$depends, $found"
+}
+dlopened_depend libcld2-0 libcld2 0
+dlopened_depend libpulse0 libpulse 0
+dlopened_depend libasound2 libasound 2
 
 # The user units `make install` staged, each one a file the package must carry.
 for unit in announced.service announced.socket announced-ssip.socket; do

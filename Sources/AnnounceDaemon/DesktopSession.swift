@@ -28,7 +28,7 @@ final class DesktopSession: Sendable {
     /// on that needs the bus).
     init(environment: [String: String], alsoOff: [String], logger: Logger) {
         do {
-            connection = try BusConnection.session(address: environment["DBUS_SESSION_BUS_ADDRESS"])
+            connection = try BusConnection.session(address: BusConnection.sessionAddress(environment: environment))
         } catch {
             let off = (["screen_reader is false"] + alsoOff).joined(separator: ", ")
             logger.notice("\(off): \(error)")

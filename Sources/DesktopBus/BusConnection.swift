@@ -35,21 +35,61 @@ public final class BusConnection: @unchecked Sendable {
     private var pendingCalls: [ObjectIdentifier: PendingCall] = [:]
     private var matches: [ObjectIdentifier: SignalMatch] = [:]
 
-    /// Connects to the user's session bus: the one at `address` when given, else where
-    /// `DBUS_SESSION_BUS_ADDRESS` (or `$XDG_RUNTIME_DIR/bus`) says.
+    /// Connects to the user's session bus: the one at `address` when given, else the one
+    /// ``sessionAddress(environment:)`` finds from this process's environment.
     /// - Throws: ``DesktopBusError/sessionBusUnavailable(reason:)`` when there is none.
     public static func session(address: String? = nil) throws -> BusConnection {
-        guard let address else {
-            var bus: OpaquePointer?
-            let result = sd_bus_open_user(&bus)
-            guard result >= 0, let bus else { throw DesktopBusError.sessionBusUnavailable(reason: errnoName(-result)) }
-            return BusConnection(bus: bus, name: "session")
-        }
+        let address = try address ?? sessionAddress(environment: processEnvironment())
         do {
             return try connect(address: address)
         } catch DesktopBusError.connectionFailed(_, let reason) {
             throw DesktopBusError.sessionBusUnavailable(reason: "\(address): \(reason)")
         }
+    }
+
+    /// The session bus's address by sd-bus's rule (`sd_bus_open_user`): `DBUS_SESSION_BUS_ADDRESS`
+    /// of `environment`, else the socket `bus` in `XDG_RUNTIME_DIR`, which must be there. Found
+    /// here, before any sd-bus call, so that a daemon without a session bus never runs sd-bus's
+    /// connection code (it touched 0.4 MiB of libsystemd to learn there was none).
+    /// - Throws: ``DesktopBusError/sessionBusUnavailable(reason:)`` naming what is missing.
+    public static func sessionAddress(environment: [String: String]) throws(DesktopBusError) -> String {
+        if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+        guard let directory = environment["XDG_RUNTIME_DIR"], !directory.isEmpty else {
+            throw .sessionBusUnavailable(reason: "neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set")
+        }
+        let path = directory + "/bus"
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFSOCK else {
+            throw .sessionBusUnavailable(reason: "DBUS_SESSION_BUS_ADDRESS is not set and \(path) is no socket")
+        }
+        return "unix:path=" + escapedAddressValue(path)
+    }
+
+    /// The two variables ``sessionAddress(environment:)`` reads, from this process's environment.
+    private static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
+    }
+
+    /// `value` escaped for a D-Bus address, as the specification's "Server Addresses" says: each
+    /// byte but `-`, `_`, `/`, `.`, `\`, `*` and ASCII letters and digits as `%` and two hex digits.
+    static func escapedAddressValue(_ value: String) -> String {
+        let hex = Array("0123456789abcdef".utf8)
+        var escaped: [UInt8] = []
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "\\"),
+                UInt8(ascii: "*"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "a")...UInt8(ascii: "z"):
+                escaped.append(byte)
+            default:
+                escaped += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            }
+        }
+        return String(decoding: escaped, as: UTF8.self)
     }
 
     /// Connects to the bus at `address` (a D-Bus address such as `unix:path=/run/user/1000/at-spi/bus`)

@@ -7,6 +7,18 @@ import Testing
 /// `BusConnection` against a private `dbus-daemon --session`: names and error replies.
 @Suite(.enabled(if: DesktopParts.installed([DesktopParts.busDaemon]), DesktopParts.note([DesktopParts.busDaemon])))
 struct BusConnectionTests {
+    @Test func theRuntimeDirectorysSocketIsTheSessionBus() async throws {
+        try await PrivateDesktop.withDesktop { desktop in
+            let address = try BusConnection.sessionAddress(environment: [
+                "XDG_RUNTIME_DIR": desktop.directory + "/runtime"
+            ])
+            #expect(address == "unix:path=\(desktop.directory)/runtime/bus")
+            let session = try BusConnection.session(address: address)
+            defer { session.close() }
+            #expect(try await session.requestName("org.announced.RuntimeDirectory") == true)
+        }
+    }
+
     @Test func aNameHasOneOwner() async throws {
         try await PrivateDesktop.withDesktop { desktop in try await aNameHasOneOwner(on: desktop) }
     }

@@ -195,11 +195,14 @@ public final class ALSAAudioOutput: AudioOutput {
 
     // MARK: - Device
 
-    /// Set once per process: libasound's own error printing is replaced by the daemon's messages.
-    private static let libraryErrorsSilenced: Void = announced_alsa_silence_library_errors()
-
     private func open(sampleRate: Int) throws {
-        _ = Self.libraryErrorsSilenced
+        // libasound is loaded on the first open, once per process (`CALSA`).
+        if let reason = CALSA_load() {
+            throw SpeechSynthesisError(
+                "the ALSA output cannot start: libasound cannot be loaded (\(String(cString: reason))); install "
+                    + "Debian's libasound2, or choose another output with --audio (pulse, null, or wav:DIR to record)."
+            )
+        }
         close()
         var opened: OpaquePointer?
         var status = snd_pcm_open(&opened, device, SND_PCM_STREAM_PLAYBACK, 0)

@@ -6,6 +6,20 @@ struct PulseAudioFailure: Error {
     let code: Int32
 }
 
+/// libpulse could not be opened: it is loaded only when an output or ducking first needs it
+/// (`CPulseAudio`), so a system without it fails here, in these words.
+struct PulseAudioLibraryUnavailable: Error, CustomStringConvertible {
+    /// dlopen's or dlsym's words.
+    let reason: String
+
+    var description: String { "libpulse cannot be loaded (\(reason)); install Debian's libpulse0" }
+
+    /// Loads libpulse, once per process.
+    static func load() throws(PulseAudioLibraryUnavailable) {
+        if let reason = CPulseAudio_load() { throw PulseAudioLibraryUnavailable(reason: String(cString: reason)) }
+    }
+}
+
 /// One playback stream on a PulseAudio server, through libpulse's asynchronous API driven by a
 /// threaded main loop, with blocking calls for the speech thread: connect, write (waiting for
 /// room), latency, flush, cork and uncork.
@@ -26,8 +40,10 @@ final class PulseAudioStream {
 
     /// Connects to `server` (nil: libpulse's default) and opens a playback stream of signed
     /// 16-bit mono at `sampleRate` on `sink` (nil: the default sink) with `attributes`.
-    /// - Throws: `PulseAudioFailure` when no server answers or the stream cannot be created.
+    /// - Throws: `PulseAudioLibraryUnavailable` without libpulse, `PulseAudioFailure` when no
+    ///   server answers or the stream cannot be created.
     init(server: String?, sink: String?, sampleRate: Int, attributes: pa_buffer_attr) throws {
+        try PulseAudioLibraryUnavailable.load()
         guard let mainloop = pa_threaded_mainloop_new() else {
             throw PulseAudioFailure(code: Int32(PA_ERR_INTERNAL.rawValue))
         }

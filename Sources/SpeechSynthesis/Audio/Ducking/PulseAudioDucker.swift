@@ -84,6 +84,12 @@ public final class PulseAudioDucker: SpeechActivityObserver, @unchecked Sendable
         } catch {
             throw SpeechSynthesisError("ducking cannot start its PulseAudio main loop (\(error))")
         }
+        do {
+            try PulseAudioLibraryUnavailable.load()
+        } catch {
+            wakeSignal.close()
+            throw SpeechSynthesisError("ducking cannot start: \(error)")
+        }
         guard let mainloop = pa_threaded_mainloop_new() else {
             wakeSignal.close()
             throw SpeechSynthesisError("ducking cannot start its PulseAudio main loop")

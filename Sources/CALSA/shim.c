@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// See include/CALSA.h. Each function the daemon calls is defined here by its own name and
+// prototype (the compiler checks both against libasound's headers) and calls the library's,
+// found by dlsym when CALSA_load runs. Written by hand: Debian ships no loader for libasound, and
+// the list is the 23 calls the daemon makes; a call the list lacks fails the link.
+#include "CALSA.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// X(return type, name, parameters, arguments); V(name, parameters, arguments) returns nothing.
+#define CALSA_FUNCTIONS(X, V)                                                                                       \
+    X(int, snd_lib_error_set_handler, (snd_lib_error_handler_t handler), (handler))                                \
+    X(int, snd_pcm_close, (snd_pcm_t * pcm), (pcm))                                                                \
+    X(int, snd_pcm_delay, (snd_pcm_t * pcm, snd_pcm_sframes_t * delayp), (pcm, delayp))                            \
+    X(int, snd_pcm_drop, (snd_pcm_t * pcm), (pcm))                                                                 \
+    X(int, snd_pcm_get_params, (snd_pcm_t * pcm, snd_pcm_uframes_t * buffer_size, snd_pcm_uframes_t * period_size), \
+      (pcm, buffer_size, period_size))                                                                             \
+    X(int, snd_pcm_hw_params_can_pause, (const snd_pcm_hw_params_t *params), (params))                             \
+    X(int, snd_pcm_hw_params_current, (snd_pcm_t * pcm, snd_pcm_hw_params_t * params), (pcm, params))              \
+    V(snd_pcm_hw_params_free, (snd_pcm_hw_params_t * obj), (obj))                                                  \
+    X(int, snd_pcm_hw_params_malloc, (snd_pcm_hw_params_t * *ptr), (ptr))                                          \
+    X(int, snd_pcm_open, (snd_pcm_t * *pcm, const char *name, snd_pcm_stream_t stream, int mode),                  \
+      (pcm, name, stream, mode))                                                                                   \
+    X(int, snd_pcm_pause, (snd_pcm_t * pcm, int enable), (pcm, enable))                                            \
+    X(int, snd_pcm_prepare, (snd_pcm_t * pcm), (pcm))                                                              \
+    X(int, snd_pcm_recover, (snd_pcm_t * pcm, int err, int silent), (pcm, err, silent))                            \
+    X(int, snd_pcm_set_params,                                                                                     \
+      (snd_pcm_t * pcm, snd_pcm_format_t format, snd_pcm_access_t access, unsigned int channels, unsigned int rate, \
+       int soft_resample, unsigned int latency),                                                                   \
+      (pcm, format, access, channels, rate, soft_resample, latency))                                               \
+    X(int, snd_pcm_start, (snd_pcm_t * pcm), (pcm))                                                                \
+    X(snd_pcm_state_t, snd_pcm_state, (snd_pcm_t * pcm), (pcm))                                                    \
+    X(int, snd_pcm_sw_params, (snd_pcm_t * pcm, snd_pcm_sw_params_t * params), (pcm, params))                      \
+    X(int, snd_pcm_sw_params_current, (snd_pcm_t * pcm, snd_pcm_sw_params_t * params), (pcm, params))              \
+    V(snd_pcm_sw_params_free, (snd_pcm_sw_params_t * obj), (obj))                                                  \
+    X(int, snd_pcm_sw_params_malloc, (snd_pcm_sw_params_t * *ptr), (ptr))                                          \
+    X(int, snd_pcm_sw_params_set_start_threshold, (snd_pcm_t * pcm, snd_pcm_sw_params_t * params, snd_pcm_uframes_t val), \
+      (pcm, params, val))                                                                                          \
+    X(snd_pcm_sframes_t, snd_pcm_writei, (snd_pcm_t * pcm, const void *buffer, snd_pcm_uframes_t size),             \
+      (pcm, buffer, size))                                                                                         \
+    X(const char *, snd_strerror, (int errnum), (errnum))
+
+// One pointer per function, of the type its header declares.
+#define CALSA_SLOT(type, name, parameters, arguments) static __typeof__(&name) name##_in_library;
+#define CALSA_VOID_SLOT(name, parameters, arguments) static __typeof__(&name) name##_in_library;
+CALSA_FUNCTIONS(CALSA_SLOT, CALSA_VOID_SLOT)
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static bool ready = false;
+static char failure[512] = "";
+
+// The handler is variadic, which Swift cannot define, so it lives here.
+static void ignore_library_error(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file;
+    (void)line;
+    (void)function;
+    (void)err;
+    (void)fmt;
+}
+
+static void load(void) {
+    // RTLD_NOW: a library without one of the functions is refused here, not at the first call.
+    void *library = dlopen(CALSA_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(failure, sizeof failure, "%s", dlerror());
+        return;
+    }
+#define CALSA_RESOLVE(name)                                                              \
+    do {                                                                                 \
+        void *symbol = dlsym(library, #name);                                            \
+        if (!symbol) {                                                                   \
+            snprintf(failure, sizeof failure, "%s has no %s", CALSA_LIBRARY, #name);     \
+            return;                                                                      \
+        }                                                                                \
+        memcpy(&name##_in_library, &symbol, sizeof symbol);                              \
+    } while (0);
+#define CALSA_RESOLVE_FUNCTION(type, name, parameters, arguments) CALSA_RESOLVE(name)
+#define CALSA_RESOLVE_VOID_FUNCTION(name, parameters, arguments) CALSA_RESOLVE(name)
+    CALSA_FUNCTIONS(CALSA_RESOLVE_FUNCTION, CALSA_RESOLVE_VOID_FUNCTION)
+    snd_lib_error_set_handler_in_library(ignore_library_error);
+    ready = true;
+}
+
+const char *CALSA_load(void) {
+    pthread_once(&once, load);
+    return ready ? NULL : failure;
+}
+
+bool CALSA_is_loaded(void) {
+    void *library = dlopen(CALSA_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!library) return false;
+    dlclose(library);
+    return true;
+}
+
+// A call before CALSA_load succeeded is the daemon's own mistake: say which, and stop.
+static void unloaded(const char *name) {
+    fprintf(stderr, "announced: %s called before libasound was loaded (CALSA_load)\n", name);
+    abort();
+}
+
+#define CALSA_FORWARD(type, name, parameters, arguments) \
+    type name parameters {                               \
+        if (!name##_in_library) unloaded(#name);         \
+        return name##_in_library arguments;              \
+    }
+#define CALSA_FORWARD_VOID(name, parameters, arguments) \
+    void name parameters {                              \
+        if (!name##_in_library) unloaded(#name);        \
+        name##_in_library arguments;                    \
+    }
+CALSA_FUNCTIONS(CALSA_FORWARD, CALSA_FORWARD_VOID)
