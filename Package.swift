@@ -68,8 +68,10 @@ let package = Package(
         // 25 that libpulse links): the calls the daemon makes, defined by their own names and
         // forwarded (shim.c). They need the libraries' headers to build (libpulse-dev,
         // libasound2-dev), and the libraries to play.
-        .target(name: "CPulseAudio"),
-        .target(name: "CALSA"),
+        .target(name: "CPulseAudio", dependencies: ["CLibraryLoader"]),
+        .target(name: "CALSA", dependencies: ["CLibraryLoader"]),
+        // dlopen on first use for the shims above and CLD2Shim: one open, every symbol or none.
+        .target(name: "CLibraryLoader"),
         // glibc calls, constants and structs Swift's Glibc module leaves out (malloc.h, and what
         // needs _GNU_SOURCE): malloc_trim, mallopt, pthread_setname_np, F_SETPIPE_SZ, struct ucred,
         // posix_spawn_file_actions_addclosefrom_np and addchdir_np, POSIX_SPAWN_SETSID, pidfd_open.
@@ -180,7 +182,7 @@ let package = Package(
         .target(name: "LanguageRuns", dependencies: ["CLD2Shim"], swiftSettings: strictSwift),
         // CLD2 is C++ only: a C function around the one call LanguageRuns makes. It opens libcld2
         // with dlopen on first use (`detect` only), so nothing links it.
-        .target(name: "CLD2Shim", dependencies: ["CCLD2"]),
+        .target(name: "CLD2Shim", dependencies: ["CCLD2", "CLibraryLoader"]),
         // Debian's libcld2-dev: no C header and no pkg-config file, so this names the package only.
         .systemLibrary(name: "CCLD2", providers: [.apt(["libcld2-dev"])]),
         // sd-bus, systemd's D-Bus library (Benchmarks/README.md, "D-Bus libraries", says why not libdbus).

@@ -5,11 +5,9 @@
 // the list is the 23 calls the daemon makes; a call the list lacks fails the link.
 #include "CALSA.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
+
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 // X(return type, name, parameters, arguments); V(name, parameters, arguments) returns nothing.
 #define CALSA_FUNCTIONS(X, V)                                                                                       \
@@ -44,10 +42,8 @@
       (pcm, buffer, size))                                                                                         \
     X(const char *, snd_strerror, (int errnum), (errnum))
 
-// One pointer per function, of the type its header declares.
-#define CALSA_SLOT(type, name, parameters, arguments) static __typeof__(&name) name##_in_library;
-#define CALSA_VOID_SLOT(name, parameters, arguments) static __typeof__(&name) name##_in_library;
-CALSA_FUNCTIONS(CALSA_SLOT, CALSA_VOID_SLOT)
+#define LIBRARY_LOADER_LIBRARY CALSA_LIBRARY
+LIBRARY_LOADER_TABLE(CALSA_FUNCTIONS)
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool ready = false;
@@ -63,26 +59,9 @@ static void ignore_library_error(const char *file, int line, const char *functio
 }
 
 static void load(void) {
-    // RTLD_NOW: a library without one of the functions is refused here, not at the first call.
-    void *library = dlopen(CALSA_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "%s", dlerror());
-        return;
-    }
-#define CALSA_RESOLVE(name)                                                              \
-    do {                                                                                 \
-        void *symbol = dlsym(library, #name);                                            \
-        if (!symbol) {                                                                   \
-            snprintf(failure, sizeof failure, "%s has no %s", CALSA_LIBRARY, #name);     \
-            return;                                                                      \
-        }                                                                                \
-        memcpy(&name##_in_library, &symbol, sizeof symbol);                              \
-    } while (0);
-#define CALSA_RESOLVE_FUNCTION(type, name, parameters, arguments) CALSA_RESOLVE(name)
-#define CALSA_RESOLVE_VOID_FUNCTION(name, parameters, arguments) CALSA_RESOLVE(name)
-    CALSA_FUNCTIONS(CALSA_RESOLVE_FUNCTION, CALSA_RESOLVE_VOID_FUNCTION)
-    snd_lib_error_set_handler_in_library(ignore_library_error);
-    ready = true;
+    ready = library_loader_open(
+        CALSA_LIBRARY, library_loader_names, library_loader_slots, library_loader_count, failure, sizeof failure);
+    if (ready) snd_lib_error_set_handler_in_library(ignore_library_error);
 }
 
 const char *CALSA_load(void) {
@@ -90,27 +69,6 @@ const char *CALSA_load(void) {
     return ready ? NULL : failure;
 }
 
-bool CALSA_is_loaded(void) {
-    void *library = dlopen(CALSA_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    if (!library) return false;
-    dlclose(library);
-    return true;
-}
+bool CALSA_is_loaded(void) { return library_loader_is_loaded(CALSA_LIBRARY); }
 
-// A call before CALSA_load succeeded is the daemon's own mistake: say which, and stop.
-static void unloaded(const char *name) {
-    fprintf(stderr, "announced: %s called before libasound was loaded (CALSA_load)\n", name);
-    abort();
-}
-
-#define CALSA_FORWARD(type, name, parameters, arguments) \
-    type name parameters {                               \
-        if (!name##_in_library) unloaded(#name);         \
-        return name##_in_library arguments;              \
-    }
-#define CALSA_FORWARD_VOID(name, parameters, arguments) \
-    void name parameters {                              \
-        if (!name##_in_library) unloaded(#name);        \
-        name##_in_library arguments;                    \
-    }
-CALSA_FUNCTIONS(CALSA_FORWARD, CALSA_FORWARD_VOID)
+LIBRARY_LOADER_FORWARDERS(CALSA_FUNCTIONS)

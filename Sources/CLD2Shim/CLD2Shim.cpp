@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cld2/public/compact_lang_det.h>
 #include <cld2/public/encodings.h>
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
 #include <pthread.h>
 
 namespace {
@@ -28,37 +28,23 @@ constexpr const char *codeSymbol = "_ZN4CLD212LanguageCodeENS_8LanguageE";
 pthread_once_t once = PTHREAD_ONCE_INIT;
 Detect detect = nullptr;
 Code code = nullptr;
+bool ready = false;
 char failure[512] = "";
 
 void load() {
-    void *library = dlopen(CLD2_SHIM_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "%s", dlerror());
-        return;
-    }
-    void *detectAddress = dlsym(library, detectSymbol);
-    void *codeAddress = dlsym(library, codeSymbol);
-    if (!detectAddress || !codeAddress) {
-        snprintf(failure, sizeof failure, "%s has no %s", CLD2_SHIM_LIBRARY, detectAddress ? codeSymbol : detectSymbol);
-        return;
-    }
-    detect = reinterpret_cast<Detect>(detectAddress);
-    code = reinterpret_cast<Code>(codeAddress);
+    const char *const names[] = {detectSymbol, codeSymbol};
+    void *const slots[] = {&detect, &code};
+    ready = library_loader_open(CLD2_SHIM_LIBRARY, names, slots, 2, failure, sizeof failure);
 }
 
 }  // namespace
 
 const char *cld2_shim_load(void) {
     pthread_once(&once, load);
-    return detect ? nullptr : failure;
+    return ready ? nullptr : failure;
 }
 
-bool cld2_shim_is_loaded(void) {
-    void *library = dlopen(CLD2_SHIM_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    if (!library) return false;
-    dlclose(library);
-    return true;
-}
+bool cld2_shim_is_loaded(void) { return library_loader_is_loaded(CLD2_SHIM_LIBRARY); }
 
 void cld2_shim_identify(const char *text, int length, const char *hints, const char *codes[3], bool *reliable) {
     CLD2::CLDHints cldHints = {hints, nullptr, CLD2::UNKNOWN_ENCODING, CLD2::UNKNOWN_LANGUAGE};

@@ -5,11 +5,9 @@
 // the list is the 42 calls the daemon and its tests make; a call the list lacks fails the link.
 #include "CPulseAudio.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
+
 #include <pthread.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 // X(return type, name, parameters, arguments)
 #define CPULSEAUDIO_FUNCTIONS(X, V)                                                                                  \
@@ -72,35 +70,16 @@
     V(pa_threaded_mainloop_unlock, (pa_threaded_mainloop * m), (m))                                                  \
     V(pa_threaded_mainloop_wait, (pa_threaded_mainloop * m), (m))
 
-// One pointer per function, of the type its header declares.
-#define CPULSEAUDIO_SLOT(type, name, parameters, arguments) static __typeof__(&name) name##_in_library;
-#define CPULSEAUDIO_VOID_SLOT(name, parameters, arguments) static __typeof__(&name) name##_in_library;
-CPULSEAUDIO_FUNCTIONS(CPULSEAUDIO_SLOT, CPULSEAUDIO_VOID_SLOT)
+#define LIBRARY_LOADER_LIBRARY CPULSEAUDIO_LIBRARY
+LIBRARY_LOADER_TABLE(CPULSEAUDIO_FUNCTIONS)
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static bool ready = false;
 static char failure[512] = "";
 
 static void load(void) {
-    // RTLD_NOW: a library without one of the functions is refused here, not at the first call.
-    void *library = dlopen(CPULSEAUDIO_LIBRARY, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(failure, sizeof failure, "%s", dlerror());
-        return;
-    }
-#define CPULSEAUDIO_RESOLVE(name)                                                            \
-    do {                                                                                     \
-        void *symbol = dlsym(library, #name);                                                \
-        if (!symbol) {                                                                       \
-            snprintf(failure, sizeof failure, "%s has no %s", CPULSEAUDIO_LIBRARY, #name);   \
-            return;                                                                          \
-        }                                                                                    \
-        memcpy(&name##_in_library, &symbol, sizeof symbol);                                  \
-    } while (0);
-#define CPULSEAUDIO_RESOLVE_FUNCTION(type, name, parameters, arguments) CPULSEAUDIO_RESOLVE(name)
-#define CPULSEAUDIO_RESOLVE_VOID_FUNCTION(name, parameters, arguments) CPULSEAUDIO_RESOLVE(name)
-    CPULSEAUDIO_FUNCTIONS(CPULSEAUDIO_RESOLVE_FUNCTION, CPULSEAUDIO_RESOLVE_VOID_FUNCTION)
-    ready = true;
+    ready = library_loader_open(
+        CPULSEAUDIO_LIBRARY, library_loader_names, library_loader_slots, library_loader_count, failure, sizeof failure);
 }
 
 const char *CPulseAudio_load(void) {
@@ -108,27 +87,6 @@ const char *CPulseAudio_load(void) {
     return ready ? NULL : failure;
 }
 
-bool CPulseAudio_is_loaded(void) {
-    void *library = dlopen(CPULSEAUDIO_LIBRARY, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    if (!library) return false;
-    dlclose(library);
-    return true;
-}
+bool CPulseAudio_is_loaded(void) { return library_loader_is_loaded(CPULSEAUDIO_LIBRARY); }
 
-// A call before CPulseAudio_load succeeded is the daemon's own mistake: say which, and stop.
-static void unloaded(const char *name) {
-    fprintf(stderr, "announced: %s called before libpulse was loaded (CPulseAudio_load)\n", name);
-    abort();
-}
-
-#define CPULSEAUDIO_FORWARD(type, name, parameters, arguments) \
-    type name parameters {                                     \
-        if (!name##_in_library) unloaded(#name);               \
-        return name##_in_library arguments;                    \
-    }
-#define CPULSEAUDIO_FORWARD_VOID(name, parameters, arguments) \
-    void name parameters {                                    \
-        if (!name##_in_library) unloaded(#name);              \
-        name##_in_library arguments;                          \
-    }
-CPULSEAUDIO_FUNCTIONS(CPULSEAUDIO_FORWARD, CPULSEAUDIO_FORWARD_VOID)
+LIBRARY_LOADER_FORWARDERS(CPULSEAUDIO_FUNCTIONS)
