@@ -7,7 +7,6 @@
 
 #include "CLibraryLoader.h"
 
-#include <pthread.h>
 
 // X(return type, name, parameters, arguments); V(name, parameters, arguments) returns nothing.
 #define CALSA_FUNCTIONS(X, V)                                                                                       \
@@ -43,11 +42,9 @@
     X(const char *, snd_strerror, (int errnum), (errnum))
 
 #define LIBRARY_LOADER_LIBRARY CALSA_LIBRARY
-LIBRARY_LOADER_TABLE(CALSA_FUNCTIONS)
-
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static bool ready = false;
-static char failure[512] = "";
+// Once the library is open: its own error printing is replaced by none.
+static void silence_library_errors(void);
+LIBRARY_LOADER_TABLE(CALSA_FUNCTIONS, silence_library_errors)
 
 // The handler is variadic, which Swift cannot define, so it lives here.
 static void ignore_library_error(const char *file, int line, const char *function, int err, const char *fmt, ...) {
@@ -58,16 +55,9 @@ static void ignore_library_error(const char *file, int line, const char *functio
     (void)fmt;
 }
 
-static void load(void) {
-    ready = library_loader_open(
-        CALSA_LIBRARY, library_loader_names, library_loader_slots, library_loader_count, failure, sizeof failure);
-    if (ready) snd_lib_error_set_handler_in_library(ignore_library_error);
-}
+static void silence_library_errors(void) { snd_lib_error_set_handler_in_library(ignore_library_error); }
 
-const char *CALSA_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : failure;
-}
+const char *CALSA_load(void) { return library_loader_load(&library_loader_state); }
 
 bool CALSA_is_loaded(void) { return library_loader_is_loaded(CALSA_LIBRARY); }
 

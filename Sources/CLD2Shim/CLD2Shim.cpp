@@ -6,7 +6,6 @@
 #include <cld2/public/compact_lang_det.h>
 #include <cld2/public/encodings.h>
 #include "CLibraryLoader.h"
-#include <pthread.h>
 
 namespace {
 
@@ -25,24 +24,15 @@ constexpr const char *detectSymbol =
     "_ZN4CLD224ExtDetectLanguageSummaryEPKcibPKNS_8CLDHintsEiPNS_8LanguageEPiPdPSt6vectorINS_11ResultChunkESaISA_EES7_Pb";
 constexpr const char *codeSymbol = "_ZN4CLD212LanguageCodeENS_8LanguageE";
 
-pthread_once_t once = PTHREAD_ONCE_INIT;
 Detect detect = nullptr;
 Code code = nullptr;
-bool ready = false;
-char failure[512] = "";
-
-void load() {
-    const char *const names[] = {detectSymbol, codeSymbol};
-    void *const slots[] = {&detect, &code};
-    ready = library_loader_open(CLD2_SHIM_LIBRARY, names, slots, 2, failure, sizeof failure);
-}
+const char *const names[] = {detectSymbol, codeSymbol};
+void *const slots[] = {&detect, &code};
+library_loader loader = {CLD2_SHIM_LIBRARY, names, slots, 2, nullptr, PTHREAD_MUTEX_INITIALIZER, 0, false, ""};
 
 }  // namespace
 
-const char *cld2_shim_load(void) {
-    pthread_once(&once, load);
-    return ready ? nullptr : failure;
-}
+const char *cld2_shim_load(void) { return library_loader_load(&loader); }
 
 bool cld2_shim_is_loaded(void) { return library_loader_is_loaded(CLD2_SHIM_LIBRARY); }
 

@@ -7,7 +7,6 @@
 
 #include "CLibraryLoader.h"
 
-#include <pthread.h>
 
 // X(return type, name, parameters, arguments)
 #define CPULSEAUDIO_FUNCTIONS(X, V)                                                                                  \
@@ -71,21 +70,10 @@
     V(pa_threaded_mainloop_wait, (pa_threaded_mainloop * m), (m))
 
 #define LIBRARY_LOADER_LIBRARY CPULSEAUDIO_LIBRARY
-LIBRARY_LOADER_TABLE(CPULSEAUDIO_FUNCTIONS)
 
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-static bool ready = false;
-static char failure[512] = "";
+LIBRARY_LOADER_TABLE(CPULSEAUDIO_FUNCTIONS, NULL)
 
-static void load(void) {
-    ready = library_loader_open(
-        CPULSEAUDIO_LIBRARY, library_loader_names, library_loader_slots, library_loader_count, failure, sizeof failure);
-}
-
-const char *CPulseAudio_load(void) {
-    pthread_once(&once, load);
-    return ready ? NULL : failure;
-}
+const char *CPulseAudio_load(void) { return library_loader_load(&library_loader_state); }
 
 bool CPulseAudio_is_loaded(void) { return library_loader_is_loaded(CPULSEAUDIO_LIBRARY); }
 

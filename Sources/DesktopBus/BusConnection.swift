@@ -35,11 +35,10 @@ public final class BusConnection: @unchecked Sendable {
     private var pendingCalls: [ObjectIdentifier: PendingCall] = [:]
     private var matches: [ObjectIdentifier: SignalMatch] = [:]
 
-    /// Connects to the user's session bus: the one at `address` when given, else the one
-    /// ``sessionAddress(environment:)`` finds from this process's environment.
+    /// Connects to the user's session bus at `address` (``sessionAddress(environment:)`` finds
+    /// the daemon's).
     /// - Throws: ``DesktopBusError/sessionBusUnavailable(reason:)`` when there is none.
-    public static func session(address: String? = nil) throws -> BusConnection {
-        let address = try address ?? sessionAddress(environment: processEnvironment())
+    public static func session(address: String) throws -> BusConnection {
         do {
             return try connect(address: address)
         } catch DesktopBusError.connectionFailed(_, let reason) {
@@ -63,15 +62,6 @@ public final class BusConnection: @unchecked Sendable {
             throw .sessionBusUnavailable(reason: "DBUS_SESSION_BUS_ADDRESS is not set and \(path) is no socket")
         }
         return "unix:path=" + escapedAddressValue(path)
-    }
-
-    /// The two variables ``sessionAddress(environment:)`` reads, from this process's environment.
-    private static func processEnvironment() -> [String: String] {
-        var environment: [String: String] = [:]
-        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        return environment
     }
 
     /// `value` escaped for a D-Bus address, as the specification's "Server Addresses" says: each
